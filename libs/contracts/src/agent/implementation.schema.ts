@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * Why a model-chosen path is unsafe, or null when it is a plain relative path.
+ * The test-runner checks symlinks on disk as well; this is the check that needs no disk.
+ */
+export function unsafePathReason(p: string): string | null {
+  if (p.trim() === '') return 'path is empty';
+  if (p.includes('\0')) return 'path contains a NUL byte';
+  if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return `"${p}" is absolute; use a path relative to the workspace`;
+  if (p.includes('\\')) return `"${p}" contains a backslash; use forward slashes`;
+  if (p.split('/').some((seg) => seg === '..')) return `"${p}" contains '..'; paths must stay inside the workspace`;
+  return null;
+}
+
+export const FileChange = z
+  .object({ path: z.string(), content: z.string() })
+  .superRefine((f, ctx) => {
+    const why = unsafePathReason(f.path);
+    if (why) ctx.addIssue({ code: 'custom', path: ['path'], message: why });
+  });
+export type FileChange = z.infer<typeof FileChange>;
+
+export const DEFAULT_TEST_COMMAND = 'python -m pytest -q';
+
+export const Implementation = z.object({
+  proposal_id: z.string().min(1),
+  files: z.array(FileChange).min(1, 'an implementation must change at least one file'),
+  test_command: z.string().min(1).default(DEFAULT_TEST_COMMAND),
+  notes: z.string(),
+  assumptions: z.array(z.string()),
+  known_gaps: z.array(z.string()),
+});
+export type Implementation = z.infer<typeof Implementation>;

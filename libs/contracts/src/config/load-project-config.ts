@@ -1,0 +1,167 @@
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { z } from 'zod';
+import { ProjectConfig } from './project-config.schema';
+
+/** One problem with a project file: where (a dotted path) and what to do about it. */
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+export class ProjectConfigError extends Error {
+  readonly code = 'INVALID_PROJECT_CONFIG';
+  constructor(readonly issues: ConfigIssue[]) {
+    super(`invalid project config:\n${issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n')}`);
+  }
+}
+
+export interface LoadOptions {
+  /** Environment for `${VAR}` expansion and the api_key_env check. */
+  env: Record<string, string | undefined>;
+  /**
+   * Directory of the project file: relative paths (repo, cassette) are resolved against it.
+   * Without it (a config posted to the API) those paths must already be absolute.
+   */
+  baseDir?: string;
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** `${VAR}` and `${VAR:-default}` in every string value, so model ids never live in the repo. */
+function expandEnv(value: unknown, path: string[], env: LoadOptions['env'], issues: ConfigIssue[]): unknown {
+  if (typeof value === 'string') {
+    return value.replace(VAR, (_m, name: string, fallback: string | undefined) => {
+      const v = env[name];
+      if (v !== undefined && v !== '') return v;
+      if (fallback !== undefined) return fallback;
+      issues.push({ path: path.join('.'), message: `environment variable ${name} is not set (set it, or write \${${name}:-default})` });
+      return '';
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => expandEnv(v, [...path, String(i)], env, issues));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, [...path, k], env, issues)]));
+  }
+  return value;
+}
+
+/** The seed's files nest name/objective/requirements under `project:`; accept both shapes. */
+function liftNestedProject(raw: Record<string, unknown>): Record<string, unknown> {
+  const p = raw.project;
+  if (p && typeof p === 'object' && !Array.isArray(p)) {
+    const { name, ...rest } = p as Record<string, unknown>;
+    return { ...rest, ...raw, project: name };
+  }
+  return raw;
+}
+
+function isAbsolute(p: string): boolean {
+  return p.startsWith('/');
+}
+
+function joinPath(base: string, rel: string): string {
+  const parts = `${base.replace(/\/+$/, '')}/${rel}`.split('/');
+  const out: string[] = [];
+  for (const seg of parts) {
+    if (seg === '..') out.pop();
+    else if (seg !== '.' && seg !== '') out.push(seg);
+  }
+  return '/' + out.join('/');
+}
+
+function resolvePaths(cfg: ProjectConfig, opts: LoadOptions, issues: ConfigIssue[]): ProjectConfig {
+  const fix = (p: string, field: string): string => {
+    if (isAbsolute(p)) return p;
+    if (p.startsWith('~/') && opts.env.HOME) return joinPath(opts.env.HOME, p.slice(2));
+    if (opts.baseDir) return joinPath(opts.baseDir, p);
+    issues.push({
+      path: field,
+      message: `"${p}" is relative; a config posted to the API must carry absolute paths (the roundtable CLI resolves them against the project file)`,
+    });
+    return p;
+  };
+  const providers = Object.fromEntries(
+    Object.entries(cfg.providers).map(([name, pc]) => [
+      name,
+      pc.type === 'replay' ? { ...pc, cassette: fix(pc.cassette, `providers.${name}.cassette`) } : pc,
+    ]),
+  );
+  return { ...cfg, repo: cfg.repo ? fix(cfg.repo, 'repo') : cfg.repo, providers };
+}
+
+/** Checks that need more than one field: names that must refer to something, keys that must be set. */
+function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'], issues: ConfigIssue[]): void {
+  const known = Object.keys(cfg.providers);
+  const usedProviders = new Set<string>();
+  for (const [role, agent] of Object.entries(cfg.agents)) {
+    for (const field of ['provider', 'fallback'] as const) {
+      const name = agent[field];
+      if (!name) continue;
+      if (!cfg.providers[name]) {
+        issues.push({
+          path: `agents.${role}.${field}`,
+          message: `unknown provider "${name}"; declare it under providers (known: ${known.join(', ')})`,
+        });
+      } else {
+        usedProviders.add(name);
+      }
+    }
+  }
+  for (const name of Object.keys(cfg.budget.per_provider)) {
+    if (!cfg.providers[name]) {
+      issues.push({ path: `budget.per_provider.${name}`, message: `unknown provider "${name}" (known: ${known.join(', ')})` });
+    }
+  }
+  for (const name of usedProviders) {
+    const pc = cfg.providers[name];
+    if ('api_key_env' in pc && !env[pc.api_key_env]) {
+      issues.push({
+        path: `providers.${name}.api_key_env`,
+        message: `provider "${name}" needs the environment variable ${pc.api_key_env}, which is not set; export it or point the agents at another provider`,
+      });
+    }
+  }
+}
+
+export function zodIssuesToConfigIssues(error: z.ZodError): ConfigIssue[] {
+  return error.issues.map((i) => {
+    const path = i.path.map(String).join('.');
+    let message = i.message;
+    if (i.code === 'invalid_union' && path.startsWith('providers.')) {
+      message = `unknown provider type; use one of replay, anthropic, openai_compat, gemini, ollama, cli`;
+    } else if (i.code === 'unrecognized_keys') {
+      message = `unknown field(s) ${i.keys.map((k) => `"${k}"`).join(', ')}; check the spelling`;
+    }
+    return { path, message };
+  });
+}
+
+/**
+ * Parses a project file (YAML/JSON text, or an already-parsed object), expands `${VAR}`,
+ * validates, resolves paths and cross-checks names. Throws ProjectConfigError listing every
+ * problem at once, so a user fixes the file in one pass.
+ */
+export function loadProjectConfig(input: string | unknown, opts: LoadOptions): ProjectConfig {
+  let raw: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      raw = parseYaml(input);
+    } catch (e) {
+      const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
+      throw new ProjectConfigError([{ path: '', message: `malformed YAML${where}: ${(e as Error).message.split('\n')[0]}` }]);
+    }
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ProjectConfigError([{ path: '', message: 'a project config is a YAML or JSON mapping (project, objective, providers, agents …)' }]);
+  }
+  const issues: ConfigIssue[] = [];
+  const expanded = liftNestedProject(expandEnv(raw, [], opts.env, issues) as Record<string, unknown>);
+  const parsed = ProjectConfig.safeParse(expanded);
+  if (!parsed.success) {
+    throw new ProjectConfigError([...issues, ...zodIssuesToConfigIssues(parsed.error)]);
+  }
+  const cfg = resolvePaths(parsed.data, opts, issues);
+  crossCheck(cfg, opts.env, issues);
+  if (issues.length) throw new ProjectConfigError(issues);
+  return cfg;
+}

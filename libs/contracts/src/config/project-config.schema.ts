@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { BuildRole } from '../run/run-vocabulary';
+
+/** A provider name is a queue-name suffix (`agent.<name>`) and so a Redis key: keep it simple. */
+const ProviderName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,39}$/, 'provider names are lowercase letters, digits, _ or -, starting with a letter');
+
+const ApiKeyEnv = z
+  .string()
+  .regex(/^[A-Z_][A-Z0-9_]*$/, 'api_key_env names an environment variable (e.g. ANTHROPIC_API_KEY), not the key itself');
+
+export const ReplayProviderConfig = z
+  .object({
+    type: z.literal('replay'),
+    /** YAML cassette; relative to the project file, absolute once the config is posted. */
+    cassette: z.string().min(1),
+    /** Artificial latency per call, for demos and benchmarks. */
+    latency_ms: z.number().int().min(0).default(0),
+  })
+  .strict();
+
+const ApiProviderBase = {
+  api_key_env: ApiKeyEnv,
+  base_url: z.string().url().optional(),
+};
+export const AnthropicProviderConfig = z.object({ type: z.literal('anthropic'), ...ApiProviderBase }).strict();
+export const OpenAiCompatProviderConfig = z.object({ type: z.literal('openai_compat'), ...ApiProviderBase }).strict();
+export const GeminiProviderConfig = z.object({ type: z.literal('gemini'), ...ApiProviderBase }).strict();
+export const OllamaProviderConfig = z
+  .object({ type: z.literal('ollama'), host: z.string().url().default('http://localhost:11434') })
+  .strict();
+export const CliProviderConfig = z
+  .object({ type: z.literal('cli'), cli: z.enum(['claude', 'codex', 'grok', 'gemini']), binary: z.string().optional() })
+  .strict();
+
+export const ProviderConfig = z.discriminatedUnion('type', [
+  ReplayProviderConfig,
+  AnthropicProviderConfig,
+  OpenAiCompatProviderConfig,
+  GeminiProviderConfig,
+  OllamaProviderConfig,
+  CliProviderConfig,
+]);
+export type ProviderConfig = z.infer<typeof ProviderConfig>;
+export const PROVIDER_TYPES = ['replay', 'anthropic', 'openai_compat', 'gemini', 'ollama', 'cli'] as const;
+
+export const AgentConfig = z
+  .object({
+    provider: ProviderName,
+    model: z.string().min(1),
+    effort: z.enum(['low', 'medium', 'high']).optional(),
+    mode: z.enum(['answer', 'agent']).default('answer'),
+    max_turns: z.number().int().min(1).optional(),
+    /** A provider used when this one is exhausted or failing; the switch is a recorded decision. */
+    fallback: ProviderName.optional(),
+    timeout_s: z.number().positive().default(180),
+    max_tokens: z.number().int().positive().default(4096),
+    temperature: z.number().min(0).max(2).default(0.2),
+  })
+  .strict();
+export type AgentConfig = z.infer<typeof AgentConfig>;
+
+export const ProviderCaps = z
+  .object({
+    max_calls: z.number().int().positive().optional(),
+    max_tokens: z.number().int().positive().optional(),
+    max_cost_usd: z.number().positive().optional(),
+  })
+  .strict();
+export type ProviderCaps = z.infer<typeof ProviderCaps>;
+
+export const BudgetConfig = z
+  .object({
+    max_rounds: z.number().int().min(1).default(3),
+    max_fix_rounds: z.number().int().min(0).default(1),
+    max_calls: z.number().int().positive().default(16),
+    max_tokens: z.number().int().positive().default(200_000),
+    max_cost_usd: z.number().positive().optional(),
+    max_seconds: z.number().positive().default(900),
+    per_provider: z.record(ProviderName, ProviderCaps).default({}),
+  })
+  .strict();
+export type BudgetConfig = z.infer<typeof BudgetConfig>;
+
+export const RolePermission = z
+  .object({ workspace: z.enum(['none', 'read', 'write']), run_tests: z.boolean().default(false) })
+  .strict();
+
+export const ProjectConfig = z
+  .object({
+    workflow: z.enum(['build']).default('build'),
+    project: z.string().min(1, 'project names the project (e.g. dd-demo)'),
+    objective: z.string().min(1, 'objective says what to build'),
+    requirements: z.array(z.string().min(1)).default([]),
+    /** Any directory or git repository; omitted for a greenfield run. */
+    repo: z.string().min(1).nullish(),
+    autonomy: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(2),
+    budget: BudgetConfig.default(BudgetConfig.parse({})),
+    providers: z.record(ProviderName, ProviderConfig).refine((p) => Object.keys(p).length > 0, 'at least one provider is required'),
+    agents: z.object(Object.fromEntries(BuildRole.options.map((r) => [r, AgentConfig])) as Record<BuildRole, typeof AgentConfig>).strict(),
+    permissions: z.record(BuildRole, RolePermission).optional(),
+    on_unresolved: z.enum(['implement', 'halt']).default('implement'),
+    test_command: z.string().min(1).optional(),
+    test_timeout_s: z.number().positive().default(120),
+  })
+  .strict();
+export type ProjectConfig = z.infer<typeof ProjectConfig>;
+export type ProjectConfigInput = z.input<typeof ProjectConfig>;

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { Stage } from '../run/run-vocabulary';
+
+/**
+ * The one catalogue of queues and jobs. Queue and job names are Redis keys (BullMQ stores
+ * `<prefix>:<queue>:…`): renaming one strands the jobs already queued under the old name.
+ * Payloads carry ids only; the Postgres rows are the truth.
+ */
+export const QUEUE = {
+  orchestrator: 'orchestrator',
+  workspace: 'workspace',
+  tests: 'tests',
+} as const;
+
+/** One queue per provider name, so each provider's workers scale alone. */
+export function agentQueueName(provider: string): `agent.${string}` {
+  return `agent.${provider}`;
+}
+
+const RunRef = z.object({ runId: z.string().min(1) });
+
+export const JOBS = {
+  orchestrator: {
+    'run.start': RunRef,
+    'agent.done': RunRef.extend({ callId: z.string().min(1) }),
+    'workspace.done': RunRef.extend({ opId: z.string().min(1) }),
+    'tests.done': RunRef.extend({ opId: z.string().min(1) }),
+    'run.resume': RunRef.extend({
+      from: Stage.optional(),
+      caps: z.record(z.string(), z.number()).optional(),
+    }),
+    'run.cancel': RunRef,
+  },
+  agent: {
+    'agent.call': RunRef.extend({ callId: z.string().min(1) }),
+  },
+  workspace: {
+    'workspace.prepare': RunRef.extend({ opId: z.string().min(1) }),
+    'workspace.apply': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),
+  },
+  tests: {
+    'tests.run': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),
+  },
+} as const;
+
+type Catalogue = typeof JOBS;
+export type QueueKind = keyof Catalogue;
+export type JobName = { [Q in QueueKind]: keyof Catalogue[Q] & string }[QueueKind];
+type SchemaOf<N extends JobName> = {
+  [Q in QueueKind]: N extends keyof Catalogue[Q] ? Catalogue[Q][N] : never;
+}[QueueKind];
+/** `JobOf<'agent.done'>` is the payload type of that job, derived from its schema. */
+export type JobOf<N extends JobName> = SchemaOf<N> extends z.ZodType ? z.infer<SchemaOf<N>> : never;
+
+/** Which queue kind a job name belongs to. */
+export function queueKindOf(name: JobName): QueueKind {
+  for (const kind of Object.keys(JOBS) as QueueKind[]) {
+    if (name in JOBS[kind]) return kind;
+  }
+  throw new Error(`job ${name} is not in the catalogue`);
+}
+
+export function jobSchema(name: JobName): z.ZodType {
+  const kind = queueKindOf(name);
+  return (JOBS[kind] as Record<string, z.ZodType>)[name];
+}
+
+export function jobNamesOf(kind: QueueKind): JobName[] {
+  return Object.keys(JOBS[kind]) as JobName[];
+}
+
+/**
+ * Deterministic job ids make a repeated enqueue a no-op. BullMQ forbids ':' in custom ids
+ * and ids made only of digits, so ids are joined with '__' and always start with a letter.
+ */
+export function jobId(...parts: (string | number)[]): string {
+  return ['j', ...parts].join('__').replace(/:/g, '_');
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** Stages of the build workflow (seed §8). Persisted in runs.stage; never rename casually. */
+export const Stage = z.enum([
+  'INIT',
+  'PROPOSE',
+  'CRITIQUE',
+  'REVISE',
+  'IMPLEMENT',
+  'TEST',
+  'FIX',
+  'REVIEW',
+  'SYNTHESIZE',
+  'DONE',
+  'HALTED',
+]);
+export type Stage = z.infer<typeof Stage>;
+
+/** What a client sees in GET /v1/runs/:id. */
+export const RunStatus = z.enum(['queued', 'running', 'done', 'halted', 'needs_input', 'cancelled', 'failed']);
+export type RunStatus = z.infer<typeof RunStatus>;
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['done', 'halted', 'needs_input', 'cancelled', 'failed'];
+
+export const BuildRole = z.enum(['proposer', 'critic', 'reviser', 'engineer', 'validator', 'synthesizer']);
+export type BuildRole = z.infer<typeof BuildRole>;
+
+export const AgentCallStatus = z.enum(['queued', 'running', 'completed', 'failed']);
+export type AgentCallStatus = z.infer<typeof AgentCallStatus>;

@@ -1,0 +1,210 @@
+import type {
+  AgentSchemaName,
+  BuildRole,
+  Critique,
+  Implementation,
+  NewRunEvent,
+  ProjectConfig,
+  Proposal,
+  Review,
+  RunStatus,
+  Stage,
+  Synthesis,
+  TestResult,
+} from '@roundtable/contracts';
+
+/**
+ * The contract between the orchestrator (I/O) and the build workflow (pure).
+ * The orchestrator loads a BuildRunState from Postgres, calls decide(state, event, ctx),
+ * and writes what comes back in one transaction. Nothing here touches a clock, a disk or a
+ * network: `ctx.now` and `ctx.templates` come in from outside.
+ */
+
+export interface AcceptanceCriterion {
+  id: string; // AC1, AC2 …
+  text: string;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ProposalRecord {
+  id: string;
+  label: string; // P1, P2 …
+  callId: string;
+  round: number;
+  revisionOf: string | null; // label of the proposal it revises
+  status: 'proposed' | 'criticized' | 'superseded' | 'accepted' | 'rejected';
+  body: Proposal;
+}
+
+export interface CritiqueRecord {
+  id: string;
+  label: string; // C1 … for proposals, R1 … for reviews of implementations
+  callId: string;
+  targetKind: 'proposal' | 'implementation';
+  targetLabel: string;
+  verdict: Critique['verdict'];
+  body: Critique | Review;
+}
+
+export interface ImplementationRecord {
+  id: string;
+  label: string; // I1, then I1f1, I1f2 for fix rounds
+  callId: string;
+  proposalLabel: string;
+  fixRound: number;
+  status: 'pending' | 'applied' | 'rejected';
+  applyError: string | null;
+  body: Implementation;
+}
+
+export interface TestRunRecord {
+  id: string;
+  label: string; // T1, T2 …
+  implementationLabel: string;
+  result: TestResult;
+}
+
+export interface SynthesisRecord {
+  id: string;
+  label: string;
+  callId: string | null; // null: the fact-only report written without a model
+  partial: boolean;
+  body: Synthesis | null;
+}
+
+/** Usage of one provider, or the run as a whole. Cost null = unknown (a model with no price). */
+export interface UsageTotals {
+  calls: number;
+  tokens: number;
+  costUsd: number;
+}
+
+export interface UsageSnapshot {
+  /** Recorded usage of finished calls (every attempt counts). */
+  used: UsageTotals;
+  usedByProvider: Record<string, UsageTotals>;
+  /** Calls queued or running: counted against caps so parallel calls cannot overshoot. */
+  reserved: UsageTotals;
+  reservedByProvider: Record<string, UsageTotals>;
+  /** Wall-clock seconds since the run started. */
+  elapsedSeconds: number;
+}
+
+export interface BuildRunState {
+  runId: string;
+  status: RunStatus;
+  stage: Stage;
+  round: number; // critique → revise cycles used; REVISE allowed while round < budget.max_rounds
+  fixRound: number;
+  criteria: AcceptanceCriterion[] | null; // locked when a critique ACCEPTs
+  unresolved: boolean; // implementing with open criticisms at the round limit
+  haltReason: string | null;
+  config: ProjectConfig;
+  workspace: { path: string | null; tree: string[] };
+  proposals: ProposalRecord[];
+  critiques: CritiqueRecord[]; // both proposal critiques and implementation reviews, oldest first
+  implementations: ImplementationRecord[];
+  testRuns: TestRunRecord[];
+  synthesis: SynthesisRecord | null;
+  usage: UsageSnapshot;
+  /** Last ordinal used per label family ('P', 'C', 'I', 'T', 'R', 'S', 'call', 'op'); drives ids. */
+  counters: Record<string, number>;
+}
+
+/** A finished LLM request, as the provider-worker recorded it. */
+export interface FinishedCall {
+  id: string;
+  role: BuildRole;
+  stage: Stage;
+  label: string | null;
+  attempt: number;
+  provider: string;
+  model: string;
+  status: 'completed' | 'failed';
+  /** Did `parsed` validate against `schemaName`? null when the call failed before a reply. */
+  valid: boolean | null;
+  parsed: unknown;
+  responseText: string | null;
+  error: string | null;
+  /** e.g. SCHEMA_INVALID, REPLAY_GUARD, PROVIDER_ERROR, USAGE_LIMIT, TIMEOUT */
+  errorCode: string | null;
+  schemaName: AgentSchemaName | null;
+  messages: ChatMessage[];
+}
+
+export type BuildEvent =
+  | { type: 'start' }
+  | { type: 'workspace_prepared'; opId: string; path: string; tree: string[] }
+  | { type: 'workspace_failed'; opId: string; error: string }
+  | { type: 'agent_call_finished'; call: FinishedCall }
+  | { type: 'files_applied'; opId: string; implementationLabel: string; tree: string[] }
+  | { type: 'files_rejected'; opId: string; implementationLabel: string; error: string }
+  | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
+  | { type: 'tests_failed_to_run'; opId: string; error: string }
+  | { type: 'cancel'; reason?: string };
+
+/** Rows the orchestrator inserts (ids are deterministic, so a replayed step inserts nothing new). */
+export type DomainRecord =
+  | { kind: 'proposal'; record: ProposalRecord }
+  | { kind: 'proposal_status'; label: string; status: ProposalRecord['status'] }
+  | { kind: 'critique'; record: CritiqueRecord }
+  | { kind: 'implementation'; record: ImplementationRecord }
+  | { kind: 'implementation_status'; label: string; status: ImplementationRecord['status']; applyError: string | null }
+  | { kind: 'synthesis'; record: SynthesisRecord }
+  | { kind: 'open_question'; role: BuildRole; question: string };
+
+export interface AgentCallCommand {
+  kind: 'agent_call';
+  callId: string;
+  role: BuildRole;
+  stage: Stage;
+  label: string; // the artifact label the reply will become (P2, C1, I1f1 …)
+  provider: string;
+  model: string;
+  schemaName: AgentSchemaName;
+  messages: ChatMessage[];
+  contextRefs: string[]; // labels of the rows used to build the prompt
+  maxTokens: number;
+  temperature: number;
+  timeoutMs: number;
+  attempt: number; // 2 = the schema repair call
+  repairOf: string | null;
+  /** Estimated prompt tokens, reserved against the budget until the call finishes. */
+  estimatedTokens: number;
+}
+
+export type Command =
+  | AgentCallCommand
+  | { kind: 'workspace.prepare'; opId: string }
+  | { kind: 'workspace.apply'; opId: string; implementationLabel: string }
+  | { kind: 'tests.run'; opId: string; implementationLabel: string; command: string; timeoutS: number };
+
+export interface Decision {
+  from: Stage;
+  to: Stage;
+  reason: string;
+  refs: string[];
+}
+
+export interface StepResult {
+  /** The new scalar state (status, stage, round, fixRound, criteria, unresolved, haltReason, counters). */
+  state: BuildRunState;
+  decisions: Decision[];
+  records: DomainRecord[];
+  commands: Command[];
+  events: NewRunEvent[];
+  /** The run's synthesis verdict once known. */
+  verdict: Synthesis['overall_verdict'] | null;
+  confidence: number | null;
+}
+
+export interface StepContext {
+  /** prompts/preamble.md and prompts/<role>.md, loaded once by the orchestrator. */
+  templates: PromptTemplates;
+}
+
+export type PromptTemplates = Record<'preamble' | BuildRole, string>;
