@@ -1,20 +1,38 @@
-// Bundles each service to dist/apps/<name>/main.js (our code inlined, node_modules left
-// external). esbuild alone cannot emit the decorator metadata that Nest's dependency
-// injection reads, so every .ts file goes through swc first, then esbuild bundles.
+// Bundles each service to dist/apps/<name>/main.js and the migration CLI to
+// dist/tools/migrate.js (our code inlined, node_modules left external). esbuild alone cannot
+// emit the decorator metadata that Nest's dependency injection and TypeORM read, so every .ts
+// file goes through swc first, then esbuild bundles.
+//
+// Usage: node tools/build.mjs [target ...]   (no argument: every target)
 import { build } from 'esbuild';
 import { transformFile } from '@swc/core';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const swcrc = JSON.parse(readFileSync(path.join(root, '.swcrc'), 'utf8'));
 delete swcrc.$schema;
 swcrc.module = { type: 'es6' };
 swcrc.sourceMaps = 'inline';
 
-const apps = process.argv.slice(2).length
-  ? process.argv.slice(2)
-  : ['api', 'orchestrator', 'provider-worker', 'test-runner', 'cli'];
+/** Every buildable target: name → entry (source) and outfile (under dist/). */
+const TARGETS = {
+  api: { entry: 'apps/api/src/main.ts', outfile: 'dist/apps/api/main.js' },
+  orchestrator: { entry: 'apps/orchestrator/src/main.ts', outfile: 'dist/apps/orchestrator/main.js' },
+  'provider-worker': { entry: 'apps/provider-worker/src/main.ts', outfile: 'dist/apps/provider-worker/main.js' },
+  'test-runner': { entry: 'apps/test-runner/src/main.ts', outfile: 'dist/apps/test-runner/main.js' },
+  cli: { entry: 'apps/cli/src/main.ts', outfile: 'dist/apps/cli/main.js' },
+  migrate: { entry: 'libs/persistence/src/migrate.main.ts', outfile: 'dist/tools/migrate.js' },
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((t) => !(t in TARGETS));
+if (unknown.length) {
+  console.error(`unknown build target(s): ${unknown.join(', ')} (known: ${Object.keys(TARGETS).join(', ')})`);
+  process.exit(1);
+}
+const names = requested.length ? requested : Object.keys(TARGETS);
 
 const swcPlugin = {
   name: 'swc-decorators',
@@ -35,24 +53,37 @@ const aliasPlugin = {
   },
 };
 
-for (const app of apps) {
-  const entry = path.join(root, 'apps', app, 'src', 'main.ts');
-  try {
-    readFileSync(entry);
-  } catch {
-    continue; // an app that does not exist yet is not an error for the others
+let failed = false;
+for (const name of names) {
+  const { entry, outfile } = TARGETS[name];
+  if (!existsSync(path.join(root, entry))) {
+    // Asked for by name, a missing entry is an error; in a full build it is a service not written yet.
+    if (requested.length) {
+      console.error(`build ${name}: ${entry} does not exist`);
+      failed = true;
+    } else {
+      console.log(`skipped ${name}: ${entry} does not exist yet`);
+    }
+    continue;
   }
-  await build({
-    entryPoints: [entry],
-    outfile: path.join(root, 'dist', 'apps', app, 'main.js'),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    sourcemap: 'inline',
-    packages: 'external',
-    plugins: [aliasPlugin, swcPlugin],
-    logLevel: 'warning',
-  });
-  console.log(`built dist/apps/${app}/main.js`);
+  try {
+    await build({
+      entryPoints: [path.join(root, entry)],
+      outfile: path.join(root, outfile),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: 'inline',
+      packages: 'external',
+      plugins: [aliasPlugin, swcPlugin],
+      logLevel: 'warning',
+    });
+    console.log(`built ${outfile}`);
+  } catch (err) {
+    // esbuild has already printed the located errors; name the target so the log says which one.
+    console.error(`build ${name} failed${err?.errors?.length ? '' : `: ${err?.message ?? err}`}`);
+    failed = true;
+  }
 }
+process.exit(failed ? 1 : 0);

@@ -11,3 +11,4 @@ export * from './config/project-config.schema';
 export * from './config/load-project-config';
 export * from './jobs/job-catalogue';
 export * from './events/run-event.schema';
+export * from './config/service-env';

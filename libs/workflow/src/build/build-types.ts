@@ -76,6 +76,11 @@ export interface SynthesisRecord {
   body: Synthesis | null;
 }
 
+export interface OpenQuestion {
+  role: BuildRole;
+  question: string;
+}
+
 /** Usage of one provider, or the run as a whole. Cost null = unknown (a model with no price). */
 export interface UsageTotals {
   calls: number;
@@ -110,6 +115,11 @@ export interface BuildRunState {
   implementations: ImplementationRecord[];
   testRuns: TestRunRecord[];
   synthesis: SynthesisRecord | null;
+  /**
+   * Open questions raised so far (open_questions rows). Optional so a state built before this
+   * field existed still type-checks; decide() appends to it and the report lists it.
+   */
+  openQuestions?: OpenQuestion[];
   usage: UsageSnapshot;
   /** Last ordinal used per label family ('P', 'C', 'I', 'T', 'R', 'S', 'call', 'op'); drives ids. */
   counters: Record<string, number>;
@@ -134,6 +144,15 @@ export interface FinishedCall {
   errorCode: string | null;
   schemaName: AgentSchemaName | null;
   messages: ChatMessage[];
+  /** What the provider reported, for the agent_call_completed/failed event; null = unknown. */
+  usage?: CallUsage;
+}
+
+export interface CallUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  latencyMs: number | null;
 }
 
 export type BuildEvent =
@@ -155,7 +174,7 @@ export type DomainRecord =
   | { kind: 'implementation'; record: ImplementationRecord }
   | { kind: 'implementation_status'; label: string; status: ImplementationRecord['status']; applyError: string | null }
   | { kind: 'synthesis'; record: SynthesisRecord }
-  | { kind: 'open_question'; role: BuildRole; question: string };
+  | ({ kind: 'open_question' } & OpenQuestion);
 
 export interface AgentCallCommand {
   kind: 'agent_call';
@@ -181,7 +200,15 @@ export type Command =
   | AgentCallCommand
   | { kind: 'workspace.prepare'; opId: string }
   | { kind: 'workspace.apply'; opId: string; implementationLabel: string }
-  | { kind: 'tests.run'; opId: string; implementationLabel: string; command: string; timeoutS: number };
+  | {
+      kind: 'tests.run';
+      opId: string;
+      implementationLabel: string;
+      /** The label the resulting test run gets (T1, T2 …), chosen here so labels stay deterministic. */
+      testLabel: string;
+      command: string;
+      timeoutS: number;
+    };
 
 export interface Decision {
   from: Stage;

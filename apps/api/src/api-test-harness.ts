@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { parse as parseYaml } from 'yaml';
+import { createRedisConnection } from '@roundtable/queues';
+import { createDataSource, createTestDatabase, TestDatabase } from '@roundtable/persistence';
+import type { ApiEnv } from './api.env';
+import { createApiApp } from './create-api-app';
+
+/** Integration tests only: the api started in-process on a random port over a fresh database and queue prefix. */
+export interface ApiHarness {
+  base: string;
+  app: NestExpressApplication;
+  env: ApiEnv;
+  db: TestDatabase;
+  /** A separate connection to the test database, for seeding and checking rows. */
+  ds: DataSource;
+  close(): Promise<void>;
+}
+
+export const DEMO_DIR = resolve(__dirname, '../../../examples/dd-demo');
+
+/** The dd-demo project as a posted config: parsed, with the cassette path made absolute as the CLI would. */
+export function demoConfig(): Record<string, any> {
+  const cfg = parseYaml(readFileSync(join(DEMO_DIR, 'project.yaml'), 'utf8'));
+  cfg.providers.replay.cassette = join(DEMO_DIR, cfg.providers.replay.cassette);
+  return cfg;
+}
+
+export async function startApi(): Promise<ApiHarness> {
+  const db = await createTestDatabase({ migrate: true });
+  const env: ApiEnv = {
+    DATABASE_URL: db.url,
+    REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379',
+    QUEUE_PREFIX: `rt_test_${randomBytes(6).toString('hex')}`,
+    PORT: 0,
+    API_BODY_LIMIT: '64kb',
+  };
+  let app: NestExpressApplication | undefined;
+  const ds = createDataSource(db.url, { poolSize: 2 });
+  try {
+    await ds.initialize();
+    app = await createApiApp(env, { logger: ['error'] });
+    await app.listen(0, '127.0.0.1');
+  } catch (e) {
+    await app?.close().catch(() => undefined);
+    if (ds.isInitialized) await ds.destroy();
+    await db.drop();
+    throw e;
+  }
+  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const started = app;
+  return {
+    base,
+    app: started,
+    env,
+    db,
+    ds,
+    async close() {
+      await started.close();
+      await ds.destroy();
+      await db.drop();
+      const redis = createRedisConnection(env.REDIS_URL);
+      try {
+        const keys = await redis.keys(`${env.QUEUE_PREFIX}:*`);
+        if (keys.length) await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
+import { openMigratedDataSource } from '@roundtable/persistence';
+import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { AgentCallsService } from './agent-calls.service';
+import type { ApiEnv } from './api.env';
+import { BullBoardService } from './bull-board.service';
+import { CallsController } from './calls.controller';
+import { HealthController } from './health.controller';
+import { ReadinessService } from './readiness.service';
+import { RunQueryService } from './run-query.service';
+import { RunSubmissionService } from './run-submission.service';
+import { RunsController } from './runs.controller';
+
+const DS = 'DATA_SOURCE';
+const REDIS = 'REDIS';
+const PRODUCER = 'PRODUCER';
+
+/** Owns the connections' lifetime, closing them in dependency order: board queues, producer, Redis, Postgres. */
+class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(DS) private readonly ds: DataSource,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(PRODUCER) private readonly producer: JobProducer,
+    @Inject(BullBoardService) private readonly board: BullBoardService,
+  ) {}
+  async onApplicationBootstrap(): Promise<void> {
+    await this.board.start();
+  }
+  async onApplicationShutdown(): Promise<void> {
+    await this.board.close();
+    await this.producer.close();
+    this.redis.disconnect();
+    await this.ds.destroy();
+  }
+}
+
+/** Wires the REST API: Postgres, Redis, the outbox for run.start, Bull Board, health. */
+@Module({})
+export class ApiModule {
+  static forRoot(env: ApiEnv): DynamicModule {
+    return {
+      module: ApiModule,
+      controllers: [RunsController, CallsController, HealthController],
+      providers: [
+        { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
+        { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
+        { provide: PRODUCER, useFactory: (r: Redis) => new JobProducer(r, env.QUEUE_PREFIX), inject: [REDIS] },
+        {
+          provide: RunSubmissionService,
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>
+            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX)),
+          inject: [DS, REDIS, PRODUCER],
+        },
+        { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
+        { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },
+        { provide: ReadinessService, useFactory: (ds: DataSource, r: Redis) => new ReadinessService(ds, r), inject: [DS, REDIS] },
+        { provide: BullBoardService, useFactory: (ds: DataSource, r: Redis) => new BullBoardService(ds, r, env.QUEUE_PREFIX), inject: [DS, REDIS] },
+        Connections,
+      ],
+    };
+  }
+}

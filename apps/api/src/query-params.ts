@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { BuildRole, RunStatus, Stage } from '@roundtable/contracts';
+import { ApiError } from './api-error';
+
+/** A repeated parameter arrives as an array; the message covers that case too. */
+const oneOf = <const T extends Record<string, string>>(name: string, values: T) =>
+  z.enum(values, { error: `${name} must be one of ${Object.values(values).join(', ')} (given once)` });
+
+export const RunListQuery = z.object({
+  status: oneOf('status', RunStatus.enum).optional(),
+  limit: z
+    .string({ error: 'limit must be given once' })
+    .regex(/^\d+$/, 'limit must be a whole number between 1 and 500')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 500, 'limit must be a whole number between 1 and 500')
+    .default(50),
+});
+export type RunListQuery = z.infer<typeof RunListQuery>;
+
+export const CallListQuery = z.object({
+  role: oneOf('role', BuildRole.enum).optional(),
+  stage: oneOf('stage', Stage.enum).optional(),
+  failed: oneOf('failed', { true: 'true', false: 'false' })
+    .transform((v) => v === 'true')
+    .optional(),
+});
+export type CallListQuery = z.infer<typeof CallListQuery>;
+
+/** Parses query parameters; a bad value is a 400 naming the parameter and what it accepts. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
+  const parsed = schema.safeParse(query ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  throw ApiError.badRequest('invalid_query', issues.map((i) => i.message).join('; '), { issues });
+}

@@ -1,0 +1,100 @@
+import type { DataSource } from 'typeorm';
+import type { Stage } from '@roundtable/contracts';
+import { DecisionEntity, loadBuildRunState, RunEntity } from '@roundtable/persistence';
+import { renderBuildReport } from '@roundtable/workflow';
+import { ApiError } from './api-error';
+import type { RunListQuery } from './query-params';
+import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
+import { runDetailView, runSummaryView } from './run-views';
+
+interface TotalsRow {
+  provider: string;
+  calls: string | number;
+  failed_calls: string | number;
+  input_tokens: string | number;
+  output_tokens: string | number;
+  cost_usd: string | null;
+  unpriced: string | number;
+}
+
+/** Read side of runs: lists, one run with its usage against its caps, and the report. */
+export class RunQueryService {
+  constructor(private readonly ds: DataSource) {}
+
+  async list(q: RunListQuery) {
+    const runs = await this.ds.getRepository(RunEntity).find({
+      where: q.status ? { status: q.status } : {},
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: q.limit,
+    });
+    return runs.map(runSummaryView);
+  }
+
+  async get(id: string) {
+    const run = await this.runOrThrow(id);
+    const { usage, byProvider } = await this.usageOf(run, new Date());
+    return runDetailView(run, usage, byProvider);
+  }
+
+  async report(id: string): Promise<string> {
+    const run = await this.runOrThrow(id);
+    if (run.workflow !== 'build') {
+      throw new ApiError(409, { error: 'report_unavailable', message: `run ${id} is a ${run.workflow} run; only build runs have this report` });
+    }
+    const now = new Date();
+    const [state, decisions, { usage, unpricedCalls }] = await Promise.all([
+      loadBuildRunState(this.ds.manager, run, now),
+      this.ds.getRepository(DecisionEntity).find({ where: { runId: id }, order: { id: 'ASC' } }),
+      this.usageOf(run, now),
+    ]);
+    return renderBuildReport({
+      state,
+      decisions: decisions.map((d) => ({ from: d.fromStage as Stage, to: d.toStage as Stage, reason: d.reason, refs: d.refs })),
+      audit: {
+        calls: usage.calls,
+        failedCalls: usage.failed_calls,
+        inputTokens: usage.input_tokens,
+        outputTokens: usage.output_tokens,
+        // The report claims a total only when every completed call had a known price.
+        costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
+        seconds: usage.seconds,
+      },
+    });
+  }
+
+  async runOrThrow(id: string): Promise<RunEntity> {
+    const run = await this.ds.getRepository(RunEntity).findOneBy({ id });
+    if (!run) throw ApiError.notFound('run_not_found', `no run ${id}`);
+    return run;
+  }
+
+  /** Usage from the audit log itself (finished calls), so it agrees with GET /calls row for row. */
+  private async usageOf(run: RunEntity, now: Date): Promise<UsageSummary> {
+    const rows: TotalsRow[] = await this.ds.query(
+      `SELECT provider,
+              COUNT(*) AS calls,
+              COUNT(*) FILTER (WHERE status = 'failed' OR valid IS FALSE) AS failed_calls,
+              COALESCE(SUM(input_tokens), 0) AS input_tokens,
+              COALESCE(SUM(output_tokens), 0) AS output_tokens,
+              SUM(cost_usd) AS cost_usd,
+              COUNT(*) FILTER (WHERE status = 'completed' AND cost_usd IS NULL) AS unpriced
+         FROM agent_calls
+        WHERE run_id = $1 AND status IN ('completed', 'failed')
+        GROUP BY provider
+        ORDER BY provider`,
+      [run.id],
+    );
+    const totals = rows.map(
+      (r): ProviderCallTotals => ({
+        provider: r.provider,
+        calls: Number(r.calls),
+        failedCalls: Number(r.failed_calls),
+        inputTokens: Number(r.input_tokens),
+        outputTokens: Number(r.output_tokens),
+        costUsd: r.cost_usd === null ? null : Number(r.cost_usd),
+        unpricedCalls: Number(r.unpriced),
+      }),
+    );
+    return summarizeUsage(totals, runSeconds(run.startedAt, run.finishedAt, now));
+  }
+}

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { jobId, loadProjectConfig, ProjectConfig, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { addToOutbox, appendRunEvents, OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
+import { ProjectEntity, RunEntity } from '@roundtable/persistence';
+import { ApiError } from './api-error';
+import { YAML_CONTENT_TYPES } from './body-parsers';
+import { checkConfigPaths } from './config-paths.check';
+import { runLinks, RunLinks } from './run-links';
+
+export interface SubmittedRun {
+  id: string;
+  status: 'queued';
+  links: RunLinks;
+}
+
+const newId = (prefix: string): string => `${prefix}_${randomBytes(5).toString('hex')}`;
+
+function invalidConfig(err: ProjectConfigError): ApiError {
+  return ApiError.badRequest('invalid_project_config', err.message, { issues: err.issues });
+}
+
+/**
+ * Accepts a project config and queues its run. The rows, the `run_created` event and the
+ * `run.start` job are written in one transaction, so a run never exists without the job that
+ * starts it; the job leaves through the outbox after the commit (the orchestrator's sweeper
+ * re-sends it if this process dies in between).
+ */
+export class RunSubmissionService {
+  private readonly log = new Logger('api');
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly outbox: OutboxDispatcher,
+    private readonly publisher: RunEventPublisher,
+    private readonly env: Record<string, string | undefined> = process.env,
+  ) {}
+
+  async submit(body: unknown): Promise<SubmittedRun> {
+    const config = await this.validate(body);
+    const { runId, outboxIds, events } = await this.ds.transaction(async (em) => {
+      const projectId = newId('prj');
+      const runId = newId('run');
+      const stored = config as unknown as Record<string, unknown>;
+      await em.insert(ProjectEntity, {
+        id: projectId,
+        name: config.project,
+        objective: config.objective,
+        requirements: config.requirements,
+        config: stored,
+      } as QueryDeepPartialEntity<ProjectEntity>);
+      await em.insert(RunEntity, {
+        id: runId,
+        projectId,
+        workflow: config.workflow,
+        status: 'queued',
+        stage: 'INIT',
+        config: stored,
+      } as QueryDeepPartialEntity<RunEntity>);
+      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }]);
+      const outboxIds = await addToOutbox(em, [
+        { runId, queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(runId, 'start'), payload: { runId } },
+      ]);
+      return { runId, outboxIds, events };
+    });
+    await this.afterCommit(runId, outboxIds, events);
+    return { id: runId, status: 'queued', links: runLinks(runId) };
+  }
+
+  /** YAML text or a parsed JSON object, validated, then the paths checked on this machine. */
+  private async validate(body: unknown): Promise<ProjectConfig> {
+    if (body === undefined || body === null || (typeof body !== 'string' && typeof body !== 'object')) {
+      throw new ApiError(415, {
+        error: 'unsupported_media_type',
+        message: `send the project config as application/json or as YAML text (${YAML_CONTENT_TYPES.join(', ')})`,
+      });
+    }
+    let config: ProjectConfig;
+    try {
+      config = loadProjectConfig(body, { env: this.env });
+    } catch (e) {
+      if (e instanceof ProjectConfigError) throw invalidConfig(e);
+      throw e;
+    }
+    const pathIssues = await checkConfigPaths(config);
+    if (pathIssues.length) throw invalidConfig(new ProjectConfigError(pathIssues));
+    return config;
+  }
+
+  /** The run is committed whatever happens here: a failed send is left to the outbox sweeper. */
+  private async afterCommit(runId: string, outboxIds: number[], events: RunEventEnvelope[]): Promise<void> {
+    try {
+      await this.outbox.dispatch(outboxIds);
+    } catch (e) {
+      this.log.warn(`run ${runId}: run.start left in the outbox for the sweeper: ${(e as Error).message}`);
+    }
+    try {
+      await this.publisher.publish(events);
+    } catch (e) {
+      this.log.warn(`run ${runId}: run_created not published (subscribers replay it from Postgres): ${(e as Error).message}`);
+    }
+  }
+}

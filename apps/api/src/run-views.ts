@@ -1,0 +1,103 @@
+import type { BudgetConfig, ProjectConfig } from '@roundtable/contracts';
+import type { AgentCallEntity, RunEntity } from '@roundtable/persistence';
+import type { ProviderUsage, RunUsage } from './run-usage';
+
+/** The JSON shapes the API answers with: snake_case, dates as ISO strings, absent values as null. */
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+const projectOf = (run: RunEntity): string => String((run.config as Partial<ProjectConfig>).project ?? '');
+
+export function runSummaryView(run: RunEntity) {
+  return {
+    id: run.id,
+    project: projectOf(run),
+    workflow: run.workflow,
+    status: run.status,
+    stage: run.stage,
+    verdict: run.verdict,
+    created_at: iso(run.createdAt),
+    finished_at: iso(run.finishedAt),
+  };
+}
+
+function capsOf(run: RunEntity) {
+  const b = ((run.config as Partial<ProjectConfig>).budget ?? {}) as Partial<BudgetConfig>;
+  return {
+    max_calls: b.max_calls ?? null,
+    max_tokens: b.max_tokens ?? null,
+    max_cost_usd: b.max_cost_usd ?? null,
+    max_seconds: b.max_seconds ?? null,
+    max_rounds: b.max_rounds ?? null,
+    max_fix_rounds: b.max_fix_rounds ?? null,
+    per_provider: b.per_provider ?? {},
+  };
+}
+
+export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Record<string, ProviderUsage>) {
+  return {
+    id: run.id,
+    project: projectOf(run),
+    workflow: run.workflow,
+    status: run.status,
+    stage: run.stage,
+    round: run.round,
+    fix_round: run.fixRound,
+    verdict: run.verdict,
+    confidence: run.confidence,
+    halt_reason: run.haltReason,
+    criteria: run.criteria,
+    created_at: iso(run.createdAt),
+    started_at: iso(run.startedAt),
+    finished_at: iso(run.finishedAt),
+    usage,
+    caps: capsOf(run),
+    usage_by_provider: byProvider,
+  };
+}
+
+export function callSummaryView(c: AgentCallEntity) {
+  return {
+    id: c.id,
+    seq: c.seq,
+    stage: c.stage,
+    role: c.role,
+    provider: c.provider,
+    model: c.model,
+    label: c.label,
+    attempt: c.attempt,
+    status: c.status,
+    valid: c.valid,
+    error: c.error,
+    error_code: c.errorCode,
+    input_tokens: c.inputTokens,
+    output_tokens: c.outputTokens,
+    cost_usd: c.costUsd,
+    cost_source: c.costSource,
+    latency_ms: c.latencyMs,
+    created_at: iso(c.createdAt),
+    finished_at: iso(c.finishedAt),
+  };
+}
+
+/** Everything recorded about one LLM request: the exact prompt, the reply, and its accounting. */
+export function callDetailView(c: AgentCallEntity) {
+  return {
+    ...callSummaryView(c),
+    run_id: c.runId,
+    repair_of: c.repairOf,
+    schema_name: c.schemaName,
+    prompt_hash: c.promptHash,
+    messages: c.messages,
+    context_refs: c.contextRefs,
+    max_tokens: c.maxTokens,
+    temperature: c.temperature,
+    timeout_ms: c.timeoutMs,
+    response_text: c.responseText,
+    parsed: c.parsed,
+    cached_input_tokens: c.cachedInputTokens,
+    request_id: c.requestId,
+    billing: c.billing,
+    argv: c.argv,
+    started_at: iso(c.startedAt),
+  };
+}

@@ -1,0 +1,147 @@
+import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { isAgentSchemaName, JobName, JobOf } from '@roundtable/contracts';
+import { AgentCallEntity, RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
+import { labelOfId, testRunRecord } from '@roundtable/persistence';
+
+/** The key under which an event is recorded as applied (the orchestrator's inbox). */
+export function eventKeyOf(name: JobName, payload: Record<string, unknown>): string {
+  switch (name) {
+    case 'agent.done':
+      return `agent.done:${payload.callId}`;
+    case 'workspace.done':
+    case 'tests.done':
+      return `${name}:${payload.opId}`;
+    default:
+      return name;
+  }
+}
+
+export class StaleJobError extends Error {}
+
+/** What the test-runner writes on a finished `tests` op (plus the label the orchestrator asked for). */
+interface TestsOpResult {
+  command: string;
+  exit_code: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  duration_s: number;
+  timed_out: boolean;
+  output_artifact_id: string | null;
+  output_tail: string;
+  runner: string;
+  testLabel: string;
+}
+
+function testRunEntityOf(em: EntityManager, runId: string, op: WorkspaceOpEntity): TestRunEntity {
+  const r = op.result as unknown as TestsOpResult;
+  return em.create(TestRunEntity, {
+    id: `${runId}-${r.testLabel}`,
+    runId,
+    implementationId: op.implementationId!,
+    label: r.testLabel,
+    command: r.command,
+    exitCode: r.exit_code,
+    passed: r.passed,
+    failed: r.failed,
+    errors: r.errors,
+    timedOut: r.timed_out,
+    outputArtifactId: r.output_artifact_id,
+    durationS: r.duration_s,
+    runner: r.runner,
+  });
+}
+
+/**
+ * Records a finished test run. Called after decide(), because the workflow tells a new test
+ * run from one it has already seen by whether the state holds it.
+ */
+export async function recordTestRun(em: EntityManager, runId: string, opId: string): Promise<void> {
+  const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: opId, runId });
+  await em
+    .createQueryBuilder()
+    .insert()
+    .into(TestRunEntity)
+    .values(testRunEntityOf(em, runId, op) as unknown as QueryDeepPartialEntity<TestRunEntity>)
+    .orIgnore()
+    .execute();
+}
+
+/**
+ * Turns a queue job (ids only) into the workflow event it stands for, reading the rows the
+ * workers wrote. Side effects are limited to what the event itself records: releasing the
+ * finished call's budget reservation, counting its usage, and the test run row.
+ */
+export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: JobName, payload: Record<string, unknown>): Promise<BuildEvent> {
+  switch (name) {
+    case 'run.start':
+      return { type: 'start' };
+    case 'run.cancel':
+      return { type: 'cancel' };
+    case 'agent.done': {
+      const p = payload as JobOf<'agent.done'>;
+      const call = await em.findOneByOrFail(AgentCallEntity, { id: p.callId, runId: run.id });
+      if (call.status !== 'completed' && call.status !== 'failed') {
+        throw new StaleJobError(`agent call ${call.id} is ${call.status}, not finished`);
+      }
+      await em.delete('budget_reservations', { callId: call.id });
+      await em.query(
+        `INSERT INTO usage_by_provider (run_id, provider, calls, input_tokens, output_tokens, cost_usd)
+         VALUES ($1, $2, 1, $3, $4, $5)
+         ON CONFLICT (run_id, provider) DO UPDATE SET
+           calls = usage_by_provider.calls + 1,
+           input_tokens = usage_by_provider.input_tokens + EXCLUDED.input_tokens,
+           output_tokens = usage_by_provider.output_tokens + EXCLUDED.output_tokens,
+           cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN usage_by_provider.cost_usd
+                           ELSE COALESCE(usage_by_provider.cost_usd, 0) + EXCLUDED.cost_usd END`,
+        [run.id, call.provider, call.inputTokens ?? 0, call.outputTokens ?? 0, call.costUsd],
+      );
+      const finished: FinishedCall = {
+        id: call.id,
+        role: call.role as FinishedCall['role'],
+        stage: call.stage as FinishedCall['stage'],
+        label: call.label,
+        attempt: call.attempt,
+        provider: call.provider,
+        model: call.model,
+        status: call.status,
+        valid: call.valid,
+        parsed: call.parsed,
+        responseText: call.responseText,
+        error: call.error,
+        errorCode: call.errorCode,
+        schemaName: call.schemaName && isAgentSchemaName(call.schemaName) ? call.schemaName : null,
+        messages: call.messages,
+        usage: { inputTokens: call.inputTokens, outputTokens: call.outputTokens, costUsd: call.costUsd, latencyMs: call.latencyMs },
+      };
+      return { type: 'agent_call_finished', call: finished };
+    }
+    case 'workspace.done': {
+      const p = payload as JobOf<'workspace.done'>;
+      const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
+      const result = (op.result ?? {}) as { path?: string; tree?: string[] };
+      if (op.kind === 'prepare') {
+        return op.status === 'done'
+          ? { type: 'workspace_prepared', opId: op.id, path: result.path ?? '', tree: result.tree ?? [] }
+          : { type: 'workspace_failed', opId: op.id, error: op.error ?? 'workspace preparation failed' };
+      }
+      const implementationLabel = labelOfId(run.id, op.implementationId) ?? '';
+      return op.status === 'done'
+        ? { type: 'files_applied', opId: op.id, implementationLabel, tree: result.tree ?? [] }
+        : { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
+    }
+    case 'tests.done': {
+      const p = payload as JobOf<'tests.done'>;
+      const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
+      if (op.status !== 'done') return { type: 'tests_failed_to_run', opId: op.id, error: op.error ?? 'the test command could not run' };
+      const entity = testRunEntityOf(em, run.id, op);
+      return { type: 'tests_finished', opId: op.id, testRun: testRunRecord(run.id, entity, (op.result as unknown as TestsOpResult).output_tail ?? '') };
+    }
+    case 'run.resume':
+      throw new Error('run.resume is not part of this build yet (issue 5: resume / cancel)');
+    default:
+      throw new Error(`job ${name} is not for the orchestrator`);
+  }
+}

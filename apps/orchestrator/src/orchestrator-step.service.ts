@@ -1,0 +1,48 @@
+import type { DataSource } from 'typeorm';
+import { JobName, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
+import { RunEntity } from '@roundtable/persistence';
+import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
+import { decide, type PromptTemplates } from '@roundtable/workflow';
+import { eventKeyOf, jobToBuildEvent, recordTestRun } from './job-to-event';
+import { loadBuildRunState } from '@roundtable/persistence';
+import { writeStep } from './step-writer';
+
+export type StepOutcome = 'applied' | 'duplicate' | 'ignored';
+
+/**
+ * One orchestrator step (ARCHITECTURE.md): lock the run row, skip an event already applied,
+ * run the pure decide(), write rows + events + outbox in the same transaction, then enqueue
+ * and publish after the commit. Several replicas are safe: the row lock serialises each run.
+ */
+export class OrchestratorStepService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly outbox: OutboxDispatcher,
+    private readonly publisher: RunEventPublisher,
+    private readonly templates: PromptTemplates,
+  ) {}
+
+  async apply(name: JobName, payload: Record<string, unknown> & { runId: string }): Promise<StepOutcome> {
+    const eventKey = eventKeyOf(name, payload);
+    const written = await this.ds.transaction(async (em) => {
+      const run = await em.findOne(RunEntity, { where: { id: payload.runId }, lock: { mode: 'pessimistic_write' } });
+      if (!run) throw new Error(`run ${payload.runId} does not exist`);
+      const inserted: unknown[] = await em.query(
+        `INSERT INTO applied_events (run_id, event_key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_key`,
+        [run.id, eventKey],
+      );
+      if (inserted.length === 0) return 'duplicate' as const;
+      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done') return 'ignored' as const;
+      const now = new Date();
+      const event = await jobToBuildEvent(em, run, name, payload);
+      const state = await loadBuildRunState(em, run, now);
+      const result = decide(state, event, { templates: this.templates });
+      if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
+      return writeStep(em, run, result);
+    });
+    if (typeof written === 'string') return written;
+    await this.outbox.dispatch(written.outboxIds);
+    await this.publisher.publish(written.events);
+    return 'applied';
+  }
+}

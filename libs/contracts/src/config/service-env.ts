@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** Settings every service reads from its environment. */
+export const CommonEnv = z.object({
+  DATABASE_URL: z
+    .string({ error: 'DATABASE_URL is not set: give the Postgres URL, e.g. postgres://postgres@127.0.0.1:5432/roundtable' })
+    .url('DATABASE_URL must be a URL like postgres://user@host:5432/db'),
+  REDIS_URL: z
+    .string({ error: 'REDIS_URL is not set: give the Redis URL, e.g. redis://127.0.0.1:6379' })
+    .url('REDIS_URL must be a URL like redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'QUEUE_PREFIX may hold letters, digits, _ and - only')
+    .default('roundtable'),
+});
+
+export class ServiceEnvError extends Error {
+  readonly code = 'INVALID_ENVIRONMENT';
+}
+
+/** Parses a service's environment once at start; the error names each variable and the fix. */
+export function parseServiceEnv<S extends z.ZodType>(service: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(env)'}: ${i.message}`);
+  throw new ServiceEnvError(`${service}: bad environment\n${lines.join('\n')}`);
+}

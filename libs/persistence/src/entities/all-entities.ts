@@ -1,0 +1,44 @@
+import { AgentCallEntity } from './agent-call.entity';
+import { AppliedEventEntity } from './applied-event.entity';
+import { ArtifactEntity } from './artifact.entity';
+import { BudgetReservationEntity } from './budget-reservation.entity';
+import { CritiqueEntity } from './critique.entity';
+import { DecisionEntity } from './decision.entity';
+import { ExperimentEntity } from './experiment.entity';
+import { HypothesisEntity } from './hypothesis.entity';
+import { ImplementationEntity } from './implementation.entity';
+import { LessonEntity } from './lesson.entity';
+import { OpenQuestionEntity } from './open-question.entity';
+import { OutboxEntity } from './outbox.entity';
+import { ProjectEntity } from './project.entity';
+import { ProposalEntity } from './proposal.entity';
+import { RunEventEntity } from './run-event.entity';
+import { RunEntity } from './run.entity';
+import { SynthesisEntity } from './synthesis.entity';
+import { TestRunEntity } from './test-run.entity';
+import { UsageByProviderEntity } from './usage-by-provider.entity';
+import { WorkspaceOpEntity } from './workspace-op.entity';
+
+/** Listed explicitly rather than globbed so the esbuild bundles carry every entity. */
+export const ALL_ENTITIES = [
+  ProjectEntity,
+  RunEntity,
+  AgentCallEntity,
+  ProposalEntity,
+  CritiqueEntity,
+  SynthesisEntity,
+  ArtifactEntity,
+  ImplementationEntity,
+  TestRunEntity,
+  WorkspaceOpEntity,
+  DecisionEntity,
+  OpenQuestionEntity,
+  HypothesisEntity,
+  ExperimentEntity,
+  LessonEntity,
+  UsageByProviderEntity,
+  RunEventEntity,
+  OutboxEntity,
+  BudgetReservationEntity,
+  AppliedEventEntity,
+] as const;

@@ -1,0 +1,92 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  ForeignKey,
+  Index,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { RunStatus } from '@roundtable/contracts';
+import { inListCheck } from './in-list.check';
+import { ProjectEntity } from './project.entity';
+
+/** The run row is the orchestrator's state: it is locked FOR UPDATE while one event is applied. */
+@Entity({ name: 'runs' })
+@Index('ix_runs_status', ['status'])
+@Index('ix_runs_created_at', ['createdAt'])
+@Check('ck_runs_status', inListCheck('status', RunStatus.options))
+export class RunEntity {
+  @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_runs' })
+  id!: string;
+
+  @Column({ name: 'project_id', type: 'text' })
+  @ForeignKey(() => ProjectEntity, { name: 'fk_runs_project_id', onDelete: 'CASCADE' })
+  projectId!: string;
+
+  @Column({ name: 'workflow', type: 'text', default: 'build' })
+  workflow!: string;
+
+  @Column({ name: 'status', type: 'text' })
+  status!: RunStatus;
+
+  @Column({ name: 'stage', type: 'text' })
+  stage!: string;
+
+  @Column({ name: 'round', type: 'integer', default: 0 })
+  round!: number;
+
+  @Column({ name: 'fix_round', type: 'integer', default: 0 })
+  fixRound!: number;
+
+  /** The project config as resolved when the run started, so a later edit cannot change a run midway. */
+  @Column({ name: 'config', type: 'jsonb' })
+  config!: Record<string, unknown>;
+
+  @Column({ name: 'workspace_path', type: 'text', nullable: true })
+  workspacePath!: string | null;
+
+  /** Acceptance criteria, frozen once locked so reviewers judge against what was agreed. */
+  @Column({ name: 'criteria', type: 'jsonb', nullable: true })
+  criteria!: string[] | null;
+
+  @Column({ name: 'criteria_locked', type: 'boolean', default: false })
+  criteriaLocked!: boolean;
+
+  @Column({ name: 'unresolved', type: 'boolean', default: false })
+  unresolved!: boolean;
+
+  @Column({ name: 'halt_reason', type: 'text', nullable: true })
+  haltReason!: string | null;
+
+  @Column({ name: 'verdict', type: 'text', nullable: true })
+  verdict!: string | null;
+
+  @Column({ name: 'confidence', type: 'double precision', nullable: true })
+  confidence!: number | null;
+
+  /** Last run_events.sequence written; the next event takes event_seq + 1 under the row lock. */
+  @Column({ name: 'event_seq', type: 'integer', default: 0 })
+  eventSeq!: number;
+
+  /** Last agent_calls.seq handed out for this run. */
+  @Column({ name: 'call_seq', type: 'integer', default: 0 })
+  callSeq!: number;
+
+  /** Next number per label prefix (P, C, I, T, R, S …) so labels stay short and stable. */
+  @Column({ name: 'label_counters', type: 'jsonb', default: {} })
+  labelCounters!: Record<string, number>;
+
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt!: Date | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,4 @@
+import { InitialSchema1764500000000 } from './1764500000000-initial-schema';
+
+/** In order. Listed explicitly rather than globbed so the esbuild bundles carry every migration. */
+export const ALL_MIGRATIONS = [InitialSchema1764500000000] as const;

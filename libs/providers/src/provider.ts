@@ -1,0 +1,74 @@
+/**
+ * What every adapter implements. Adapters know nothing of roles' meaning, prompts, budgets
+ * or the store: they send messages and return what came back, with usage.
+ */
+export interface ProviderMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ProviderRequest {
+  messages: ProviderMessage[];
+  model: string;
+  /** Name and JSON schema of the reply the caller will validate against. */
+  schemaName: string;
+  jsonSchema: Record<string, unknown>;
+  maxTokens: number;
+  temperature: number;
+  timeoutMs: number;
+  /** Only the replay adapter reads these: which recorded reply to play. */
+  role: string;
+  ordinal: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+export interface Completion {
+  /** The raw model text (or the serialized JSON when the provider returned structured output). */
+  text: string;
+  /** Provider-side JSON when there was one; the worker re-validates it. */
+  parsed: unknown | null;
+  usage: Usage;
+  provider: string;
+  model: string;
+  latencyMs: number;
+  requestId: string | null;
+  stopReason: string | null;
+  /** The provider's own cost estimate (CLIs report one), else null. */
+  reportedCostUsd: number | null;
+  raw: unknown;
+}
+
+export interface Provider {
+  readonly name: string;
+  readonly type: string;
+  run(req: ProviderRequest): Promise<Completion>;
+}
+
+export type ProviderErrorCode =
+  | 'PROVIDER_ERROR'
+  | 'REPLAY_GUARD'
+  | 'REPLAY_EXHAUSTED'
+  | 'CASSETTE_INVALID'
+  | 'USAGE_LIMIT'
+  | 'AUTH'
+  | 'TIMEOUT'
+  | 'RATE_LIMITED'
+  | 'UNSUPPORTED_PROVIDER';
+
+/** A provider failure, in the provider's own words; `retryable` says whether a retry can help. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+    readonly retryable = false,
+    readonly httpStatus: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

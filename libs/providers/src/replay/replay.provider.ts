@@ -1,0 +1,65 @@
+import type { Completion, Provider, ProviderRequest } from '../provider';
+import { ProviderError } from '../provider';
+import { loadCassette } from './cassette';
+
+const approxTokens = (s: string) => Math.ceil(s.length / 4);
+
+/** Answers from a cassette file (role + ordinal → reply), checking its prompt guards. */
+export class ReplayProvider implements Provider {
+  readonly type = 'replay';
+
+  constructor(
+    readonly name: string,
+    private readonly cassettePath: string,
+    private readonly latencyMs = 0,
+  ) {}
+
+  async run(req: ProviderRequest): Promise<Completion> {
+    const started = Date.now();
+    const replies = loadCassette(this.cassettePath).replies.filter((r) => r.role === req.role);
+    const entry = replies[req.ordinal];
+    if (!entry) {
+      throw new ProviderError(
+        'REPLAY_EXHAUSTED',
+        `replay cassette ${this.cassettePath} has no reply #${req.ordinal + 1} for role ${req.role} (it holds ${replies.length})`,
+      );
+    }
+    const prompt = req.messages.map((m) => m.content).join('\n');
+    for (const s of entry.expects ?? []) {
+      if (!prompt.includes(s)) {
+        throw new ProviderError('REPLAY_GUARD', `replay guard failed for ${req.role} reply #${req.ordinal + 1}: the prompt does not contain expected "${s}"`);
+      }
+    }
+    for (const s of entry.forbids ?? []) {
+      if (prompt.includes(s)) {
+        throw new ProviderError('REPLAY_GUARD', `replay guard failed for ${req.role} reply #${req.ordinal + 1}: the prompt contains forbidden "${s}"`);
+      }
+    }
+    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+    let text: string;
+    let parsed: unknown | null;
+    if (typeof entry.reply === 'string') {
+      text = entry.reply;
+      try {
+        parsed = JSON.parse(entry.reply);
+      } catch {
+        parsed = null;
+      }
+    } else {
+      text = JSON.stringify(entry.reply);
+      parsed = entry.reply;
+    }
+    return {
+      text,
+      parsed,
+      usage: { inputTokens: approxTokens(prompt), outputTokens: approxTokens(text), cachedInputTokens: 0 },
+      provider: this.name,
+      model: req.model,
+      latencyMs: Date.now() - started,
+      requestId: null,
+      stopReason: 'end_turn',
+      reportedCostUsd: null,
+      raw: { replay: { cassette: this.cassettePath, role: req.role, ordinal: req.ordinal } },
+    };
+  }
+}

@@ -1,0 +1,5 @@
+export * from './redis-connection';
+export * from './queue-defaults';
+export * from './job-producer';
+export * from './typed-worker';
+export * from './run-service';

@@ -1,0 +1,13 @@
+export { PathEscapeError } from './path-escape.error';
+export { lexicalPathProblem } from './workspace-path';
+export { prepareEmptyWorkspace, listFileTree, readWorkspaceFiles, IGNORED_DIRECTORIES } from './workspace';
+export type { WorkspaceFileContent } from './workspace';
+export { writeFileChanges } from './safe-write';
+export type { WorkspaceFileChange, WriteResult } from './safe-write';
+export type { TestRunner, TestRunRequest, TestRunOutcome } from './test-runner';
+export { ProcessTestRunner } from './process-runner';
+export type { ProcessTestRunnerOptions } from './process-runner';
+export { sandboxEnv, isSecretEnvName, SANDBOX_ENV_ALLOWLIST } from './sandbox-env';
+export type { SandboxEnvOptions } from './sandbox-env';
+export { parseTestSummary, pytestSummaryParser } from './test-output-parser';
+export type { TestSummary, TestSummaryParser } from './test-output-parser';

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { mkdir, realpath, stat } from 'node:fs/promises';
+import { constants as osConstants } from 'node:os';
+import * as path from 'node:path';
+import { OutputCapture } from './output-capture';
+import { sandboxEnv } from './sandbox-env';
+import { parseTestSummary } from './test-output-parser';
+import { TestRunner, TestRunOutcome, TestRunRequest } from './test-runner';
+
+const OUTPUT_CAP_BYTES = 1024 * 1024;
+const OUTPUT_TAIL_BYTES = 64 * 1024;
+const STDOUT_TAIL_BYTES = 4 * 1024;
+/** After the shell exits, how long a process that left our group may hold the pipes open. */
+const PIPE_DRAIN_GRACE_MS = 1000;
+/** Same convention as coreutils `timeout`. */
+const TIMEOUT_EXIT_CODE = 124;
+
+export interface ProcessTestRunnerOptions {
+  /** Environment the allowlist is taken from; defaults to this process's. */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Extra variable names to pass through (secret-looking names are still dropped). */
+  allowEnv?: readonly string[];
+}
+
+/**
+ * Runs the test command as a plain subprocess: cwd = workspace, allowlisted env, scratch
+ * HOME, wall-clock timeout that kills the whole process group. This is containment, not a
+ * sandbox: the code can still read the host filesystem and use the network. It exists only
+ * behind an explicit config switch until the container runner lands.
+ */
+export class ProcessTestRunner implements TestRunner {
+  readonly kind = 'process';
+
+  constructor(private readonly opts: ProcessTestRunnerOptions = {}) {}
+
+  async run(req: TestRunRequest): Promise<TestRunOutcome> {
+    if (!Number.isFinite(req.timeoutMs) || req.timeoutMs <= 0) {
+      throw new RangeError(`timeoutMs must be a positive number, got ${req.timeoutMs}`);
+    }
+    if (req.command.trim() === '') throw new Error('test command is empty');
+    const cwd = await realpath(req.workspace);
+    if (!(await stat(cwd)).isDirectory()) throw new Error(`workspace ${cwd} is not a directory`);
+
+    // Beside the workspace, not in it: dotfiles written by tools must not show up as
+    // engineer output, and the real HOME (with its credentials) must not be reachable by name.
+    const home = path.join(path.dirname(cwd), `${path.basename(cwd)}.home`);
+    await mkdir(home, { recursive: true });
+    const env = sandboxEnv(this.opts.baseEnv ?? process.env, { home, allow: this.opts.allowEnv });
+
+    return runInProcessGroup(req, cwd, env);
+  }
+}
+
+function runInProcessGroup(req: TestRunRequest, cwd: string, env: Record<string, string>): Promise<TestRunOutcome> {
+  return new Promise<TestRunOutcome>((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const capture = new OutputCapture(OUTPUT_CAP_BYTES - OUTPUT_TAIL_BYTES - 128, OUTPUT_TAIL_BYTES);
+    // detached: the shell leads a new process group, so one kill reaches everything it started.
+    const child = spawn('/bin/sh', ['-c', req.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+
+    let timedOut = false;
+    let exited = false;
+    const streamsClosed = Promise.all(
+      [child.stdout, child.stderr].map((stream) => {
+        stream.on('data', (chunk: Buffer) => capture.push(chunk));
+        return new Promise<void>((done) => stream.once('close', () => done()));
+      }),
+    );
+
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch (err) {
+        // ESRCH: the group is already empty, which is the goal.
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') reject(err);
+      }
+    };
+
+    const timer = setTimeout(() => {
+      if (exited) return;
+      timedOut = true;
+      killGroup();
+    }, req.timeoutMs);
+
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+
+    child.once('exit', (code, signal) => {
+      exited = true;
+      clearTimeout(timer);
+      const duration_s = Number(process.hrtime.bigint() - started) / 1e9;
+      // Background processes the tests left behind die with the run, not later.
+      killGroup();
+
+      let drainTimer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<void>((done) => {
+        drainTimer = setTimeout(done, PIPE_DRAIN_GRACE_MS);
+      });
+      void Promise.race([streamsClosed, graceOver]).then(() => {
+        clearTimeout(drainTimer);
+        child.stdout.destroy();
+        child.stderr.destroy();
+
+        const exit_code = code ?? (timedOut ? TIMEOUT_EXIT_CODE : 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0));
+        const output = capture.text();
+        resolve({
+          command: req.command,
+          exit_code,
+          ...parseTestSummary(output, exit_code),
+          duration_s: Math.round(duration_s * 1000) / 1000,
+          stdout_tail: capture.last(STDOUT_TAIL_BYTES),
+          output,
+          timed_out: timedOut,
+        });
+      });
+    });
+  });
+}

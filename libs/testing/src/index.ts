@@ -1,0 +1,3 @@
+export * from './service-processes';
+export * from './redis-prefix';
+export * from './wait-for';

@@ -1,0 +1,73 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export type ServiceName = 'api' | 'orchestrator' | 'provider-worker' | 'test-runner';
+
+export interface RunningService {
+  name: ServiceName;
+  process: ChildProcess;
+  /** Everything the process printed so far (stdout + stderr). */
+  output: () => string;
+}
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export function builtServicePath(name: ServiceName): string {
+  return path.join(REPO_ROOT, 'dist', 'apps', name, 'main.js');
+}
+
+/** What a started service prints once it is consuming or listening. */
+const READY_LINE: Record<ServiceName, RegExp> = {
+  api: /listening on/i,
+  orchestrator: /consuming queue/i,
+  'provider-worker': /consuming queue|discovering provider queues/i,
+  'test-runner': /consuming queues/i,
+};
+
+/**
+ * Starts a built service (`node dist/apps/<name>/main.js`) as its own process, the way an
+ * operator would, and resolves once it says it is ready. End-to-end tests use real
+ * processes so that a service that only works in-process cannot pass.
+ */
+export async function startService(name: ServiceName, env: Record<string, string>, timeoutMs = 30_000): Promise<RunningService> {
+  const main = builtServicePath(name);
+  if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
+  let out = '';
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const svc: RunningService = { name, process: child, output: () => out };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not become ready in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const check = () => {
+      if (READY_LINE[name].test(out)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with code ${code} before it was ready:\n${out}`));
+    });
+  });
+  return svc;
+}
+
+/** SIGTERM (graceful: workers finish their jobs), then SIGKILL after a grace period. */
+export async function stopService(svc: RunningService, graceMs = 10_000): Promise<number | null> {
+  if (svc.process.exitCode !== null || svc.process.signalCode !== null) return svc.process.exitCode;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => svc.process.kill('SIGKILL'), graceMs);
+    svc.process.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    svc.process.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,306 @@
+import { agentJsonSchema, type AgentSchemaName, type BuildRole, type Problem } from '@roundtable/contracts';
+import { budgetSummary } from '../budget';
+import { evidenceBlock } from '../evidence-block';
+import { renderTemplate, templatePlaceholders } from '../prompt-render';
+import type {
+  BuildRunState,
+  ChatMessage,
+  CritiqueRecord,
+  ImplementationRecord,
+  PromptTemplates,
+  ProposalRecord,
+  TestRunRecord,
+} from './build-types';
+import { unresolvedCriticisms } from './unresolved-criticisms';
+
+/**
+ * What each agent sees, and nothing else (seed §6 "Context packs"). Objective and requirements
+ * come from the user and are plain text; everything a model, a test run or the workspace wrote
+ * enters only through evidenceBlock().
+ */
+
+export interface ContextPack {
+  values: Record<string, string>;
+  /** Labels of the rows the prompt was built from (agent_calls.context_refs). */
+  contextRefs: string[];
+}
+
+export const SCHEMA_BY_ROLE: Readonly<Record<BuildRole, AgentSchemaName>> = {
+  proposer: 'Proposal',
+  reviser: 'Proposal',
+  critic: 'Critique',
+  engineer: 'Implementation',
+  validator: 'Review',
+  synthesizer: 'Synthesis',
+};
+
+/** The placeholders each pack fills; a prompt template may use any subset of them. */
+export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readonly string[]>> = {
+  preamble: ['role'],
+  proposer: ['objective', 'requirements', 'lessons', 'proposal_id', 'schema'],
+  critic: ['objective', 'requirements', 'proposal', 'proposal_id', 'file_tree', 'schema'],
+  reviser: ['objective', 'requirements', 'proposal', 'critique', 'proposal_id', 'revision_of', 'schema'],
+  engineer: [
+    'objective',
+    'requirements',
+    'proposal',
+    'proposal_id',
+    'acceptance_criteria',
+    'open_criticisms',
+    'file_tree',
+    'files',
+    'previous_attempt',
+    'schema',
+  ],
+  validator: ['objective', 'requirements', 'acceptance_criteria', 'files', 'test_result', 'implementation_id', 'schema'],
+  synthesizer: [
+    'objective',
+    'requirements',
+    'proposals',
+    'critiques',
+    'reviews',
+    'implementation',
+    'test_results',
+    'budget',
+    'halt',
+    'unresolved_criticisms',
+    'acceptance_criteria',
+    'schema',
+  ],
+};
+
+/** Placeholders a template uses that its pack never fills: check once at boot, not mid-run. */
+export function checkPromptTemplates(templates: PromptTemplates): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(CONTEXT_PLACEHOLDERS) as (keyof PromptTemplates)[]) {
+    const template = templates[name];
+    if (typeof template !== 'string' || template.trim() === '') {
+      problems.push(`prompt ${name} is missing or empty`);
+      continue;
+    }
+    for (const p of templatePlaceholders(template)) {
+      if (!CONTEXT_PLACEHOLDERS[name].includes(p)) problems.push(`prompt ${name} uses {{${p}}}, which the ${name} pack does not provide`);
+    }
+  }
+  return problems;
+}
+
+export function renderMessages(templates: PromptTemplates, role: BuildRole, values: Record<string, string>): ChatMessage[] {
+  return [
+    { role: 'system', content: renderTemplate(templates.preamble, { role }) },
+    { role: 'user', content: renderTemplate(templates[role], values) },
+  ];
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2);
+const schemaFor = (role: BuildRole): string => JSON.stringify(agentJsonSchema(SCHEMA_BY_ROLE[role]));
+
+function requirementsText(state: BuildRunState): string {
+  const reqs = state.config.requirements;
+  return reqs.length ? reqs.map((r, i) => `${i + 1}. ${r}`).join('\n') : '(none stated)';
+}
+
+function criteriaText(state: BuildRunState): string {
+  return state.criteria?.length ? state.criteria.map((c) => `${c.id}: ${c.text}`).join('\n') : '(none locked)';
+}
+
+function fileTree(state: BuildRunState): string {
+  return evidenceBlock('file_tree', 'file_tree', state.workspace.tree.length ? state.workspace.tree.join('\n') : '(empty workspace)');
+}
+
+function base(state: BuildRunState): Record<string, string> {
+  return { objective: state.config.objective, requirements: requirementsText(state) };
+}
+
+/**
+ * The latest content of every file the implementations wrote (a fix round returns only the
+ * files it changes), in first-written order.
+ */
+export function latestFiles(implementations: readonly ImplementationRecord[]): { path: string; content: string; label: string }[] {
+  const files = new Map<string, { path: string; content: string; label: string }>();
+  for (const impl of implementations) {
+    if (impl.status === 'rejected') continue;
+    for (const f of impl.body.files) files.set(f.path, { path: f.path, content: f.content, label: impl.label });
+  }
+  return [...files.values()];
+}
+
+function filesText(implementations: readonly ImplementationRecord[]): { text: string; labels: string[] } {
+  const files = latestFiles(implementations);
+  return {
+    text: files.map((f) => evidenceBlock(f.path, 'file', f.content)).join('\n'),
+    labels: [...new Set(files.map((f) => f.label))],
+  };
+}
+
+export function testResultText(run: TestRunRecord): string {
+  const r = run.result;
+  return evidenceBlock(
+    run.label,
+    'test_result',
+    [
+      `implementation: ${run.implementationLabel}`,
+      `command: ${r.command}`,
+      `exit_code: ${r.exit_code}`,
+      `passed: ${r.passed}`,
+      `failed: ${r.failed}`,
+      `errors: ${r.errors}`,
+      `duration_s: ${r.duration_s}`,
+      `timed_out: ${r.timed_out}`,
+      'stdout_tail:',
+      r.stdout_tail,
+    ].join('\n'),
+  );
+}
+
+/**
+ * The critic judges the text, not the author (seed §10 #2): the author's model id is replaced
+ * wherever the proposal mentions it. Provider names are left alone; they are ordinary words
+ * ("openai", "ollama") a proposal may need, and say less about authorship than a model id.
+ */
+function redactAuthor(text: string, state: BuildRunState): string {
+  let out = text;
+  for (const role of ['proposer', 'reviser'] as const) {
+    const model = state.config.agents[role].model;
+    if (model.length >= 4) out = out.split(new RegExp(model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')).join('[author redacted]');
+  }
+  return out;
+}
+
+export function proposerPack(state: BuildRunState, proposalLabel: string): ContextPack {
+  return {
+    values: { ...base(state), lessons: '(none)', proposal_id: proposalLabel, schema: schemaFor('proposer') },
+    contextRefs: [],
+  };
+}
+
+export function criticPack(state: BuildRunState, proposal: ProposalRecord): ContextPack {
+  return {
+    values: {
+      ...base(state),
+      proposal: evidenceBlock(proposal.label, 'proposal', redactAuthor(json(proposal.body), state)),
+      proposal_id: proposal.label,
+      file_tree: fileTree(state),
+      schema: schemaFor('critic'),
+    },
+    contextRefs: [proposal.label],
+  };
+}
+
+export function reviserPack(state: BuildRunState, proposal: ProposalRecord, critique: CritiqueRecord, newLabel: string): ContextPack {
+  return {
+    values: {
+      ...base(state),
+      proposal: evidenceBlock(proposal.label, 'proposal', json(proposal.body)),
+      critique: evidenceBlock(critique.label, 'critique', json(critique.body)),
+      proposal_id: newLabel,
+      revision_of: proposal.label,
+      schema: schemaFor('reviser'),
+    },
+    contextRefs: [proposal.label, critique.label],
+  };
+}
+
+function openCriticismsText(problems: readonly Problem[], source: string): string {
+  return evidenceBlock(source, 'open_criticisms', json(problems));
+}
+
+export function engineerPack(state: BuildRunState, proposal: ProposalRecord): ContextPack {
+  const refs = [proposal.label];
+  let openCriticisms = '(none)';
+  if (state.unresolved) {
+    const last = [...state.critiques].reverse().find((c) => c.targetKind === 'proposal' && c.targetLabel === proposal.label);
+    if (last && last.body.problems.length > 0) {
+      openCriticisms = openCriticismsText(last.body.problems, last.label);
+      refs.push(last.label);
+    }
+  }
+  let files = '(none)';
+  let previousAttempt = '(first attempt)';
+  const lastRun = state.testRuns[state.testRuns.length - 1];
+  if (state.fixRound > 0 && state.implementations.length > 0) {
+    const own = filesText(state.implementations);
+    files = own.text || '(none)';
+    refs.push(...own.labels);
+    if (lastRun) {
+      previousAttempt =
+        `Fix round ${state.fixRound} of ${state.config.budget.max_fix_rounds}: implementation ${lastRun.implementationLabel} ` +
+        `failed its tests in ${lastRun.label}.\n${testResultText(lastRun)}`;
+      refs.push(lastRun.label);
+    }
+  }
+  return {
+    values: {
+      ...base(state),
+      proposal: evidenceBlock(proposal.label, 'proposal', json(proposal.body)),
+      proposal_id: proposal.label,
+      acceptance_criteria: criteriaText(state),
+      open_criticisms: openCriticisms,
+      file_tree: fileTree(state),
+      files,
+      previous_attempt: previousAttempt,
+      schema: schemaFor('engineer'),
+    },
+    contextRefs: refs,
+  };
+}
+
+/**
+ * The validator checks the artifact, not the argument (seed §6): requirements, criteria, files
+ * and the test run only; never a proposal's reasoning, a critic's verdict or a critique's text.
+ */
+export function validatorPack(state: BuildRunState, implementation: ImplementationRecord): ContextPack {
+  const files = filesText(state.implementations);
+  const lastRun = state.testRuns[state.testRuns.length - 1];
+  return {
+    values: {
+      ...base(state),
+      acceptance_criteria: criteriaText(state),
+      files: files.text || '(no files)',
+      test_result: lastRun ? testResultText(lastRun) : '(the tests were not run)',
+      implementation_id: implementation.label,
+      schema: schemaFor('validator'),
+    },
+    contextRefs: [...files.labels, ...(lastRun ? [lastRun.label] : [])],
+  };
+}
+
+function implementationText(state: BuildRunState): string {
+  const impls = state.implementations;
+  if (impls.length === 0) return '(nothing was implemented)';
+  const latest = impls[impls.length - 1];
+  const earlier = impls.slice(0, -1).map((i) =>
+    evidenceBlock(i.label, 'implementation_summary', json({ status: i.status, files: i.body.files.map((f) => f.path), notes: i.body.notes, known_gaps: i.body.known_gaps })),
+  );
+  const latestBlock = evidenceBlock(latest.label, 'implementation', json({ status: latest.status, apply_error: latest.applyError, ...latest.body }));
+  return [...earlier, latestBlock].join('\n');
+}
+
+export function synthesizerPack(state: BuildRunState): ContextPack {
+  const proposalCritiques = state.critiques.filter((c) => c.targetKind === 'proposal');
+  const reviews = state.critiques.filter((c) => c.targetKind === 'implementation');
+  const unresolved = unresolvedCriticisms(state);
+  const blocks = (records: readonly { label: string; body: unknown }[], type: string, none: string): string =>
+    records.length ? records.map((r) => evidenceBlock(r.label, type, json(r.body))).join('\n') : none;
+  return {
+    values: {
+      ...base(state),
+      proposals: blocks(state.proposals, 'proposal', '(no proposal was recorded)'),
+      critiques: blocks(proposalCritiques, 'critique', '(no critique was recorded)'),
+      reviews: blocks(reviews, 'review', '(no review was recorded)'),
+      implementation: implementationText(state),
+      test_results: state.testRuns.length ? state.testRuns.map(testResultText).join('\n') : '(no tests were run)',
+      budget: budgetSummary(state.usage, state.config.budget),
+      halt: state.haltReason ?? '(none)',
+      unresolved_criticisms: unresolved.length ? evidenceBlock('unresolved', 'unresolved_criticisms', json(unresolved)) : '(none)',
+      acceptance_criteria: criteriaText(state),
+      schema: schemaFor('synthesizer'),
+    },
+    contextRefs: [
+      ...state.proposals.map((p) => p.label),
+      ...state.critiques.map((c) => c.label),
+      ...state.implementations.map((i) => i.label),
+      ...state.testRuns.map((t) => t.label),
+    ],
+  };
+}

@@ -1,0 +1,36 @@
+import type { ProjectConfig } from '@roundtable/contracts';
+import type { BuildRunState, UsageSnapshot } from './build-types';
+
+export function emptyUsage(): UsageSnapshot {
+  return {
+    used: { calls: 0, tokens: 0, costUsd: 0 },
+    usedByProvider: {},
+    reserved: { calls: 0, tokens: 0, costUsd: 0 },
+    reservedByProvider: {},
+    elapsedSeconds: 0,
+  };
+}
+
+/** The state of a run that has been created and not yet started (stage INIT, status queued). */
+export function initialBuildState(runId: string, config: ProjectConfig): BuildRunState {
+  return {
+    runId,
+    status: 'queued',
+    stage: 'INIT',
+    round: 0,
+    fixRound: 0,
+    criteria: null,
+    unresolved: false,
+    haltReason: null,
+    config,
+    workspace: { path: null, tree: [] },
+    proposals: [],
+    critiques: [],
+    implementations: [],
+    testRuns: [],
+    synthesis: null,
+    openQuestions: [],
+    usage: emptyUsage(),
+    counters: {},
+  };
+}

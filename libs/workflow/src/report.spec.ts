@@ -1,0 +1,62 @@
+import { BuildDriver, critiqueBody, happyPath, proposalBody } from './build/build-scenario.fixture';
+import { renderBuildReport } from './report';
+
+const audit = { calls: 8, failedCalls: 0, inputTokens: 12_000, outputTokens: 8_461, costUsd: null, seconds: 49 };
+
+describe('renderBuildReport', () => {
+  const d = happyPath();
+  const report = renderBuildReport({ state: d.state, decisions: d.decisions, audit });
+
+  it('titles the run and states the verdict', () => {
+    expect(report.startsWith('# dd-demo — run run1\n')).toBe(true);
+    expect(report).toContain('Overall verdict: ACCEPT (confidence 0.82)');
+    expect(report).not.toContain('Halt reason');
+  });
+
+  it('lists what was built per implementation and every test run with the fix round', () => {
+    expect(report).toContain('- I1 (applied) for P2: dd.py (2 lines), test_dd.py (2 lines)');
+    expect(report).toContain('- I1f1 (applied, fix round 1) for P2: dd.py (2 lines)');
+    expect(report).toContain('- T1 on I1: `python -m pytest -q` → exit 1, 4 passed, 1 failed, 0 errors, 0.4 s — FAIL');
+    expect(report).toContain('- T2 on I1f1 (fix round 1): `python -m pytest -q` → exit 0, 5 passed, 0 failed');
+    expect(report).toContain('Fix rounds used: 1 of 1.');
+  });
+
+  it('keeps the synthesis disagreements and adds the reviser-rejected criticism as unresolved', () => {
+    expect(report).toContain('1. Zero/negative peak handling — resolved: C2 ACCEPT\n   - critic: C1: division by zero\n   - reviser: P2: clamped to 0.0');
+    expect(report).toContain('- P2 rejected: minor: NaN is skipped silently — no requirement mentions NaN');
+  });
+
+  it('has criteria, risks, the next experiment and an honest audit line', () => {
+    expect(report).toContain('- AC1: [] -> 0.0');
+    expect(report).toContain('- negative equity defined by assumption');
+    expect(report).toContain('property-based test against an O(n^2) reference');
+    expect(report).toContain('8 agent calls, 20,461 tokens (in 12,000 / out 8,461), cost n/a, 49 s.');
+    expect(report).toContain('`roundtable calls run1`');
+    expect(report).not.toMatch(/\$\d/);
+  });
+
+  it('shows a known cost and failed calls', () => {
+    const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, failedCalls: 1, costUsd: 0.1, seconds: null } });
+    expect(r).toContain('8 agent calls (1 failed), 20,461 tokens (in 12,000 / out 8,461), cost $0.10, n/a.');
+  });
+
+  it('a fact-only report says there is no synthesis and why', () => {
+    const f = new BuildDriver().begin();
+    f.reply(proposalBody('P1'));
+    f.reply(critiqueBody('P1', 'REJECT'));
+    f.fail('USAGE_LIMIT', 'limit reached');
+    const r = renderBuildReport({ state: f.state, decisions: f.decisions, audit: { ...audit, calls: 3 } });
+    expect(r).toContain('Overall verdict: none — no synthesis: fact-only report (the synthesizer failed, so no model wrote the report)');
+    expect(r).toContain('Halt reason: synthesizer call failed (USAGE_LIMIT): limit reached');
+    expect(r).toContain('Nothing was implemented.');
+    expect(r).toContain('No tests were run.');
+  });
+
+  it('a needs_input report lists the open question', () => {
+    const f = new BuildDriver().begin();
+    f.reply(proposalBody('P1'));
+    f.reply(critiqueBody('P1', 'NEEDS_EVIDENCE', { problems: [] , tests_required: ['measure the data frequency'] }));
+    const r = renderBuildReport({ state: f.state, decisions: f.decisions, audit });
+    expect(r).toContain('- (critic) C1 (NEEDS_EVIDENCE) on P1: test: measure the data frequency');
+  });
+});

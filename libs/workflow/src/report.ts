@@ -1,0 +1,181 @@
+import type { BuildRunState, Decision, TestRunRecord } from './build/build-types';
+import { unresolvedCriticisms } from './build/unresolved-criticisms';
+import { formatUsd } from './budget';
+
+/**
+ * The run report (seed §9) as markdown, from the records alone. It states only what the rows
+ * say: a missing figure is "n/a", never estimated, and criticisms the debate left open are
+ * listed even when the synthesizer forgot them.
+ */
+
+export interface ReportAudit {
+  calls: number;
+  failedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** null: at least one call had no known price, so no total can be claimed. */
+  costUsd: number | null;
+  seconds: number | null;
+}
+
+export interface BuildReportInput {
+  state: BuildRunState;
+  decisions: Decision[];
+  audit: ReportAudit;
+}
+
+const lines = (xs: string[]): string => xs.join('\n');
+const thousands = (n: number): string => n.toLocaleString('en-US');
+
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function verdictSection(state: BuildRunState, decisions: Decision[]): string[] {
+  const body = state.synthesis?.body;
+  const out: string[] = [];
+  if (body) {
+    out.push(`Overall verdict: ${body.overall_verdict} (confidence ${body.confidence})${state.synthesis?.partial ? ' — partial synthesis after a halt' : ''}`);
+  } else {
+    const why =
+      [...decisions].reverse().find((d) => d.reason.startsWith('fact-only report:'))?.reason.replace(/^fact-only report:\s*/, '') ??
+      (state.synthesis ? state.haltReason : null) ??
+      `the run ended with status ${state.status} before a synthesis was written`;
+    out.push(`Overall verdict: none — no synthesis: fact-only report (${why})`);
+  }
+  out.push(`Status: ${state.status} (stage ${state.stage})`);
+  if (state.haltReason) out.push(`Halt reason: ${state.haltReason}`);
+  return out;
+}
+
+function builtSection(state: BuildRunState): string[] {
+  const out = ['## What was built'];
+  if (state.synthesis?.body?.what_was_built) out.push(state.synthesis.body.what_was_built, '');
+  if (state.implementations.length === 0) {
+    out.push('Nothing was implemented.');
+    return out;
+  }
+  for (const impl of state.implementations) {
+    const files = impl.body.files.map((f) => `${f.path} (${plural(lineCount(f.content), 'line')})`);
+    const fix = impl.fixRound > 0 ? `, fix round ${impl.fixRound}` : '';
+    const applied = impl.status === 'rejected' ? `rejected: ${impl.applyError ?? 'no reason recorded'}` : impl.status;
+    out.push(`- ${impl.label} (${applied}${fix}) for ${impl.proposalLabel}: ${files.join(', ')}`);
+    if (impl.body.notes) out.push(`  notes: ${impl.body.notes}`);
+    for (const gap of impl.body.known_gaps) out.push(`  known gap: ${gap}`);
+  }
+  return out;
+}
+
+function testLine(run: TestRunRecord, state: BuildRunState): string {
+  const r = run.result;
+  const impl = state.implementations.find((i) => i.label === run.implementationLabel);
+  const fix = impl && impl.fixRound > 0 ? ` (fix round ${impl.fixRound})` : '';
+  const outcome = r.exit_code === 0 ? 'pass' : r.timed_out ? 'timed out' : 'FAIL';
+  return `- ${run.label} on ${run.implementationLabel}${fix}: \`${r.command}\` → exit ${r.exit_code}, ${r.passed} passed, ${r.failed} failed, ${r.errors} errors, ${r.duration_s} s — ${outcome}`;
+}
+
+function testSection(state: BuildRunState): string[] {
+  const out = ['## Test results'];
+  if (state.testRuns.length === 0) out.push('No tests were run.');
+  else out.push(...state.testRuns.map((t) => testLine(t, state)));
+  out.push(`Fix rounds used: ${state.fixRound} of ${state.config.budget.max_fix_rounds}.`);
+  if (state.synthesis?.body?.test_summary) out.push('', state.synthesis.body.test_summary);
+  return out;
+}
+
+function reviewSection(state: BuildRunState): string[] {
+  const reviews = state.critiques.filter((c) => c.targetKind === 'implementation');
+  if (reviews.length === 0) return [];
+  const out = ['## Review'];
+  for (const r of reviews) {
+    const body = r.body as { requirement_checks?: { requirement: string; satisfied: boolean; evidence: string }[]; problems: { severity: string; description: string }[]; confidence: number };
+    out.push(`${r.label} on ${r.targetLabel} → ${r.verdict} (confidence ${body.confidence})`);
+    for (const c of body.requirement_checks ?? []) out.push(`- ${c.satisfied ? '✓' : '✗'} ${c.requirement} — ${c.evidence}`);
+    for (const p of body.problems) out.push(`- ${p.severity}: ${p.description}`);
+  }
+  return out;
+}
+
+function disagreementSection(state: BuildRunState): string[] {
+  const out = ['## Disagreements'];
+  const fromSynthesis = state.synthesis?.body?.disagreements ?? [];
+  fromSynthesis.forEach((d, i) => {
+    out.push(`${i + 1}. ${d.topic} — ${d.resolved ? `resolved${d.resolution ? `: ${d.resolution}` : ''}` : 'UNRESOLVED'}`);
+    for (const p of d.positions) out.push(`   - ${p.agent_role}: ${p.position}`);
+  });
+  if (fromSynthesis.length === 0) out.push(state.synthesis?.body ? 'The synthesis lists none.' : 'No synthesis was written.');
+  // Seed §6: every criticism the reviser rejected or deferred stays on the record as unresolved.
+  const open = unresolvedCriticisms(state);
+  if (open.length > 0) {
+    out.push('', 'Unresolved criticisms (from the records, whatever the synthesis says):');
+    for (const u of open) out.push(`- ${u.source} ${u.action}: ${u.problem}${u.reason ? ` — ${u.reason}` : ''}`);
+  }
+  return out;
+}
+
+function questionsSection(state: BuildRunState): string[] {
+  const out = ['## Open questions and criteria'];
+  const questions = state.openQuestions ?? [];
+  if (questions.length === 0) out.push('Open questions: none.');
+  else for (const q of questions) out.push(`- (${q.role}) ${q.question}`);
+  if (state.criteria?.length) {
+    out.push(`Acceptance criteria${state.unresolved ? ' (locked at the round limit with open criticisms)' : ''}:`);
+    for (const c of state.criteria) out.push(`- ${c.id}: ${c.text}`);
+  } else {
+    out.push('Acceptance criteria: none locked.');
+  }
+  return out;
+}
+
+function risksSection(state: BuildRunState): string[] {
+  const out = ['## Remaining risks'];
+  const body = state.synthesis?.body;
+  if (body) {
+    out.push(...(body.remaining_risks.length ? body.remaining_risks.map((r) => `- ${r}`) : ['None listed by the synthesis.']));
+    return out;
+  }
+  // No synthesis: list what the records themselves flag, without judging it.
+  const facts = [
+    ...state.implementations.flatMap((i) => i.body.known_gaps.map((g) => `${i.label} known gap: ${g}`)),
+    ...state.critiques.filter((c) => c.targetKind === 'implementation').flatMap((c) => c.body.problems.map((p) => `${c.label} ${p.severity}: ${p.description}`)),
+  ];
+  out.push(...(facts.length ? facts.map((f) => `- ${f}`) : ['Not assessed: no synthesis was written.']));
+  return out;
+}
+
+function auditSection(state: BuildRunState, audit: ReportAudit): string[] {
+  const cost = audit.costUsd === null ? 'cost n/a' : `cost ${formatUsd(audit.costUsd)}`;
+  const seconds = audit.seconds === null ? 'n/a' : `${Math.round(audit.seconds)} s`;
+  const failed = audit.failedCalls > 0 ? ` (${audit.failedCalls} failed)` : '';
+  const tokens = audit.inputTokens + audit.outputTokens;
+  return [
+    '## Audit',
+    `${plural(audit.calls, 'agent call')}${failed}, ${thousands(tokens)} tokens (in ${thousands(audit.inputTokens)} / out ${thousands(audit.outputTokens)}), ${cost}, ${seconds}.`,
+    `\`roundtable calls ${state.runId}\` for prompts, responses, tokens, cost.`,
+  ];
+}
+
+export function renderBuildReport(input: BuildReportInput): string {
+  const { state, decisions, audit } = input;
+  const body = state.synthesis?.body;
+  const sections: string[][] = [
+    [`# ${state.config.project} — run ${state.runId}`, '', ...verdictSection(state, decisions)],
+    builtSection(state),
+    testSection(state),
+    reviewSection(state),
+    disagreementSection(state),
+    questionsSection(state),
+    risksSection(state),
+    ['## Recommended next experiment', body?.recommended_next_experiment || '(none)'],
+    auditSection(state, audit),
+  ];
+  return `${sections
+    .filter((s) => s.length > 0)
+    .map(lines)
+    .join('\n\n')}\n`;
+}

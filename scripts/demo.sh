@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `npm run demo`: runs examples/dd-demo through the whole build pipeline on this machine.
+# Makes sure deps, Postgres and Redis are there (scripts/ensure-infra.sh), builds, migrates
+# DATABASE_URL, starts api, orchestrator, provider-worker and test-runner as four separate
+# processes (logs in runs/logs/), submits the project over HTTP and follows it to the end.
+# The services are always stopped on exit; the exit code is the client's
+# (0 done, 2 halted / needs input, 1 otherwise).
+#
+#   npm run demo                          the dd-demo project
+#   npm run demo -- path/to/project.yaml  another project file (same pipeline)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root="$PWD"
+
+project="${1:-examples/dd-demo/project.yaml}"
+[ -f "$project" ] || { echo "demo: project file $project does not exist" >&2; exit 1; }
+
+# shellcheck source=scripts/ensure-infra.sh
+source scripts/ensure-infra.sh
+
+npm run -s build
+missing=()
+for svc in api orchestrator provider-worker test-runner; do
+  [ -f "dist/apps/$svc/main.js" ] || missing+=("$svc")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "demo: not built: ${missing[*]} (apps/<name>/src/main.ts missing?)" >&2
+  exit 1
+fi
+node dist/tools/migrate.js >/dev/null
+
+# PORT: the caller's, else 3000 when free, else any free port.
+if [ -z "${PORT:-}" ]; then
+  PORT="$(node -e '
+    const net = require("node:net");
+    const tryPort = (p) => {
+      const s = net.createServer();
+      s.once("error", () => (p === 0 ? process.exit(1) : tryPort(0)));
+      s.listen(p, () => { const { port } = s.address(); s.close(() => console.log(port)); });
+    };
+    tryPort(3000);')"
+fi
+export PORT
+export QUEUE_PREFIX="demo_$$"
+export WORKSPACE_ROOT="$root/runs/workspaces"
+export PROVIDER_QUEUES='*'
+mkdir -p runs/logs "$WORKSPACE_ROOT"
+
+pids=()
+stop_services() {
+  local pid
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 50); do
+    local alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.2
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  # This run's queue keys go with it; its rows stay in Postgres (they are the record).
+  node scripts/infra-probe.mjs redis-clear-prefix "$REDIS_URL" "$QUEUE_PREFIX" >/dev/null 2>&1 || true
+}
+trap stop_services EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+for svc in api orchestrator provider-worker test-runner; do
+  node "dist/apps/$svc/main.js" >"runs/logs/$svc.log" 2>&1 &
+  pids+=($!)
+done
+
+# Ready = the api answers /readyz; a service that dies while we wait is reported with its log.
+api="http://127.0.0.1:$PORT"
+ready_probe='fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))'
+deadline=$((SECONDS + 60))
+until node -e "$ready_probe" "$api/readyz"; do
+  i=0
+  for svc in api orchestrator provider-worker test-runner; do
+    if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+      echo "demo: $svc exited during start-up; last lines of runs/logs/$svc.log:" >&2
+      tail -n 20 "runs/logs/$svc.log" >&2
+      exit 1
+    fi
+    i=$((i + 1))
+  done
+  if [ "$SECONDS" -ge "$deadline" ]; then
+    echo "demo: $api/readyz did not answer within 60s; see runs/logs/*.log" >&2
+    exit 1
+  fi
+  sleep 0.3
+done
+
+set +e
+node scripts/run-demo.mjs "$project" --api "$api"
+rc=$?
+set -e
+exit "$rc"

@@ -1,0 +1,181 @@
+// Submits a project file to a running Roundtable API, follows the run to its end, and saves
+// the report. Used by `npm run demo`; works against any API:
+//
+//   node scripts/run-demo.mjs <project.yaml> [--api http://127.0.0.1:3000] [--timeout 300]
+//
+// Exit: 0 when the run is done, 2 when it halted or needs input, 1 otherwise (including a
+// config the API refused: every issue is printed).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
+const POLL_MS = 300;
+
+function usage(message) {
+  if (message) console.error(message);
+  console.error('usage: node scripts/run-demo.mjs <project.yaml> [--api <url>] [--timeout <seconds>]');
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const opts = { api: process.env.ROUNDTABLE_API ?? 'http://127.0.0.1:3000', timeoutS: 300, file: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--api') opts.api = argv[++i];
+    else if (a === '--timeout') opts.timeoutS = Number(argv[++i]);
+    else if (a.startsWith('--')) usage(`unknown option ${a}`);
+    else if (!opts.file) opts.file = a;
+    else usage(`unexpected argument ${a}`);
+  }
+  if (!opts.file) usage('no project file given');
+  if (!opts.api) usage('--api needs a URL');
+  if (!Number.isFinite(opts.timeoutS) || opts.timeoutS <= 0) usage('--timeout needs a positive number of seconds');
+  opts.api = opts.api.replace(/\/+$/, '');
+  return opts;
+}
+
+/**
+ * Paths in a project file are relative to that file; the services may run anywhere, so they
+ * get absolute ones. `${VAR}` values are left for the API to expand.
+ */
+function resolvePath(p, baseDir) {
+  if (typeof p !== 'string' || p === '' || p.includes('${')) return p;
+  if (p === '~' || p.startsWith('~/')) return path.join(homedir(), p.slice(1));
+  return path.resolve(baseDir, p);
+}
+
+function resolveConfigPaths(config, baseDir) {
+  if (typeof config.repo === 'string') config.repo = resolvePath(config.repo, baseDir);
+  // The seed's shape nests repo under `project:`; the API accepts both.
+  if (config.project && typeof config.project === 'object' && typeof config.project.repo === 'string') {
+    config.project.repo = resolvePath(config.project.repo, baseDir);
+  }
+  for (const provider of Object.values(config.providers ?? {})) {
+    if (provider && provider.type === 'replay' && typeof provider.cassette === 'string') {
+      provider.cassette = resolvePath(provider.cassette, baseDir);
+    }
+  }
+  return config;
+}
+
+async function request(api, method, route, body) {
+  const url = `${api}${route}`;
+  let res;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    throw new Error(`${method} ${url} failed: ${err.cause?.message ?? err.message}`);
+  }
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, ok: res.ok, text, json };
+}
+
+function printIssues(res) {
+  const body = res.json ?? {};
+  console.error(`the API refused the project (HTTP ${res.status}): ${body.message?.split('\n')[0] ?? res.text}`);
+  const issues = Array.isArray(body.issues) ? body.issues : [];
+  for (const issue of issues) {
+    if (typeof issue === 'string') console.error(`  ${issue}`);
+    else console.error(`  ${issue.path || '(root)'}: ${issue.message}`);
+  }
+}
+
+function describe(run) {
+  const bits = [`status ${run.status}`];
+  if (run.round !== undefined && run.round !== null) bits.push(`round ${run.round}`);
+  if (run.fix_round) bits.push(`fix round ${run.fix_round}`);
+  const calls = run.usage?.calls;
+  if (calls !== undefined) bits.push(`calls ${calls}${run.caps?.max_calls ? `/${run.caps.max_calls}` : ''}`);
+  return bits.join(', ');
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const file = path.resolve(opts.file);
+  let config;
+  try {
+    config = parseYaml(readFileSync(file, 'utf8'));
+  } catch (err) {
+    console.error(`cannot read ${opts.file}: ${err.message.split('\n')[0]}`);
+    return 1;
+  }
+  if (!config || typeof config !== 'object' || Array.isArray(config)) {
+    console.error(`${opts.file} is not a YAML mapping (project, objective, providers, agents …)`);
+    return 1;
+  }
+  resolveConfigPaths(config, path.dirname(file));
+
+  const submitted = await request(opts.api, 'POST', '/v1/runs', config);
+  if (submitted.status === 400) {
+    printIssues(submitted);
+    return 1;
+  }
+  if (!submitted.ok || !submitted.json?.id) {
+    console.error(`POST /v1/runs answered HTTP ${submitted.status}: ${submitted.text.slice(0, 2000)}`);
+    return 1;
+  }
+  const id = submitted.json.id;
+  console.log(`run ${id} submitted`);
+
+  const deadline = Date.now() + opts.timeoutS * 1000;
+  let run;
+  let lastStage;
+  for (;;) {
+    const res = await request(opts.api, 'GET', `/v1/runs/${encodeURIComponent(id)}`);
+    if (!res.ok || !res.json) {
+      console.error(`GET /v1/runs/${id} answered HTTP ${res.status}: ${res.text.slice(0, 2000)}`);
+      return 1;
+    }
+    run = res.json;
+    if (run.stage !== lastStage) {
+      console.log(`[${run.stage}] ${describe(run)}`);
+      lastStage = run.stage;
+    }
+    if (TERMINAL.has(run.status)) break;
+    if (Date.now() >= deadline) {
+      console.error(`run ${id} is still ${run.status} at stage ${run.stage} after ${opts.timeoutS}s; giving up waiting (it keeps running)`);
+      break;
+    }
+    await sleep(POLL_MS);
+  }
+  if (run.halt_reason) console.log(`halt reason: ${run.halt_reason}`);
+
+  const reportPath = path.join('runs', id, 'report.md');
+  const report = await request(opts.api, 'GET', `/v1/runs/${encodeURIComponent(id)}/report`);
+  if (report.ok) {
+    mkdirSync(path.dirname(reportPath), { recursive: true });
+    writeFileSync(reportPath, report.text);
+  } else {
+    console.error(`GET /v1/runs/${id}/report answered HTTP ${report.status}: ${report.text.slice(0, 500)}`);
+  }
+
+  console.log(`run: ${id}`);
+  console.log(`verdict: ${run.verdict ?? 'none'} (status ${run.status})`);
+  console.log(`report: ${report.ok ? reportPath : 'not written'}`);
+  if (run.status === 'done') return 0;
+  if (run.status === 'halted' || run.status === 'needs_input') return 2;
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  },
+);
