@@ -39,8 +39,8 @@ describe('health', () => {
     expect((err as ApiError).getStatus()).toBe(503);
     expect((err as ApiError).getResponse()).toEqual({
       error: 'not_ready',
-      message: 'not ready: redis: redis did not answer within 200 ms',
-      checks: { postgres: 'ok', redis: 'redis did not answer within 200 ms' },
+      message: 'not ready: redis: no answer within 200 ms',
+      checks: { postgres: 'ok', redis: 'no answer within 200 ms' },
     });
   });
 });

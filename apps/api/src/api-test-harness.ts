@@ -22,10 +22,18 @@ export interface ApiHarness {
 
 export const DEMO_DIR = resolve(__dirname, '../../../examples/dd-demo');
 
+/** A config as a client posts it: loose, so tests can break it in any way. */
+export interface PostedConfig {
+  providers: Record<string, { type: string; cassette?: string; api_key_env?: string }>;
+  agents: Record<string, { provider: string; model: string }>;
+  repo?: string;
+  [field: string]: unknown;
+}
+
 /** The dd-demo project as a posted config: parsed, with the cassette path made absolute as the CLI would. */
-export function demoConfig(): Record<string, any> {
-  const cfg = parseYaml(readFileSync(join(DEMO_DIR, 'project.yaml'), 'utf8'));
-  cfg.providers.replay.cassette = join(DEMO_DIR, cfg.providers.replay.cassette);
+export function demoConfig(): PostedConfig {
+  const cfg = parseYaml(readFileSync(join(DEMO_DIR, 'project.yaml'), 'utf8')) as PostedConfig;
+  cfg.providers.replay.cassette = join(DEMO_DIR, cfg.providers.replay.cassette ?? '');
   return cfg;
 }
 

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { parseServiceEnv } from '@roundtable/contracts';
 import { runService } from '@roundtable/queues';
@@ -9,6 +10,7 @@ runService('api', async () => {
   const env = parseServiceEnv('api', ApiEnv);
   const app = await createApiApp(env);
   await app.listen(env.PORT);
-  new Logger('api').log(`listening on ${await app.getUrl()} (queues at /admin/queues, prefix ${env.QUEUE_PREFIX})`);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  new Logger('api').log(`listening on http://localhost:${port} (Bull Board at /admin/queues, queue prefix ${env.QUEUE_PREFIX})`);
   return app;
 });

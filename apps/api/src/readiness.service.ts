@@ -7,17 +7,17 @@ export interface Readiness {
 }
 
 /** The Redis client waits forever for a lost server (BullMQ needs that), so each probe gets its own deadline. */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+function within<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function probe(run: () => Promise<unknown>, ms: number, what: string): Promise<string> {
+async function probe(run: () => Promise<unknown>, ms: number): Promise<string> {
   try {
-    await within(run(), ms, what);
+    await within(run(), ms);
     return 'ok';
   } catch (e) {
     return (e as Error).message || 'failed';
@@ -34,8 +34,8 @@ export class ReadinessService {
 
   async check(): Promise<Readiness> {
     const [postgres, redis] = await Promise.all([
-      probe(() => this.ds.query('SELECT 1'), this.timeoutMs, 'postgres'),
-      probe(() => this.redis.ping(), this.timeoutMs, 'redis'),
+      probe(() => this.ds.query('SELECT 1'), this.timeoutMs),
+      probe(() => this.redis.ping(), this.timeoutMs),
     ]);
     return { ready: postgres === 'ok' && redis === 'ok', checks: { postgres, redis } };
   }

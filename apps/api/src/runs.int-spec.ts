@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { stringify as toYaml } from 'yaml';
-import { jobId, QUEUE } from '@roundtable/contracts';
+import { jobId, QUEUE, type ProjectConfig } from '@roundtable/contracts';
 import { AgentCallEntity, OutboxEntity, ProjectEntity, RunEntity, RunEventEntity } from '@roundtable/persistence';
 import { createRedisConnection } from '@roundtable/queues';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
@@ -16,14 +16,28 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function post(body: string, contentType: string): Promise<{ status: number; json: any; headers: Headers }> {
+interface Issue {
+  path: string;
+  message: string;
+}
+/** The fields these tests read from a reply; each test reads those its route returns. */
+interface Reply {
+  id: string;
+  error: string;
+  message: string;
+  issues: Issue[];
+  [field: string]: unknown;
+}
+type Row = Record<string, unknown>;
+
+async function post(body: string, contentType: string): Promise<{ status: number; json: Reply; headers: Headers }> {
   const res = await fetch(`${api.base}/v1/runs`, { method: 'POST', headers: { 'content-type': contentType }, body });
-  return { status: res.status, json: await res.json(), headers: res.headers };
+  return { status: res.status, json: (await res.json()) as Reply, headers: res.headers };
 }
 const postJson = (cfg: unknown) => post(JSON.stringify(cfg), 'application/json');
-async function getJson(path: string): Promise<{ status: number; json: any }> {
+async function getJson<T = Reply>(path: string): Promise<{ status: number; json: T }> {
   const res = await fetch(`${api.base}${path}`);
-  return { status: res.status, json: await res.json() };
+  return { status: res.status, json: (await res.json()) as T };
 }
 const runCount = () => api.ds.getRepository(RunEntity).count();
 
@@ -42,8 +56,8 @@ describe('POST /v1/runs', () => {
 
     const run = await api.ds.getRepository(RunEntity).findOneByOrFail({ id });
     expect(run).toMatchObject({ status: 'queued', stage: 'INIT', workflow: 'build' });
-    expect((run.config as any).providers.replay.cassette).toBe(demoConfig().providers.replay.cassette);
-    expect((run.config as any).budget.max_calls).toBe(16);
+    expect((run.config as unknown as ProjectConfig).providers.replay).toHaveProperty('cassette', demoConfig().providers.replay.cassette);
+    expect((run.config as unknown as ProjectConfig).budget.max_calls).toBe(16);
     const project = await api.ds.getRepository(ProjectEntity).findOneByOrFail({ id: run.projectId });
     expect(project.id).toMatch(/^prj_[0-9a-f]{10}$/);
     expect(project.name).toBe('dd-demo');
@@ -71,7 +85,7 @@ describe('POST /v1/runs', () => {
     const res = await post(toYaml(demoConfig()), type);
     expect(res.status).toBe(202);
     const run = await api.ds.getRepository(RunEntity).findOneByOrFail({ id: res.json.id });
-    expect((run.config as any).project).toBe('dd-demo');
+    expect((run.config as unknown as ProjectConfig).project).toBe('dd-demo');
   });
 
   it('answers malformed YAML with a 400 that gives the line', async () => {
@@ -125,9 +139,9 @@ describe('POST /v1/runs', () => {
     cfg.agents.critic.provider = 'anthropic';
     const res = await postJson(cfg);
     expect(res.status).toBe(400);
-    const issue = res.json.issues.find((i: { path: string }) => i.path === 'providers.anthropic.api_key_env');
-    expect(issue.message).toContain('"anthropic"');
-    expect(issue.message).toContain('RT_TEST_NO_SUCH_KEY');
+    const issue = res.json.issues.find((i) => i.path === 'providers.anthropic.api_key_env');
+    expect(issue?.message).toContain('"anthropic"');
+    expect(issue?.message).toContain('RT_TEST_NO_SUCH_KEY');
   });
 
   it('refuses a relative cassette path, naming the field', async () => {
@@ -222,22 +236,22 @@ describe('reading runs', () => {
       },
     });
     expect(res.json.usage).toMatchObject({ calls: 3, failed_calls: 2, input_tokens: 1800, output_tokens: 400, tokens: 2200, cost_usd: 0.012 });
-    expect(res.json.usage.seconds).toBeGreaterThanOrEqual(29);
-    expect(Date.parse(res.json.created_at)).not.toBeNaN();
-    expect(Date.parse(res.json.started_at)).not.toBeNaN();
+    expect((res.json.usage as { seconds: number }).seconds).toBeGreaterThanOrEqual(29);
+    expect(Date.parse(res.json.created_at as string)).not.toBeNaN();
+    expect(Date.parse(res.json.started_at as string)).not.toBeNaN();
   });
 
   it('lists runs newest first, filtered by status and limited', async () => {
-    const all = await getJson('/v1/runs');
+    const all = await getJson<Row[]>('/v1/runs');
     expect(all.status).toBe(200);
     expect(all.json.length).toBeGreaterThanOrEqual(2);
-    const created = all.json.map((r: { created_at: string }) => Date.parse(r.created_at));
+    const created = all.json.map((r) => Date.parse(r.created_at as string));
     expect([...created].sort((a, b) => b - a)).toEqual(created);
     expect(Object.keys(all.json[0]).sort()).toEqual(['created_at', 'finished_at', 'id', 'project', 'stage', 'status', 'verdict', 'workflow']);
 
-    const running = await getJson('/v1/runs?status=running');
-    expect(running.json.map((r: { id: string }) => r.id)).toEqual([runId]);
-    const one = await getJson('/v1/runs?limit=1');
+    const running = await getJson<Row[]>('/v1/runs?status=running');
+    expect(running.json.map((r) => r.id)).toEqual([runId]);
+    const one = await getJson<Row[]>('/v1/runs?limit=1');
     expect(one.json).toHaveLength(1);
   });
 
@@ -253,13 +267,13 @@ describe('reading runs', () => {
   });
 
   it('lists calls in order, filtered by role, stage and failure', async () => {
-    const all = await getJson(`/v1/runs/${runId}/calls`);
+    const all = await getJson<Row[]>(`/v1/runs/${runId}/calls`);
     expect(all.status).toBe(200);
-    expect(all.json.map((c: { seq: number }) => c.seq)).toEqual([1, 2, 3, 4]);
+    expect(all.json.map((c) => c.seq)).toEqual([1, 2, 3, 4]);
     expect(all.json[0]).toMatchObject({ id: `${runId}-c1`, label: 'P1', input_tokens: 1000, cost_usd: 0.012, cost_source: 'pricing', valid: true });
     expect(all.json[0].messages).toBeUndefined();
 
-    const ids = async (q: string) => (await getJson(`/v1/runs/${runId}/calls?${q}`)).json.map((c: { id: string }) => c.id.split('-').pop());
+    const ids = async (q: string) => (await getJson<Row[]>(`/v1/runs/${runId}/calls?${q}`)).json.map((c) => String(c.id).split('-').pop());
     expect(await ids('role=critic')).toEqual(['c2', 'c3', 'c4']);
     expect(await ids('stage=PROPOSE')).toEqual(['c1']);
     expect(await ids('failed=true')).toEqual(['c2', 'c3']);

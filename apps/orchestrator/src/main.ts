@@ -7,7 +7,7 @@ import { OrchestratorModule } from './orchestrator.module';
 
 runService('orchestrator', async () => {
   const env = parseServiceEnv('orchestrator', OrchestratorEnv);
-  const app = await NestFactory.createApplicationContext(OrchestratorModule.forRoot(env), { logger: ['error', 'warn', 'log'] });
+  const app = await NestFactory.createApplicationContext(OrchestratorModule.forRoot(env), { logger: ['error', 'warn', 'log'], abortOnError: false });
   app.enableShutdownHooks();
   return app;
 });

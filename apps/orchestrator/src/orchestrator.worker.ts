@@ -1,4 +1,4 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobName, QUEUE } from '@roundtable/contracts';
@@ -11,7 +11,7 @@ import { StaleJobError } from './job-to-event';
  * Consumes the `orchestrator` queue: every job is one event for one run, applied by the
  * step service. Also sweeps the outbox for jobs a crash left unsent.
  */
-export class OrchestratorWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OrchestratorWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('orchestrator');
   private worker?: Worker;
   private sweeper?: NodeJS.Timeout;
@@ -57,7 +57,7 @@ export class OrchestratorWorker implements OnApplicationBootstrap, OnApplication
     this.log.log(`consuming queue ${this.prefix}:${QUEUE.orchestrator}`);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     await this.worker?.close();
   }

@@ -7,7 +7,7 @@ import { ProviderWorkerModule } from './provider-worker.module';
 
 runService('provider-worker', async () => {
   const env = parseServiceEnv('provider-worker', ProviderWorkerEnv);
-  const app = await NestFactory.createApplicationContext(ProviderWorkerModule.forRoot(env), { logger: ['error', 'warn', 'log'] });
+  const app = await NestFactory.createApplicationContext(ProviderWorkerModule.forRoot(env), { logger: ['error', 'warn', 'log'], abortOnError: false });
   app.enableShutdownHooks();
   return app;
 });

@@ -1,4 +1,4 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -11,7 +11,7 @@ import type { AgentCallService } from './agent-call.service';
  * provider's workers scale alone. With `*`, queues are found from the calls waiting in
  * Postgres (a provider exists only in project files, not in this service's config).
  */
-export class ProviderQueuesWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ProviderQueuesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('provider-worker');
   private readonly workers = new Map<string, Worker>();
   private discovery?: NodeJS.Timeout;
@@ -58,7 +58,7 @@ export class ProviderQueuesWorker implements OnApplicationBootstrap, OnApplicati
     this.log.log(`consuming queue ${this.prefix}:${queueName}`);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.discovery) clearInterval(this.discovery);
     // close() waits for running calls to finish: they are recorded, not lost.
     await Promise.all([...this.workers.values()].map((w) => w.close()));

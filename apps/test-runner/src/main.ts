@@ -7,7 +7,7 @@ import { TestRunnerModule } from './test-runner.module';
 
 runService('test-runner', async () => {
   const env = parseServiceEnv('test-runner', TestRunnerEnv);
-  const app = await NestFactory.createApplicationContext(TestRunnerModule.forRoot(env), { logger: ['error', 'warn', 'log'] });
+  const app = await NestFactory.createApplicationContext(TestRunnerModule.forRoot(env), { logger: ['error', 'warn', 'log'], abortOnError: false });
   app.enableShutdownHooks();
   return app;
 });

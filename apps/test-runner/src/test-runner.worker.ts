@@ -1,4 +1,4 @@
-import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE } from '@roundtable/contracts';
@@ -6,7 +6,7 @@ import { startTypedWorker } from '@roundtable/queues';
 import type { WorkspaceOpsService } from './workspace-ops.service';
 
 /** Consumes the `workspace` and `tests` queues; each job is one workspace_ops row. */
-export class TestRunnerWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TestRunnerWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('test-runner');
   private workers: Worker[] = [];
 
@@ -40,7 +40,7 @@ export class TestRunnerWorker implements OnApplicationBootstrap, OnApplicationSh
     this.log.log(`consuming queues ${this.prefix}:${QUEUE.workspace} and ${this.prefix}:${QUEUE.tests}`);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
   }
 }

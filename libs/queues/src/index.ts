@@ -3,3 +3,4 @@ export * from './queue-defaults';
 export * from './job-producer';
 export * from './typed-worker';
 export * from './run-service';
+export * from './service-infra';
