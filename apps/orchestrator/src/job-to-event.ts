@@ -1,13 +1,16 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { isAgentSchemaName, JobName, JobOf } from '@roundtable/contracts';
+import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
 import { AgentCallEntity, RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 import { labelOfId, testRunRecord } from '@roundtable/persistence';
 
 /** The key under which an event is recorded as applied (the orchestrator's inbox). */
-export function eventKeyOf(name: JobName, payload: Record<string, unknown>): string {
+export function eventKeyOf(name: JobName, payload: Record<string, unknown>, jobIdValue?: string): string {
   switch (name) {
+    case 'run.resume':
+      // A run may be resumed more than once: each request is its own event.
+      return `run.resume:${jobIdValue ?? 'once'}`;
     case 'agent.done':
       return `agent.done:${payload.callId}`;
     case 'workspace.done':
@@ -139,8 +142,16 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       const entity = testRunEntityOf(em, run.id, op);
       return { type: 'tests_finished', opId: op.id, testRun: testRunRecord(run.id, entity, (op.result as unknown as TestsOpResult).output_tail ?? '') };
     }
-    case 'run.resume':
-      throw new Error('run.resume is not part of this build yet (issue 5: resume / cancel)');
+    case 'run.resume': {
+      const p = payload as JobOf<'run.resume'>;
+      if (p.from) return { type: 'resume', at: p.from, rerun: true, caps: p.caps };
+      // Without a named stage, restart where the halting decision left the run.
+      const [last] = (await em.query(
+        `SELECT from_stage FROM decisions WHERE run_id = $1 AND to_stage = 'HALTED' ORDER BY id DESC LIMIT 1`,
+        [run.id],
+      )) as { from_stage: Stage }[];
+      return { type: 'resume', at: last?.from_stage ?? (run.stage as Stage), rerun: false, caps: p.caps };
+    }
     default:
       throw new Error(`job ${name} is not for the orchestrator`);
   }

@@ -22,8 +22,8 @@ export class OrchestratorStepService {
     private readonly templates: PromptTemplates,
   ) {}
 
-  async apply(name: JobName, payload: Record<string, unknown> & { runId: string }): Promise<StepOutcome> {
-    const eventKey = eventKeyOf(name, payload);
+  async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
+    const eventKey = eventKeyOf(name, payload, jobIdValue);
     const written = await this.ds.transaction(async (em) => {
       const run = await em.findOne(RunEntity, { where: { id: payload.runId }, lock: { mode: 'pessimistic_write' } });
       if (!run) throw new Error(`run ${payload.runId} does not exist`);
@@ -32,7 +32,10 @@ export class OrchestratorStepService {
         [run.id, eventKey],
       );
       if (inserted.length === 0) return 'duplicate' as const;
-      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done') return 'ignored' as const;
+      // A finished run still records late call results (usage, reservations) and may be resumed.
+      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
+        return 'ignored' as const;
+      }
       const now = new Date();
       const event = await jobToBuildEvent(em, run, name, payload);
       const state = await loadBuildRunState(em, run, now);
@@ -43,6 +46,7 @@ export class OrchestratorStepService {
     if (typeof written === 'string') return written;
     await this.outbox.dispatch(written.outboxIds);
     await this.publisher.publish(written.events);
+    if (written.status === 'cancelled') await this.outbox.withdrawQueuedJobs(payload.runId);
     return 'applied';
   }
 }

@@ -1,5 +1,5 @@
 import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
-import type { Worker } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobName, QUEUE } from '@roundtable/contracts';
 import type { OutboxDispatcher } from '@roundtable/events';
@@ -26,9 +26,9 @@ export class OrchestratorWorker implements OnApplicationBootstrap, BeforeApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    const apply = (name: JobName) => async (payload: { runId: string }) => {
+    const apply = (name: JobName) => async (payload: { runId: string }, job: Job) => {
       try {
-        const outcome = await this.steps.apply(name, payload as Record<string, unknown> & { runId: string });
+        const outcome = await this.steps.apply(name, payload as Record<string, unknown> & { runId: string }, job.id);
         if (outcome !== 'applied') this.log.debug(`${name} for ${payload.runId}: ${outcome}`);
       } catch (e) {
         if (e instanceof StaleJobError) this.log.warn(e.message);

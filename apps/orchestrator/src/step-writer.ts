@@ -24,6 +24,7 @@ const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed'
 export interface WrittenStep {
   outboxIds: number[];
   events: RunEventEnvelope[];
+  status: string;
 }
 
 const idOf = (runId: string, label: string | null | undefined) => (label ? `${runId}-${label}` : null);
@@ -53,6 +54,7 @@ export async function writeStep(em: EntityManager, run: RunEntity, result: StepR
       criteriaLocked: s.criteria !== null,
       unresolved: s.unresolved,
       haltReason: s.haltReason,
+      config: s.config, // a resume may raise caps
       workspacePath: s.workspace.path,
       labelCounters,
       callSeq: callSeq ?? run.callSeq,
@@ -77,7 +79,7 @@ export async function writeStep(em: EntityManager, run: RunEntity, result: StepR
 
   const events = await appendRunEvents(em, runId, [...result.events, ...extraEvents]);
   const outboxIds = await addToOutbox(em, outbox);
-  return { outboxIds, events };
+  return { outboxIds, events, status: s.status };
 }
 
 async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): Promise<void> {

@@ -45,6 +45,10 @@ export class AgentCallService {
 
   private async callProvider(call: AgentCallEntity): Promise<Outcome> {
     const run = await this.ds.getRepository(RunEntity).findOneByOrFail({ id: call.runId });
+    if (run.status === 'cancelled') {
+      // Cancel stops between steps: a call not yet started is not sent (and not billed).
+      return { status: 'failed', valid: null, error: 'the run was cancelled before this call started', errorCode: 'CANCELLED' };
+    }
     const config = run.config as unknown as ProjectConfig;
     const providerCfg = config.providers[call.provider];
     if (!providerCfg) return { status: 'failed', valid: null, error: `provider "${call.provider}" is not in the run's config`, errorCode: 'PROVIDER_ERROR' };

@@ -116,6 +116,10 @@ export class WorkspaceOpsService {
     const op = await ops.findOneByOrFail({ id: opId, runId });
     if (op.status === 'queued') {
       const run = await this.ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
+      if (run.status === 'cancelled') {
+        await ops.update({ id: opId, status: 'queued' }, { status: 'failed', error: 'the run was cancelled', finishedAt: new Date() });
+        return;
+      }
       try {
         const result = await work(run, op);
         await ops.update({ id: opId, status: 'queued' }, { status: 'done', result, finishedAt: new Date() } as never);

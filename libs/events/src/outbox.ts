@@ -49,6 +49,30 @@ export class OutboxDispatcher {
     return this.send(rows);
   }
 
+  /**
+   * After a cancel: takes back the jobs of this run that no worker has started (queued agent
+   * calls and workspace/test operations), so nothing is left in any queue for the run. A job
+   * already running is not touched: it finishes and is recorded.
+   */
+  async withdrawQueuedJobs(runId: string): Promise<number> {
+    const rows: { queue: string; job_id: string }[] = await this.ds.query(
+      `SELECT o.queue, o.job_id FROM outbox o
+        WHERE o.run_id = $1
+          AND (EXISTS (SELECT 1 FROM agent_calls c WHERE c.run_id = $1 AND c.status = 'queued' AND o.payload->>'callId' = c.id)
+            OR EXISTS (SELECT 1 FROM workspace_ops w WHERE w.run_id = $1 AND w.status = 'queued' AND o.payload->>'opId' = w.id))`,
+      [runId],
+    );
+    let removed = 0;
+    for (const r of rows) {
+      const job = await this.producer.queue(r.queue).getJob(r.job_id);
+      if (job && (await job.isWaiting() || await job.isDelayed())) {
+        await job.remove();
+        removed++;
+      }
+    }
+    return removed;
+  }
+
   private async send(rows: OutboxEntity[]): Promise<number> {
     for (const row of rows) {
       await this.producer.addRaw(row.queue, row.jobName, row.payload, row.jobId);

@@ -5,11 +5,16 @@ import { z } from 'zod';
  * The test-runner checks symlinks on disk as well; this is the check that needs no disk.
  */
 export function unsafePathReason(p: string): string | null {
-  if (p.trim() === '') return 'path is empty';
-  if (p.includes('\0')) return 'path contains a NUL byte';
-  if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return `"${p}" is absolute; use a path relative to the workspace`;
-  if (p.includes('\\')) return `"${p}" contains a backslash; use forward slashes`;
-  if (p.split('/').some((seg) => seg === '..')) return `"${p}" contains '..'; paths must stay inside the workspace`;
+  // JSON-quoted so a NUL byte or backslash shows up escaped, the way the model wrote it.
+  const shown = JSON.stringify(p);
+  if (p.trim() === '') return `path ${shown} is empty`;
+  if (p.includes('\0')) return `${shown} contains a NUL byte`;
+  if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return `${shown} is absolute; use a path relative to the workspace`;
+  if (p.includes('\\')) return `${shown} contains a backslash; use forward slashes`;
+  const segments = p.split('/');
+  if (segments.some((seg) => seg === '..')) return `${shown} contains '..'; paths must stay inside the workspace`;
+  // The sandbox refuses these too; catching them here gets a repair call instead of a failed write.
+  if (segments.every((seg) => seg === '' || seg === '.')) return `${shown} names no file; give a file path such as src/app.py`;
   return null;
 }
 

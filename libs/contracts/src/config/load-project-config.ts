@@ -131,6 +131,9 @@ export function zodIssuesToConfigIssues(error: z.ZodError): ConfigIssue[] {
       message = `unknown provider type; use one of replay, anthropic, openai_compat, gemini, ollama, cli`;
     } else if (i.code === 'unrecognized_keys') {
       message = `unknown field(s) ${i.keys.map((k) => `"${k}"`).join(', ')}; check the spelling`;
+    } else if (i.code === 'invalid_key' && i.issues.length) {
+      // zod's own text is "Invalid key in record"; the rule the name broke is in the nested issue.
+      message = `invalid name "${String(i.path[i.path.length - 1])}": ${i.issues.map((k) => k.message).join('; ')}`;
     }
     return { path, message };
   });
@@ -147,8 +150,11 @@ export function loadProjectConfig(input: string | unknown, opts: LoadOptions): P
     try {
       raw = parseYaml(input);
     } catch (e) {
-      const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-      throw new ProjectConfigError([{ path: '', message: `malformed YAML${where}: ${(e as Error).message.split('\n')[0]}` }]);
+      const pos = e instanceof YAMLParseError ? e.linePos?.[0] : undefined;
+      const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+      // The seed writes `{ model: ${MODEL} }`; inside `{ }` YAML reads the braces as a mapping.
+      const hint = pos && /(^|[^"'])\$\{/.test(input.split('\n')[pos.line - 1] ?? '') ? '; inside { } quote variables: "${VAR}"' : '';
+      throw new ProjectConfigError([{ path: '', message: `malformed YAML${where}: ${(e as Error).message.split('\n')[0]}${hint}` }]);
     }
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -158,7 +164,9 @@ export function loadProjectConfig(input: string | unknown, opts: LoadOptions): P
   const expanded = liftNestedProject(expandEnv(raw, [], opts.env, issues) as Record<string, unknown>);
   const parsed = ProjectConfig.safeParse(expanded);
   if (!parsed.success) {
-    throw new ProjectConfigError([...issues, ...zodIssuesToConfigIssues(parsed.error)]);
+    // An unset variable leaves '' behind; zod's "too small" for the same field would only repeat it.
+    const envPaths = new Set(issues.map((i) => i.path));
+    throw new ProjectConfigError([...issues, ...zodIssuesToConfigIssues(parsed.error).filter((i) => !envPaths.has(i.path))]);
   }
   const cfg = resolvePaths(parsed.data, opts, issues);
   crossCheck(cfg, opts.env, issues);

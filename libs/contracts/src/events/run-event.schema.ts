@@ -59,6 +59,7 @@ export const RUN_EVENT_PAYLOADS = {
   run_completed: z.object({ status: RunStatus, verdict: z.string().nullish(), confidence: z.number().nullish() }),
   run_failed: z.object({ reason: z.string() }),
   run_cancelled: z.object({ reason: z.string().nullish() }),
+  run_resumed: z.object({ at: Stage, rerun: z.boolean(), caps: z.record(z.string(), z.number()) }),
 } as const;
 export type RunEventType = keyof typeof RUN_EVENT_PAYLOADS;
 export type RunEventPayload<T extends RunEventType> = z.infer<(typeof RUN_EVENT_PAYLOADS)[T]>;

@@ -164,7 +164,22 @@ export type BuildEvent =
   | { type: 'files_rejected'; opId: string; implementationLabel: string; error: string }
   | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
   | { type: 'tests_failed_to_run'; opId: string; error: string }
-  | { type: 'cancel'; reason?: string };
+  | { type: 'cancel'; reason?: string }
+  /**
+   * Restart a halted (or needs_input / failed) run. `at` is the stage to restart in: the one
+   * the halting decision left, or the one the user named (`rerun`: then recorded work for that
+   * stage is done again instead of reused). `caps` raise budget caps for the rest of the run.
+   */
+  | { type: 'resume'; at: Stage; rerun: boolean; caps?: Partial<ResumeCaps> };
+
+export interface ResumeCaps {
+  max_calls: number;
+  max_tokens: number;
+  max_cost_usd: number;
+  max_seconds: number;
+  max_rounds: number;
+  max_fix_rounds: number;
+}
 
 /** Rows the orchestrator inserts (ids are deterministic, so a replayed step inserts nothing new). */
 export type DomainRecord =

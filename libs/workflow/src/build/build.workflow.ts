@@ -149,6 +149,10 @@ class Step {
 
 export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext): StepResult {
   const step = new Step(state, ctx);
+  if (event.type === 'resume') {
+    onResume(step, event.at, event.rerun, event.caps ?? {});
+    return step.result();
+  }
   // A finished run is history: late replies, test results and cancels change nothing.
   if (TERMINAL_RUN_STATUSES.includes(state.status)) return step.result();
 
@@ -405,7 +409,8 @@ function alreadyRecorded(state: BuildRunState, role: BuildRole, label: string): 
     case 'engineer':
       return state.implementations.some((i) => i.label === label);
     case 'synthesizer':
-      return state.synthesis !== null;
+      // A resumed run may already hold the partial synthesis written at its halt.
+      return state.synthesis?.label === label;
   }
 }
 
@@ -510,6 +515,81 @@ function onCallFailed(step: Step, call: FinishedCall, error: string, code: strin
     return factOnly(step, 'the synthesizer failed, so no model wrote the report');
   }
   halt(step, reason, { refs: [call.id], usageLimitProvider: code === 'USAGE_LIMIT' ? call.provider : null });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resume
+
+const RESUMABLE: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
+
+/**
+ * Restarts a stopped run in the stage its halting decision left (seed status log, M3):
+ * recorded work is reused, never re-billed — a critique already recorded for the current
+ * proposal is applied, not re-run — and usage continues from what is recorded. With an
+ * explicit stage (`rerun`), that stage's work is done again.
+ */
+function onResume(step: Step, at: Stage, rerun: boolean, caps: Partial<Record<string, number>>): void {
+  if (!RESUMABLE.includes(step.state.status)) return;
+  const budget = { ...step.config.budget };
+  for (const [k, v] of Object.entries(caps)) if (typeof v === 'number') (budget as Record<string, unknown>)[k] = v;
+  step.state.config = { ...step.config, budget };
+  step.state.status = 'running';
+  step.state.haltReason = null;
+  step.emit('run_resumed', { at, rerun, caps: Object.fromEntries(Object.entries(caps).filter(([, v]) => typeof v === 'number')) as Record<string, number> });
+  step.go(at, rerun ? `resumed: re-running ${at} as asked` : `resumed where the halt left the run`, []);
+
+  const proposal = latestProposal(step.state);
+  const impl = latestImplementation(step.state);
+  const critiqueOf = (p: ProposalRecord) =>
+    [...step.state.critiques].reverse().find((c) => c.targetKind === 'proposal' && c.targetLabel === p.label);
+  switch (at) {
+    case 'INIT':
+      step.commands.push({ kind: 'workspace.prepare', opId: step.opId() });
+      return;
+    case 'PROPOSE':
+      return callProposer(step);
+    case 'CRITIQUE': {
+      if (!proposal) return callProposer(step);
+      const recorded = critiqueOf(proposal);
+      if (recorded && !rerun) return applyCritique(step, recorded, proposal);
+      return callCritic(step, proposal);
+    }
+    case 'REVISE': {
+      const critique = proposal && critiqueOf(proposal);
+      if (!proposal || !critique) return proposal ? callCritic(step, proposal) : callProposer(step);
+      return callReviser(step, proposal, critique);
+    }
+    case 'IMPLEMENT':
+    case 'FIX': {
+      if (impl && impl.status === 'pending' && !rerun) {
+        step.commands.push({ kind: 'workspace.apply', opId: step.opId(), implementationLabel: impl.label });
+        return;
+      }
+      const accepted = step.state.proposals.find((p) => p.status === 'accepted') ?? proposal;
+      if (!accepted) return callProposer(step);
+      return callEngineer(step, accepted);
+    }
+    case 'TEST': {
+      if (!impl) return;
+      const command = step.config.test_command ?? impl.body.test_command;
+      step.commands.push({
+        kind: 'tests.run',
+        opId: step.opId(),
+        implementationLabel: impl.label,
+        testLabel: `T${step.bump('T')}`,
+        command,
+        timeoutS: step.config.test_timeout_s,
+      });
+      step.emit('tests_started', { implementation: impl.label, command });
+      return;
+    }
+    case 'REVIEW':
+      return impl ? callValidator(step, impl) : callSynthesizer(step);
+    default:
+      // SYNTHESIZE, or a stage with nothing left to redo: the run ends with a fresh synthesis.
+      if (step.state.stage !== 'SYNTHESIZE') step.go('SYNTHESIZE', `nothing to redo in ${at}; synthesizing`, []);
+      return callSynthesizer(step);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -627,7 +707,13 @@ function onCritique(step: Step, call: FinishedCall, label: string, body: Critiqu
   step.state.critiques.push(record);
   step.records.push({ kind: 'critique', record });
   step.emit('critique_recorded', { label, target: proposal.label, verdict: body.verdict, problems: body.problems.length });
+  applyCritique(step, record, proposal);
+}
 
+/** The §8 verdict branch; also how a resumed run applies a critique it already paid for. */
+function applyCritique(step: Step, record: CritiqueRecord, proposal: ProposalRecord): void {
+  const { label } = record;
+  const body = record.body as Critique;
   const refs = [label, proposal.label];
   const { max_rounds } = step.config.budget;
   switch (body.verdict) {

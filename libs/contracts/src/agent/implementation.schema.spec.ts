@@ -1,0 +1,85 @@
+import { DEFAULT_TEST_COMMAND, FileChange, Implementation, unsafePathReason } from './implementation.schema';
+
+function implementation(over: Record<string, unknown> = {}) {
+  return {
+    proposal_id: 'P1r1',
+    files: [{ path: 'dd.py', content: 'def max_drawdown(e): ...\n' }],
+    notes: '',
+    assumptions: [],
+    known_gaps: [],
+    ...over,
+  };
+}
+
+describe('FileChange paths', () => {
+  it.each([
+    ['../x', /'\.\.'/],
+    ['a/../../x', /'\.\.'/],
+    ['a/..', /'\.\.'/],
+    ['/etc/passwd', /absolute/],
+    ['C:\\x', /absolute/],
+    ['c:x', /absolute/],
+    ['\\\\server\\share', /absolute/],
+    ['a\\b', /backslash/],
+    ['', /empty/],
+    ['   ', /empty/],
+    ['a\0b', /NUL byte/],
+    ['.', /names no file/],
+    ['./', /names no file/],
+    ['./.', /names no file/],
+  ])('rejects %j with a message naming the path', (p, reason) => {
+    const r = FileChange.safeParse({ path: p, content: '' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues).toHaveLength(1);
+    expect(r.error?.issues[0].path).toEqual(['path']);
+    const message = r.error!.issues[0].message;
+    expect(message).toMatch(reason);
+    expect(message).toContain(JSON.stringify(p));
+  });
+
+  it.each(['src/dd.py', 'a/b/c.txt', '..foo/x', 'a..b/c', '.github/workflows/ci.yml', './dd.py', 'a//b.py'])('accepts %j', (p) => {
+    expect(FileChange.parse({ path: p, content: 'x' })).toEqual({ path: p, content: 'x' });
+    expect(unsafePathReason(p)).toBeNull();
+  });
+
+  it('shows a NUL byte escaped, never raw, in the message', () => {
+    expect(unsafePathReason('a\0b')).not.toContain('\0');
+  });
+
+  it('requires content as a string (an empty file is fine)', () => {
+    expect(FileChange.safeParse({ path: 'a.py' }).success).toBe(false);
+    expect(FileChange.parse({ path: '__init__.py', content: '' }).content).toBe('');
+  });
+});
+
+describe('Implementation', () => {
+  it('defaults test_command to the seed default', () => {
+    expect(DEFAULT_TEST_COMMAND).toBe('python -m pytest -q');
+    expect(Implementation.parse(implementation()).test_command).toBe('python -m pytest -q');
+  });
+
+  it('keeps an explicit test_command but refuses an empty one', () => {
+    expect(Implementation.parse(implementation({ test_command: 'pytest -x' })).test_command).toBe('pytest -x');
+    expect(Implementation.safeParse(implementation({ test_command: '' })).success).toBe(false);
+  });
+
+  it('rejects zero files, saying why', () => {
+    const r = Implementation.safeParse(implementation({ files: [] }));
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0].path).toEqual(['files']);
+    expect(r.error?.issues[0].message).toBe('an implementation must change at least one file');
+  });
+
+  it('points at the offending file by index', () => {
+    const r = Implementation.safeParse(implementation({ files: [{ path: 'ok.py', content: '' }, { path: '../evil.py', content: '' }] }));
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path.join('.'))).toEqual(['files.1.path']);
+    expect(r.error?.issues[0].message).toContain('"../evil.py"');
+  });
+
+  it('requires notes, assumptions, known_gaps and a proposal_id', () => {
+    const r = Implementation.safeParse({ files: [{ path: 'a.py', content: '' }] });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['assumptions', 'known_gaps', 'notes', 'proposal_id']);
+  });
+});

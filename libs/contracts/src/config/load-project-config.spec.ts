@@ -1,0 +1,391 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { ConfigIssue, loadProjectConfig, ProjectConfigError } from './load-project-config';
+import { PROVIDER_TYPES } from './project-config.schema';
+
+const ROLES = ['proposer', 'critic', 'reviser', 'engineer', 'validator', 'synthesizer'] as const;
+
+interface RawConfig {
+  [field: string]: unknown;
+  providers: Record<string, Record<string, unknown>>;
+  agents: Record<string, Record<string, unknown>>;
+}
+
+/** A minimal valid config: one replay provider with an absolute cassette, every role on it. */
+function base(): RawConfig {
+  return {
+    project: 'demo',
+    objective: 'build a thing',
+    providers: { replay: { type: 'replay', cassette: '/abs/cassette.yaml' } },
+    agents: Object.fromEntries(ROLES.map((r) => [r, { provider: 'replay', model: 'm' }])),
+  };
+}
+
+/** The issues a config is refused with; fails the test if it loads. */
+function issuesOf(input: unknown, env: Record<string, string | undefined> = {}, baseDir?: string): ConfigIssue[] {
+  try {
+    loadProjectConfig(input, { env, baseDir });
+  } catch (e) {
+    expect(e).toBeInstanceOf(ProjectConfigError);
+    expect((e as ProjectConfigError).code).toBe('INVALID_PROJECT_CONFIG');
+    return (e as ProjectConfigError).issues;
+  }
+  throw new Error('expected the config to be refused');
+}
+
+function issueAt(issues: ConfigIssue[], p: string): ConfigIssue {
+  const found = issues.find((i) => i.path === p);
+  if (!found) throw new Error(`no issue at ${p}; got ${JSON.stringify(issues)}`);
+  return found;
+}
+
+describe('loadProjectConfig: files that load', () => {
+  it('loads examples/dd-demo/project.yaml, resolving the cassette against baseDir', () => {
+    const dir = path.resolve(__dirname, '../../../../examples/dd-demo');
+    const cfg = loadProjectConfig(readFileSync(path.join(dir, 'project.yaml'), 'utf8'), { env: {}, baseDir: dir });
+    expect(cfg.project).toBe('dd-demo');
+    expect(cfg.requirements).toHaveLength(3);
+    expect(cfg.agents.validator.model).toBe('qwen3:30b-a3b');
+    expect(cfg.providers.replay).toMatchObject({ type: 'replay', cassette: path.join(dir, 'cassette.yaml') });
+    expect(path.isAbsolute((cfg.providers.replay as { cassette: string }).cassette)).toBe(true);
+    expect(cfg.budget).toMatchObject({ max_rounds: 3, max_fix_rounds: 1, max_calls: 16, max_cost_usd: 5 });
+    expect(cfg.test_command).toBe('python -m pytest -q');
+  });
+
+  it("loads the seed's nested `project: {name, objective, requirements}` shape", () => {
+    const yaml = `
+project:
+  name: dd-demo
+  objective: >
+    Implement max_drawdown in dd.py.
+  requirements:
+    - "Returns 0.0 for monotonically increasing or empty series"
+    - "Pure Python"
+repo: ~/some/project
+autonomy: 2
+budget:
+  max_rounds: 3
+  max_fix_rounds: 1
+  max_calls: 12
+  per_provider:
+    anthropic: { max_tokens: 120000 }
+    ollama: { max_tokens: 200000 }
+providers:
+  anthropic: { type: anthropic, api_key_env: ANTHROPIC_API_KEY }
+  openai: { type: openai_compat, api_key_env: OPENAI_API_KEY }
+  xai: { type: openai_compat, api_key_env: XAI_API_KEY, base_url: https://api.x.ai/v1 }
+  gemini: { type: gemini, api_key_env: GEMINI_API_KEY }
+  ollama: { type: ollama, host: http://localhost:11434 }
+agents:
+  proposer: { provider: anthropic, model: "\${ANTHROPIC_MODEL}" }
+  critic: { provider: xai, model: "\${XAI_MODEL}" }
+  reviser: { provider: anthropic, model: "\${ANTHROPIC_MODEL}" }
+  engineer: { provider: openai, model: "\${OPENAI_MODEL}" }
+  validator:
+    provider: gemini
+    model: \${GEMINI_MODEL}
+  synthesizer: { provider: anthropic, model: "\${ANTHROPIC_MODEL}" }
+permissions:
+  proposer: { workspace: none, run_tests: false }
+  critic: { workspace: read, run_tests: false }
+  reviser: { workspace: none, run_tests: false }
+  engineer: { workspace: write, run_tests: false }
+  validator: { workspace: read, run_tests: true }
+  synthesizer: { workspace: read, run_tests: false }
+`;
+    const env = {
+      HOME: '/home/u',
+      ANTHROPIC_API_KEY: 'k',
+      OPENAI_API_KEY: 'k',
+      XAI_API_KEY: 'k',
+      GEMINI_API_KEY: 'k',
+      ANTHROPIC_MODEL: 'claude-x',
+      XAI_MODEL: 'grok-x',
+      OPENAI_MODEL: 'gpt-x',
+      GEMINI_MODEL: 'gemini-x',
+    };
+    const cfg = loadProjectConfig(yaml, { env });
+    expect(cfg.project).toBe('dd-demo');
+    expect(cfg.objective).toBe('Implement max_drawdown in dd.py.\n');
+    expect(cfg.requirements).toEqual(['Returns 0.0 for monotonically increasing or empty series', 'Pure Python']);
+    expect(cfg.repo).toBe('/home/u/some/project');
+    expect(cfg.agents.critic).toMatchObject({ provider: 'xai', model: 'grok-x' });
+    expect(cfg.budget.per_provider.anthropic).toEqual({ max_tokens: 120000 });
+    expect(cfg.permissions?.validator).toEqual({ workspace: 'read', run_tests: true });
+  });
+
+  it('accepts an already-parsed object (a config posted as JSON)', () => {
+    expect(loadProjectConfig(base(), { env: {} }).project).toBe('demo');
+  });
+
+  it('fills in the defaults', () => {
+    const cfg = loadProjectConfig(base(), { env: {} });
+    expect(cfg.workflow).toBe('build');
+    expect(cfg.autonomy).toBe(2);
+    expect(cfg.on_unresolved).toBe('implement');
+    expect(cfg.requirements).toEqual([]);
+    expect(cfg.budget).toEqual({ max_rounds: 3, max_fix_rounds: 1, max_calls: 16, max_tokens: 200_000, max_seconds: 900, per_provider: {} });
+    expect(cfg.agents.proposer).toMatchObject({ mode: 'answer', timeout_s: 180, max_tokens: 4096, temperature: 0.2 });
+    expect(cfg.test_timeout_s).toBe(120);
+    expect(cfg.providers.replay).toMatchObject({ latency_ms: 0 });
+  });
+
+  it('fills budget defaults around the fields given', () => {
+    const cfg = loadProjectConfig({ ...base(), budget: { max_calls: 4 } }, { env: {} });
+    expect(cfg.budget).toMatchObject({ max_calls: 4, max_rounds: 3, max_fix_rounds: 1 });
+  });
+
+  it('uses the default of ${VAR:-default} when VAR is unset or empty, and VAR when set', () => {
+    const cfg = base();
+    cfg.agents.critic.model = '${MODEL:-grok-4}';
+    expect(loadProjectConfig(cfg, { env: {} }).agents.critic.model).toBe('grok-4');
+    expect(loadProjectConfig(cfg, { env: { MODEL: '' } }).agents.critic.model).toBe('grok-4');
+    expect(loadProjectConfig(cfg, { env: { MODEL: 'grok-5' } }).agents.critic.model).toBe('grok-5');
+  });
+
+  it('expands variables inside a longer string and inside lists', () => {
+    const cfg = { ...base(), objective: 'build ${WHAT} now', requirements: ['uses ${LANG:-python}'] };
+    const out = loadProjectConfig(cfg, { env: { WHAT: 'dd.py' } });
+    expect(out.objective).toBe('build dd.py now');
+    expect(out.requirements).toEqual(['uses python']);
+  });
+
+  it('does not require the key of a provider no agent uses', () => {
+    const cfg = base();
+    cfg.providers.anthropic = { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' };
+    expect(() => loadProjectConfig(cfg, { env: {} })).not.toThrow();
+  });
+
+  it('accepts a used provider whose key is set', () => {
+    const cfg = base();
+    cfg.providers.anthropic = { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' };
+    cfg.agents.proposer.provider = 'anthropic';
+    expect(loadProjectConfig(cfg, { env: { ANTHROPIC_API_KEY: 'sk' } }).agents.proposer.provider).toBe('anthropic');
+  });
+
+  it('resolves a relative repo against baseDir and leaves absolute paths alone', () => {
+    expect(loadProjectConfig({ ...base(), repo: '../code' }, { env: {}, baseDir: '/p/examples/x' }).repo).toBe('/p/examples/code');
+    expect(loadProjectConfig({ ...base(), repo: '/srv/code' }, { env: {}, baseDir: '/p' }).repo).toBe('/srv/code');
+  });
+});
+
+describe('loadProjectConfig: files that are refused', () => {
+  it('reports malformed YAML with its line', () => {
+    const issues = issuesOf('project: demo\nobjective: x\nproviders: {replay: [\n');
+    expect(issues).toHaveLength(1);
+    expect(issues[0].path).toBe('');
+    expect(issues[0].message).toMatch(/^malformed YAML at line \d+, column \d+/);
+  });
+
+  it('gives the line of a bad indentation', () => {
+    const issues = issuesOf('project: demo\nobjective: x\n  bad: indent\n');
+    expect(issues[0].message).toMatch(/malformed YAML at line [23]\b/);
+  });
+
+  it('hints at quoting when ${VAR} is unquoted inside a { } mapping, as the seed writes it', () => {
+    const yaml = 'project: demo\nobjective: x\nagents:\n  critic: { provider: xai, model: ${XAI_MODEL} }\n';
+    const issues = issuesOf(yaml, { XAI_MODEL: 'grok-4' });
+    expect(issues[0].message).toMatch(/^malformed YAML at line 4\b/);
+    expect(issues[0].message).toContain('quote variables: "${VAR}"');
+  });
+
+  it('does not hint at quoting for an unrelated YAML error', () => {
+    expect(issuesOf('project: demo\nobjective: x\n  bad: indent\n')[0].message).not.toContain('quote');
+  });
+
+  it.each([
+    ['a YAML list', '- a\n- b\n'],
+    ['a scalar', 'just text'],
+    ['an empty file', ''],
+  ])('refuses %s with a clear error', (_what, text) => {
+    const issues = issuesOf(text);
+    expect(issues).toEqual([{ path: '', message: expect.stringMatching(/a project config is a YAML or JSON mapping/) }]);
+  });
+
+  it('refuses null and an array passed as objects', () => {
+    expect(issuesOf(null)[0].message).toMatch(/mapping/);
+    expect(issuesOf([base()])[0].message).toMatch(/mapping/);
+  });
+
+  it('names agents.critic.provider for an unknown provider and lists the known ones', () => {
+    const cfg = base();
+    cfg.providers.ollama = { type: 'ollama' };
+    cfg.agents.critic.provider = 'xai';
+    const issue = issueAt(issuesOf(cfg), 'agents.critic.provider');
+    expect(issue.message).toContain('unknown provider "xai"');
+    expect(issue.message).toContain('known: replay, ollama');
+  });
+
+  it('names agents.<role>.fallback for an unknown fallback provider', () => {
+    const cfg = base();
+    cfg.agents.engineer.fallback = 'openai';
+    const issues = issuesOf(cfg);
+    expect(issues).toHaveLength(1);
+    expect(issueAt(issues, 'agents.engineer.fallback').message).toMatch(/unknown provider "openai".*known: replay/);
+  });
+
+  it('lists the valid types for an unknown provider type', () => {
+    const cfg = base();
+    cfg.providers.grok = { type: 'grok', api_key_env: 'XAI_API_KEY' };
+    const issues = issuesOf(cfg);
+    expect(issues).toHaveLength(1);
+    const issue = issueAt(issues, 'providers.grok.type');
+    expect(issue.message).toMatch(/^unknown provider type/);
+    for (const t of PROVIDER_TYPES) expect(issue.message).toContain(t);
+  });
+
+  it('names the variable and the field when ${MODEL} is unset', () => {
+    const cfg = base();
+    cfg.agents.critic.model = '${MODEL}';
+    const issues = issuesOf(cfg);
+    expect(issues).toHaveLength(1);
+    const issue = issueAt(issues, 'agents.critic.model');
+    expect(issue.message).toContain('environment variable MODEL is not set');
+    expect(issue.message).toContain('${MODEL:-default}');
+  });
+
+  it('names the provider and the variable when a used provider has no key', () => {
+    const cfg = base();
+    cfg.providers.anthropic = { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' };
+    cfg.agents.synthesizer.provider = 'anthropic';
+    const issues = issuesOf(cfg, { ANTHROPIC_API_KEY: '' });
+    expect(issues).toHaveLength(1);
+    const issue = issueAt(issues, 'providers.anthropic.api_key_env');
+    expect(issue.message).toContain('provider "anthropic"');
+    expect(issue.message).toContain('ANTHROPIC_API_KEY');
+  });
+
+  it('checks the key of a provider used only as a fallback', () => {
+    const cfg = base();
+    cfg.providers.gemini = { type: 'gemini', api_key_env: 'GEMINI_API_KEY' };
+    cfg.agents.validator.fallback = 'gemini';
+    expect(issueAt(issuesOf(cfg), 'providers.gemini.api_key_env').message).toContain('GEMINI_API_KEY');
+  });
+
+  it('refuses per_provider caps for an undeclared provider', () => {
+    const issues = issuesOf({ ...base(), budget: { per_provider: { anthropic: { max_tokens: 1000 } } } });
+    expect(issueAt(issues, 'budget.per_provider.anthropic').message).toMatch(/unknown provider "anthropic".*known: replay/);
+  });
+
+  it('refuses a relative cassette without baseDir, naming providers.<name>.cassette', () => {
+    const cfg = base();
+    cfg.providers.replay.cassette = 'cassette.yaml';
+    const issue = issueAt(issuesOf(cfg), 'providers.replay.cassette');
+    expect(issue.message).toContain('"cassette.yaml" is relative');
+  });
+
+  it('refuses a relative repo without baseDir', () => {
+    expect(issueAt(issuesOf({ ...base(), repo: 'code' }), 'repo').message).toMatch(/relative/);
+  });
+
+  it('reports a misspelt top-level field as an unknown field, by name', () => {
+    const issues = issuesOf({ ...base(), budgett: { max_rounds: 2 } });
+    expect(issues).toHaveLength(1);
+    expect(issues[0].message).toContain('unknown field(s) "budgett"');
+  });
+
+  it('reports a misspelt nested field where it is', () => {
+    const cfg = base();
+    cfg.agents.critic.modle = 'x';
+    expect(issueAt(issuesOf(cfg), 'agents.critic').message).toContain('"modle"');
+  });
+
+  it('names agents.<role> when a role is missing', () => {
+    const cfg = base();
+    delete cfg.agents.validator;
+    const issues = issuesOf(cfg);
+    expect(issues.map((i) => i.path)).toEqual(['agents.validator']);
+  });
+
+  it('refuses an agent role the build workflow does not have', () => {
+    const cfg = base();
+    cfg.agents.reviewer = { provider: 'replay', model: 'm' };
+    expect(issueAt(issuesOf(cfg), 'agents').message).toContain('"reviewer"');
+  });
+
+  it('wants permissions for every role once permissions are given, naming the missing ones', () => {
+    const issues = issuesOf({ ...base(), permissions: { proposer: { workspace: 'none' } } });
+    expect(issues.map((i) => i.path).sort()).toEqual(
+      ['permissions.critic', 'permissions.engineer', 'permissions.reviser', 'permissions.synthesizer', 'permissions.validator'],
+    );
+  });
+
+  it('refuses a config with no providers', () => {
+    expect(issueAt(issuesOf({ ...base(), providers: {} }), 'providers').message).toMatch(/at least one provider/);
+  });
+
+  it.each([
+    ['autonomy', 3],
+    ['workflow', 'debate'],
+    ['on_unresolved', 'ignore'],
+  ])('refuses %s = %p', (field, value) => {
+    expect(issuesOf({ ...base(), [field]: value }).map((i) => i.path)).toEqual([field]);
+  });
+
+  it('refuses a provider name that cannot be a queue name, saying what a name may hold', () => {
+    const cfg = base();
+    cfg.providers['Open:AI'] = { type: 'ollama' };
+    expect(issueAt(issuesOf(cfg), 'providers.Open:AI').message).toBe(
+      'invalid name "Open:AI": provider names are lowercase letters, digits, _ or -, starting with a letter',
+    );
+  });
+
+  it('reports an unset variable and an unrelated schema problem together', () => {
+    const cfg = { ...base(), autonomy: 9 };
+    cfg.agents.critic.model = '${MODEL}';
+    expect(issuesOf(cfg).map((i) => i.path)).toEqual(['agents.critic.model', 'autonomy']);
+  });
+
+  it('refuses an api key pasted where the variable name belongs', () => {
+    const cfg = base();
+    cfg.providers.anthropic = { type: 'anthropic', api_key_env: 'sk-ant-123' };
+    expect(issueAt(issuesOf(cfg), 'providers.anthropic.api_key_env').message).toMatch(/names an environment variable/);
+  });
+
+  it('lists several schema problems at once', () => {
+    const cfg: RawConfig = { ...base(), budgett: {}, autonomy: 5 };
+    delete cfg.objective;
+    delete cfg.agents.critic;
+    cfg.agents.proposer.model = '${NOPE}';
+    const paths = issuesOf(cfg).map((i) => i.path);
+    expect(paths).toEqual(expect.arrayContaining(['', 'objective', 'autonomy', 'agents.critic', 'agents.proposer.model']));
+  });
+
+  it('lists several reference problems at once', () => {
+    const cfg = base();
+    cfg.providers.replay.cassette = 'rel.yaml';
+    cfg.providers.anthropic = { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' };
+    cfg.agents.proposer.provider = 'anthropic';
+    cfg.agents.critic.provider = 'xai';
+    cfg.agents.engineer.fallback = 'openai';
+    cfg.budget = { per_provider: { gemini: {} } };
+    const paths = issuesOf(cfg).map((i) => i.path);
+    expect(paths.sort()).toEqual(
+      [
+        'agents.critic.provider',
+        'agents.engineer.fallback',
+        'budget.per_provider.gemini',
+        'providers.anthropic.api_key_env',
+        'providers.replay.cassette',
+      ].sort(),
+    );
+  });
+
+  it('puts every issue in the error message, one per line', () => {
+    const cfg = base();
+    cfg.agents.critic.provider = 'xai';
+    cfg.agents.reviser.provider = 'yai';
+    try {
+      loadProjectConfig(stringify(cfg), { env: {} });
+      throw new Error('expected a ProjectConfigError');
+    } catch (e) {
+      const lines = (e as Error).message.split('\n');
+      expect(lines[0]).toBe('invalid project config:');
+      expect(lines.slice(1)).toEqual([
+        expect.stringMatching(/^ {2}- agents\.critic\.provider: unknown provider "xai"/),
+        expect.stringMatching(/^ {2}- agents\.reviser\.provider: unknown provider "yai"/),
+      ]);
+    }
+  });
+});

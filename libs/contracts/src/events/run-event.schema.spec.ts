@@ -1,0 +1,106 @@
+import { RUN_EVENT_PAYLOADS, RunEventEnvelope, RunEventPayload, RunEventType, TERMINAL_EVENT_TYPES } from './run-event.schema';
+
+const call = { call_id: 'c1', stage: 'PROPOSE', role: 'proposer', provider: 'replay', model: 'm', attempt: 1 };
+
+/** One minimal valid payload per type; the mapped type makes a new event without an entry a compile error. */
+const valid: { [T in RunEventType]: RunEventPayload<T> } = {
+  run_created: { project: 'dd-demo', workflow: 'build' },
+  run_started: {},
+  stage_changed: { from: 'INIT', to: 'PROPOSE', reason: 'run started' },
+  agent_call_queued: call,
+  agent_call_completed: { ...call, valid: true },
+  agent_call_failed: { ...call, error: 'timeout' },
+  proposal_recorded: { label: 'P1', claim: 'c', confidence: 0.6 },
+  critique_recorded: { label: 'C1', target: 'P1', verdict: 'REVISE', problems: 2 },
+  criteria_locked: { criteria: [] },
+  implementation_recorded: { label: 'I1', files: ['dd.py'], fix_round: 0 },
+  files_rejected: { label: 'I1', error: '"../x" contains ..' },
+  tests_started: { implementation: 'I1', command: 'python -m pytest -q' },
+  tests_completed: { label: 'T1', exit_code: 0, passed: 5, failed: 0, errors: 0, timed_out: false },
+  review_recorded: { label: 'R1', verdict: 'ACCEPT' },
+  synthesis_recorded: { label: 'S1', partial: false },
+  open_question_raised: { role: 'engineer', question: 'which python?' },
+  budget_warning: { cap: 'max_calls', used: 13, limit: 16 },
+  run_halted: { reason: 'budget exhausted' },
+  run_completed: { status: 'done' },
+  run_failed: { reason: 'provider down' },
+  run_cancelled: {},
+  run_resumed: { at: 'CRITIQUE', rerun: false, caps: { max_calls: 20 } },
+};
+
+/** An obviously wrong payload per type: a required field missing or of the wrong kind. */
+const invalid: Record<RunEventType, Record<string, unknown>> = {
+  run_created: { project: 'dd-demo' },
+  run_started: { workspace: 42 },
+  stage_changed: { from: 'INIT', to: 'LUNCH', reason: 'x' },
+  agent_call_queued: { ...call, attempt: 1.5 },
+  agent_call_completed: call,
+  agent_call_failed: call,
+  proposal_recorded: { label: 'P1', claim: 'c', confidence: 'high' },
+  critique_recorded: { label: 'C1', target: 'P1', verdict: 'REVISE', problems: 1.5 },
+  criteria_locked: { criteria: ['not an object'] },
+  implementation_recorded: { label: 'I1', files: 'dd.py', fix_round: 0 },
+  files_rejected: { label: 'I1' },
+  tests_started: { command: 'pytest' },
+  tests_completed: { label: 'T1', exit_code: 0, passed: 5, failed: 0, errors: 0 },
+  review_recorded: { verdict: 'ACCEPT' },
+  synthesis_recorded: { label: 'S1', partial: 'no' },
+  open_question_raised: { role: 'engineer' },
+  budget_warning: { cap: 'max_calls', used: '13', limit: 16 },
+  run_halted: {},
+  run_completed: { status: 'finished' },
+  run_failed: {},
+  run_cancelled: { reason: 7 },
+  run_resumed: { at: 'NOWHERE', rerun: 'no', caps: {} },
+};
+
+const types = Object.keys(RUN_EVENT_PAYLOADS) as RunEventType[];
+
+describe('RUN_EVENT_PAYLOADS', () => {
+  it('has snake_case type names', () => {
+    for (const t of types) expect(t).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  });
+
+  it.each(types)('%s parses its minimal payload', (type) => {
+    expect(RUN_EVENT_PAYLOADS[type].safeParse(valid[type]).success).toBe(true);
+  });
+
+  it.each(types)('%s rejects an obviously wrong payload', (type) => {
+    expect(RUN_EVENT_PAYLOADS[type].safeParse(invalid[type]).success).toBe(false);
+  });
+
+  it.each(types)('%s rejects a non-object payload', (type) => {
+    expect(RUN_EVENT_PAYLOADS[type].safeParse('payload').success).toBe(false);
+  });
+
+  it('has an invalid example for every type', () => {
+    expect(Object.keys(invalid).sort()).toEqual([...types].sort());
+  });
+});
+
+describe('TERMINAL_EVENT_TYPES', () => {
+  it('are in the catalogue', () => {
+    expect(TERMINAL_EVENT_TYPES.length).toBeGreaterThan(0);
+    for (const t of TERMINAL_EVENT_TYPES) expect(types).toContain(t);
+  });
+
+  it('are exactly the run_completed/failed/cancelled events', () => {
+    expect([...TERMINAL_EVENT_TYPES].sort()).toEqual(['run_cancelled', 'run_completed', 'run_failed']);
+  });
+});
+
+describe('RunEventEnvelope', () => {
+  const env = { type: 'run_started', run_id: 'r1', sequence: 1, payload: {}, created_at: '2025-01-01T00:00:00Z' };
+
+  it('accepts a frame with a positive integer sequence', () => {
+    expect(RunEventEnvelope.parse(env)).toEqual(env);
+  });
+
+  it.each([0, -1, 1.5])('rejects sequence %p', (sequence) => {
+    expect(RunEventEnvelope.safeParse({ ...env, sequence }).success).toBe(false);
+  });
+
+  it('rejects a non-object payload', () => {
+    expect(RunEventEnvelope.safeParse({ ...env, payload: [] }).success).toBe(false);
+  });
+});
