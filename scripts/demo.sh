@@ -65,7 +65,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 for svc in api orchestrator provider-worker test-runner; do
-  node "dist/apps/$svc/main.js" >"runs/logs/$svc.log" 2>&1 &
+  NO_COLOR=1 node "dist/apps/$svc/main.js" >"runs/logs/$svc.log" 2>&1 &
   pids+=($!)
 done
 
@@ -77,7 +77,9 @@ until node -e "$ready_probe" "$api/readyz"; do
   i=0
   for svc in api orchestrator provider-worker test-runner; do
     if ! kill -0 "${pids[$i]}" 2>/dev/null; then
-      echo "demo: $svc exited during start-up; last lines of runs/logs/$svc.log:" >&2
+      status=0
+      wait "${pids[$i]}" || status=$?
+      echo "demo: $svc exited during start-up (exit code $status); last lines of runs/logs/$svc.log:" >&2
       tail -n 20 "runs/logs/$svc.log" >&2
       exit 1
     fi
@@ -90,8 +92,9 @@ until node -e "$ready_probe" "$api/readyz"; do
   sleep 0.3
 done
 
-set +e
-node scripts/run-demo.mjs "$project" --api "$api"
-rc=$?
-set -e
+# In the background so that a signal to this script is handled at once, not when the client ends.
+node scripts/run-demo.mjs "$project" --api "$api" &
+pids+=($!)
+rc=0
+wait "$!" || rc=$?
 exit "$rc"

@@ -6,7 +6,7 @@
 // Usage: node tools/build.mjs [target ...]   (no argument: every target)
 import { build } from 'esbuild';
 import { transformFile } from '@swc/core';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,9 +67,11 @@ for (const name of names) {
     continue;
   }
   try {
-    await build({
+    const out = path.join(root, outfile);
+    const result = await build({
       entryPoints: [path.join(root, entry)],
-      outfile: path.join(root, outfile),
+      outfile: out,
+      write: false,
       bundle: true,
       platform: 'node',
       target: 'node20',
@@ -79,6 +81,12 @@ for (const name of names) {
       plugins: [aliasPlugin, swcPlugin],
       logLevel: 'warning',
     });
+    // Write then rename: a service starting while another build runs must never load a
+    // half-written bundle (an empty main.js exits 0 without a word).
+    mkdirSync(path.dirname(out), { recursive: true });
+    const tmp = `${out}.${process.pid}.tmp`;
+    writeFileSync(tmp, result.outputFiles[0].contents);
+    renameSync(tmp, out);
     console.log(`built ${outfile}`);
   } catch (err) {
     // esbuild has already printed the located errors; name the target so the log says which one.
