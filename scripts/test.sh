@@ -10,4 +10,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/ensure-infra.sh
 
 npm run -s build
-exec npx jest --ci "$@"
+
+# Jest's own summary is not a line CI tools read, so the totals are also printed plainly.
+results="$(mktemp -t jest-results.XXXXXX.json)"
+trap 'rm -f "$results"' EXIT
+status=0
+npx jest --ci --json --outputFile="$results" "$@" || status=$?
+node -e '
+  const r = require(process.argv[1]);
+  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
+' "$results" 2>/dev/null || true
+exit "$status"
