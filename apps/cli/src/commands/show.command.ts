@@ -1,0 +1,50 @@
+import { seg } from '../api-client';
+import { CommandContext, printJson, printLines } from '../command-context';
+import { EXIT } from '../exit-codes';
+import { fmtConfidence, fmtInt, fmtUsd, fmtWholeSeconds } from '../format';
+import type { RunDetail } from '../poll-events';
+import { paintStatus, paintVerdict } from '../terminal';
+
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+
+/** `show <run>`: one run as `key: value` lines; usage beside each cap. */
+export async function showCommand(ctx: CommandContext): Promise<number> {
+  const run = await ctx.client.getJson<RunDetail>(`/v1/runs/${seg(ctx.cli.args.run)}`);
+  if (ctx.cli.json) {
+    printJson(ctx, run);
+    return EXIT.OK;
+  }
+  const s = ctx.style;
+  const caps = run.caps ?? {};
+  const of = (used: string, cap: number | null, fmt: (n: number) => string) => (cap === null ? used : `${used}/${fmt(cap)}`);
+  const u = run.usage;
+  const usage = [
+    `calls ${of(String(u.calls), num(caps.max_calls), String)}${u.failed_calls ? ` (${u.failed_calls} failed)` : ''}`,
+    `tokens ${of(fmtInt(u.tokens), num(caps.max_tokens), fmtInt)} (in ${fmtInt(u.input_tokens)}, out ${fmtInt(u.output_tokens)})`,
+    u.cost_usd == null
+      ? `cost n/a${num(caps.max_cost_usd) === null ? '' : ` (cap ${fmtUsd(num(caps.max_cost_usd)!)})`}`
+      : `cost ${of(fmtUsd(u.cost_usd), num(caps.max_cost_usd), fmtUsd)}`,
+    `time ${of(u.seconds == null ? '-' : fmtWholeSeconds(u.seconds), num(caps.max_seconds), fmtWholeSeconds)}`,
+  ].join(', ');
+  const rounds = `round ${of(String(run.round), num(caps.max_rounds), String)}, fix round ${of(String(run.fix_round), num(caps.max_fix_rounds), String)}`;
+  const lines: [string, string][] = [
+    ['run', `${s.bold(run.id)} (${run.workflow})`],
+    ['project', run.project],
+    ['status', paintStatus(s, run.status)],
+    ['stage', run.stage],
+    ['rounds', rounds],
+    ['verdict', run.verdict ? `${paintVerdict(s, run.verdict)} (confidence ${fmtConfidence(run.confidence)})` : '-'],
+  ];
+  if (run.halt_reason) lines.push(['halt reason', s.yellow(run.halt_reason)]);
+  lines.push(['usage', usage]);
+  for (const [provider, p] of Object.entries(run.usage_by_provider ?? {})) {
+    lines.push([`  ${provider}`, `${p.calls} calls, ${fmtInt(p.input_tokens + p.output_tokens)} tokens, ${p.cost_usd == null ? 'cost n/a' : fmtUsd(p.cost_usd)}`]);
+  }
+  lines.push(['created', run.created_at ?? '-'], ['started', run.started_at ?? '-'], ['finished', run.finished_at ?? '-']);
+  const width = Math.max(...lines.map(([k]) => k.length));
+  printLines(
+    ctx,
+    lines.map(([k, v]) => `${s.dim(`${k}:`.padEnd(width + 1))} ${v}`),
+  );
+  return EXIT.OK;
+}

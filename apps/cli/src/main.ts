@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+import { runCli } from './cli';
+import { isFollowing } from './follow-run';
+
+// Ctrl-C while following stops the follow and says the run keeps going; otherwise (or a
+// second time) it exits at once, as without a handler.
+const interrupt = new AbortController();
+process.on('SIGINT', () => {
+  if (interrupt.signal.aborted || !isFollowing()) process.exit(130);
+  interrupt.abort();
+});
+
+runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }, interrupt.signal).then(
+  (code) => {
+    // exitCode, not exit(): stdout may still be draining into a pipe.
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`roundtable: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,186 @@
+import { DEMO_CAPS, demoEvents, demoEventsEndingWith } from './demo-events.fixture';
+import { formatCallLine, RunRenderer } from './run-renderer';
+import { styleFor } from './terminal';
+
+const plain = styleFor({ write: () => true, isTTY: false }, {});
+const colour = styleFor({ write: () => true, isTTY: true }, {});
+
+function renderAll(renderer: RunRenderer, events = demoEvents()): string[] {
+  return events.flatMap((e) => renderer.render(e));
+}
+
+describe('RunRenderer', () => {
+  it('renders the seed §9 session: one line per agent call with its gist, stages, tests, warnings and the closing line', () => {
+    const renderer = new RunRenderer(plain, { caps: DEMO_CAPS, autonomy: 2 });
+    expect(renderAll(renderer)).toEqual([
+      '[run run_9f2c1a] project=dd-demo autonomy=2 budget: 12 calls / 200k tok / $5.00 / 900s',
+      '[INIT] empty workspace (greenfield)',
+      '-> PROPOSE: workspace ready at /ws (0 files)',
+      '[PROPOSE] proposer anthropic/claude-sonnet-4-5 1.9s in=812 out=441 $0.01',
+      '  P1: Track running peak; drawdown = (peak - x)/peak; return max',
+      '-> CRITIQUE: P1 valid',
+      '[CRITIQUE] critic xai/grok-4 4.1s in=1104 out=388 $0.01',
+      '  C1 ACCEPT (0 problems)',
+      '-> IMPLEMENT: C1 ACCEPTs P1',
+      '[IMPLEMENT] engineer openai/gpt-5-codex 6.0s in=1633 out=1210 $0.02',
+      '  I1 files: dd.py, test_dd.py',
+      '-> TEST: I1 files written (path-checked)',
+      '[TEST] T1 python -m pytest -q exit=1 passed=4 failed=1',
+      '-> FIX: T1 failed (exit 1): fix round 1 of 1',
+      '! budget: max_calls at 4 of 5 (80%)',
+      '[FIX] engineer openai/gpt-5-codex 5.2s in=2410 out=980 $0.02',
+      '  I1f1 files: dd.py',
+      '-> TEST: I1f1 files written (path-checked)',
+      '[TEST] T2 python -m pytest -q exit=0 passed=5 failed=0',
+      '-> REVIEW: T2 passed (exit 0)',
+      '[REVIEW] validator ollama/qwen3:30b-a3b 21.8s in=2044 out=610 cost=n/a',
+      '  R1 ACCEPT (3/3 checks satisfied)',
+      '-> SYNTHESIZE: R1 says ACCEPT on I1f1',
+      '[SYNTHESIZE] synthesizer anthropic/claude-sonnet-4-5 3.4s in=3980 out=720 $0.02',
+      '  S1 overall ACCEPT',
+      '[DONE] 6 calls, 16,332 tokens, $0.08, 49s. verdict: ACCEPT (confidence 0.82)',
+    ]);
+    expect(renderer.status).toBe('done');
+    expect(renderer.verdict).toBe('ACCEPT');
+  });
+
+  it('quotes the API usage in the closing line when it was fetched', () => {
+    const renderer = new RunRenderer(plain);
+    const events = demoEvents();
+    events.slice(0, -1).forEach((e) => renderer.render(e));
+    renderer.finalUsage = { calls: 8, tokens: 20461, cost_usd: 0.1, seconds: 49.4 };
+    expect(renderer.render(events.at(-1)!)).toEqual(['[DONE] 8 calls, 20,461 tokens, $0.10, 49s. verdict: ACCEPT (confidence 0.82)']);
+  });
+
+  it('keeps a budget tally from the events for the progress line, with what is in flight', () => {
+    const renderer = new RunRenderer(plain, { caps: DEMO_CAPS });
+    const events = demoEvents();
+    expect(renderer.progress()).toBe('  budget: calls 0/12, tokens 0/200,000, cost n/a (cap $5.00)');
+    events.slice(0, 4).forEach((e) => renderer.render(e)); // … agent_call_queued P1
+    expect(renderer.progress({ inFlight: true })).toBe(
+      '  budget: calls 0/12, tokens 0/200,000, cost n/a (cap $5.00), time 0s/900s · waiting on proposer anthropic/claude-sonnet-4-5',
+    );
+    events.slice(4, 9).forEach((e) => renderer.render(e)); // … C1 completed at 6 s
+    expect(renderer.progress({ inFlight: true })).toBe('  budget: calls 2/12, tokens 2,745/200,000, cost $0.02/$5.00, time 6s/900s');
+  });
+
+  it('without caps the progress line shows bare usage', () => {
+    const renderer = new RunRenderer(plain);
+    demoEvents()
+      .slice(0, 5)
+      .forEach((e) => renderer.render(e));
+    expect(renderer.progress()).toBe('  budget: calls 1, tokens 1,253, cost $0.01, time 2s');
+  });
+
+  it('a halt prints its reason once (not the stage change to HALTED too) and the run ends halted with a partial verdict', () => {
+    const renderer = new RunRenderer(plain);
+    const lines = renderAll(
+      renderer,
+      demoEventsEndingWith([
+        ['stage_changed', { from: 'CRITIQUE', to: 'HALTED', reason: 'budget: max_calls reached (2 of 2)' }],
+        ['run_halted', { reason: 'budget: max_calls reached (2 of 2)' }],
+        ['stage_changed', { from: 'HALTED', to: 'SYNTHESIZE', reason: 'partial synthesis after the halt' }],
+        ['synthesis_recorded', { label: 'S1', verdict: null, partial: true }],
+        ['run_completed', { status: 'halted', verdict: null, confidence: null }],
+      ]),
+    );
+    expect(lines.slice(-4)).toEqual([
+      '  C1 ACCEPT (0 problems)',
+      '[HALTED] budget: max_calls reached (2 of 2)',
+      '-> SYNTHESIZE: partial synthesis after the halt',
+      '[HALTED] 2 calls, 2,745 tokens, $0.02, 10s. verdict: none (fact-only report)',
+    ]);
+    expect(renderer.status).toBe('halted');
+  });
+
+  it('failed and invalid calls, rejected files, open questions, cancel and failure each get a line', () => {
+    const renderer = new RunRenderer(plain);
+    const lines = renderAll(
+      renderer,
+      demoEventsEndingWith(
+        [
+          [
+            'agent_call_completed',
+            {
+              call_id: 'x-c2',
+              stage: 'CRITIQUE',
+              role: 'critic',
+              provider: 'xai',
+              model: 'grok-4',
+              attempt: 1,
+              label: 'C1',
+              valid: false,
+              input_tokens: 10,
+              output_tokens: 5,
+              cost_usd: null,
+              latency_ms: 300,
+              gist: 'problems: expected array,\n received string',
+            },
+          ],
+          [
+            'agent_call_failed',
+            { call_id: 'x-c3', stage: 'CRITIQUE', role: 'critic', provider: 'xai', model: 'grok-4', attempt: 2, label: 'C1', error: 'HTTP 529 overloaded', error_code: 'PROVIDER_ERROR' },
+          ],
+          ['files_rejected', { label: 'I1', error: 'path ../x escapes the workspace' }],
+          ['open_question_raised', { role: 'critic', question: 'Is equity ever negative?' }],
+          ['run_cancelled', { reason: 'cancelled by a user' }],
+        ],
+        7,
+      ),
+    );
+    expect(lines.slice(-8)).toEqual([
+      '-> CRITIQUE: P1 valid',
+      '[CRITIQUE] critic xai/grok-4 0.3s in=10 out=5 cost=n/a INVALID',
+      '  problems: expected array, received string',
+      '[CRITIQUE] critic xai/grok-4 FAILED (PROVIDER_ERROR) attempt=2',
+      '  HTTP 529 overloaded',
+      '[CRITIQUE] I1 files rejected: path ../x escapes the workspace',
+      '? open question from critic: Is equity ever negative?',
+      '[CANCELLED] cancelled by a user. 3 calls, 1,268 tokens, $0.01, 10s.',
+    ]);
+    expect(renderer.status).toBe('cancelled');
+
+    const failed = new RunRenderer(plain);
+    const failLines = renderAll(failed, demoEventsEndingWith([['run_failed', { reason: 'workspace could not be prepared: ENOSPC' }]], 2));
+    expect(failLines.slice(-2)).toEqual(['[FAILED] workspace could not be prepared: ENOSPC', '0 calls, 0 tokens, cost n/a, 10s.']);
+    expect(failed.status).toBe('failed');
+  });
+
+  it('records that only repeat a gist, and unknown event types, print nothing', () => {
+    const renderer = new RunRenderer(plain);
+    const [created] = demoEvents();
+    expect(renderer.render({ ...created, type: 'proposal_recorded', payload: { label: 'P1', claim: 'x', confidence: 1 } })).toEqual([]);
+    expect(renderer.render({ ...created, type: 'debate_token_delta', payload: { text: 'hi' } })).toEqual([]);
+  });
+
+  it('paints on a terminal: the stage tag, the verdict, a failed test; plain text is unchanged underneath', () => {
+    const renderer = new RunRenderer(colour, { caps: DEMO_CAPS });
+    const lines = renderAll(renderer);
+    expect(lines).toContain('\x1b[36m[TEST]\x1b[39m T1 python -m pytest -q \x1b[31mexit=1\x1b[39m passed=4 failed=1');
+    expect(lines.at(-1)).toContain('\x1b[32mACCEPT\x1b[39m');
+    const stripped = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
+    expect(stripped).toEqual(renderAll(new RunRenderer(plain, { caps: DEMO_CAPS })));
+  });
+
+  it('formatCallLine marks a repair attempt and leaves out an unknown latency', () => {
+    const line = formatCallLine(
+      {
+        call_id: 'r-c9',
+        stage: 'PROPOSE',
+        role: 'proposer',
+        provider: 'replay',
+        model: 'm',
+        attempt: 2,
+        label: 'P1',
+        valid: true,
+        input_tokens: null,
+        output_tokens: 7,
+        cost_usd: 0.0004,
+        latency_ms: null,
+        gist: null,
+      },
+      plain,
+    );
+    expect(line).toBe('[PROPOSE] proposer replay/m in=? out=7 $0.0004 attempt=2');
+  });
+});

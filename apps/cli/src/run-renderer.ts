@@ -1,0 +1,236 @@
+import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
+import { fmtConfidence, fmtInt, fmtSeconds, fmtShort, fmtUsd, fmtWholeSeconds } from './format';
+import { paintVerdict, Style } from './terminal';
+
+/** The caps of GET /v1/runs/:id (null: no cap). */
+export interface RunCaps {
+  max_calls?: number | null;
+  max_tokens?: number | null;
+  max_cost_usd?: number | null;
+  max_seconds?: number | null;
+  max_rounds?: number | null;
+  max_fix_rounds?: number | null;
+}
+
+/** The usage of GET /v1/runs/:id: preferred for the closing line, being the API's own count. */
+export interface RunUsageView {
+  calls: number;
+  tokens: number;
+  cost_usd: number | null;
+  seconds: number | null;
+}
+
+type Payload<T extends RunEventType> = RunEventPayload<T>;
+
+/** The seed §9 call line: `[PROPOSE] proposer anthropic/claude 1.9s in=812 out=441 $0.01`. */
+export function formatCallLine(p: Payload<'agent_call_completed'>, style: Style): string {
+  const parts = [style.cyan(`[${p.stage}]`), p.role, `${p.provider}/${p.model}`];
+  if (typeof p.latency_ms === 'number') parts.push(fmtSeconds(p.latency_ms));
+  parts.push(`in=${p.input_tokens ?? '?'}`, `out=${p.output_tokens ?? '?'}`);
+  parts.push(typeof p.cost_usd === 'number' ? fmtUsd(p.cost_usd) : 'cost=n/a');
+  if (p.attempt > 1) parts.push(`attempt=${p.attempt}`);
+  if (!p.valid) parts.push(style.red('INVALID'));
+  return parts.join(' ');
+}
+
+export function formatFailedCallLine(p: Payload<'agent_call_failed'>, style: Style): string {
+  const parts = [style.cyan(`[${p.stage}]`), p.role, `${p.provider}/${p.model}`, style.red(`FAILED${p.error_code ? ` (${p.error_code})` : ''}`)];
+  if (p.attempt > 1) parts.push(`attempt=${p.attempt}`);
+  return parts.join(' ');
+}
+
+/** One line of text, never a paragraph: gists and reasons may carry newlines. */
+const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
+
+const TERMINAL_TAG: Record<string, string> = { done: 'DONE', halted: 'HALTED', needs_input: 'NEEDS_INPUT', failed: 'FAILED', cancelled: 'CANCELLED' };
+
+/**
+ * Turns a run's events into the human lines of `run --follow`: one line per agent call plus its
+ * gist, stage changes, test results, halts, warnings, and a closing summary. It keeps a tally of
+ * usage from the events so the progress line can show budget use without asking the API.
+ */
+export class RunRenderer {
+  caps: RunCaps | null;
+  /** Set from the API just before the terminal event is rendered, when it could be fetched. */
+  finalUsage: RunUsageView | null = null;
+  /** The run's final status once a terminal event was rendered. */
+  status: string | null = null;
+  verdict: string | null = null;
+  stage: string | null = null;
+
+  private calls = 0;
+  private tokens = 0;
+  private cost: number | null = null;
+  private startedAt: number | null = null;
+  private lastAt: number | null = null;
+  private pending = new Map<string, string>();
+  private testCommand: string | null = null;
+  private readonly autonomy: number | null;
+
+  constructor(
+    private readonly style: Style,
+    opts: { caps?: RunCaps | null; autonomy?: number | null } = {},
+  ) {
+    this.caps = opts.caps ?? null;
+    this.autonomy = opts.autonomy ?? null;
+  }
+
+  render(ev: RunEventEnvelope): string[] {
+    const s = this.style;
+    const at = Date.parse(ev.created_at);
+    if (!Number.isNaN(at)) {
+      this.lastAt = at;
+      if (this.startedAt === null) this.startedAt = at;
+    }
+    switch (ev.type) {
+      case 'run_created': {
+        const p = ev.payload as Payload<'run_created'>;
+        const bits = [s.bold(`[run ${ev.run_id}]`), `project=${p.project}`];
+        if (p.workflow && p.workflow !== 'build') bits.push(`workflow=${p.workflow}`);
+        if (this.autonomy !== null) bits.push(`autonomy=${this.autonomy}`);
+        const budget = this.budgetHeader();
+        if (budget) bits.push(`budget: ${budget}`);
+        return [bits.join(' ')];
+      }
+      case 'run_started': {
+        const p = ev.payload as Payload<'run_started'>;
+        if (!Number.isNaN(at)) this.startedAt = at;
+        this.stage = 'INIT';
+        return [`${s.cyan('[INIT]')} ${p.workspace ? `workspace from ${p.workspace}` : 'empty workspace (greenfield)'}`];
+      }
+      case 'stage_changed': {
+        const p = ev.payload as Payload<'stage_changed'>;
+        this.stage = p.to;
+        // HALTED has its own line (run_halted) and DONE the closing summary.
+        if (p.to === 'HALTED' || p.to === 'DONE') return [];
+        const reason = oneLine(p.reason ?? '');
+        return [s.bold(`-> ${p.to}`) + (reason ? s.dim(`: ${reason}`) : '')];
+      }
+      case 'agent_call_queued': {
+        const p = ev.payload as Payload<'agent_call_queued'>;
+        this.pending.set(p.call_id, `${p.role} ${p.provider}/${p.model}`);
+        return [];
+      }
+      case 'agent_call_completed': {
+        const p = ev.payload as Payload<'agent_call_completed'>;
+        this.countCall(p.call_id, (p.input_tokens ?? 0) + (p.output_tokens ?? 0), p.cost_usd);
+        const lines = [formatCallLine(p, s)];
+        if (p.gist) lines.push(`  ${p.valid ? s.dim(oneLine(p.gist)) : s.red(oneLine(p.gist))}`);
+        return lines;
+      }
+      case 'agent_call_failed': {
+        const p = ev.payload as Payload<'agent_call_failed'>;
+        this.countCall(p.call_id, 0, null);
+        return [formatFailedCallLine(p, s), `  ${s.red(oneLine(p.error))}`];
+      }
+      case 'tests_started': {
+        this.testCommand = (ev.payload as Payload<'tests_started'>).command;
+        return [];
+      }
+      case 'tests_completed': {
+        const p = ev.payload as Payload<'tests_completed'>;
+        const exit = `exit=${p.exit_code}`;
+        const bits = [s.cyan('[TEST]'), p.label];
+        if (this.testCommand) bits.push(this.testCommand);
+        bits.push(p.exit_code === 0 ? s.green(exit) : s.red(exit), `passed=${p.passed}`, `failed=${p.failed}`);
+        if (p.errors) bits.push(`errors=${p.errors}`);
+        if (p.timed_out) bits.push(s.red('timed out'));
+        return [bits.join(' ')];
+      }
+      case 'files_rejected': {
+        const p = ev.payload as Payload<'files_rejected'>;
+        return [`${s.cyan(`[${this.stage ?? 'IMPLEMENT'}]`)} ${p.label} ${s.red('files rejected')}: ${oneLine(p.error)}`];
+      }
+      case 'budget_warning': {
+        const p = ev.payload as Payload<'budget_warning'>;
+        const pct = p.limit > 0 ? ` (${Math.round((p.used / p.limit) * 100)}%)` : '';
+        return [s.yellow(`! budget: ${p.cap} at ${+p.used.toFixed(4)} of ${p.limit}${pct}`)];
+      }
+      case 'open_question_raised': {
+        const p = ev.payload as Payload<'open_question_raised'>;
+        return [s.yellow(`? open question from ${p.role}: ${oneLine(p.question)}`)];
+      }
+      case 'run_halted': {
+        const p = ev.payload as Payload<'run_halted'>;
+        return [`${s.yellow('[HALTED]')} ${oneLine(p.reason)}`];
+      }
+      case 'run_completed': {
+        const p = ev.payload as Payload<'run_completed'>;
+        this.status = p.status;
+        this.verdict = p.verdict ?? null;
+        const verdict = p.verdict ? `${paintVerdict(s, p.verdict)} (confidence ${fmtConfidence(p.confidence)})` : 'none (fact-only report)';
+        return [`${this.terminalTag(p.status)} ${this.usageSummary()}. verdict: ${verdict}`];
+      }
+      case 'run_failed': {
+        const p = ev.payload as Payload<'run_failed'>;
+        this.status = 'failed';
+        return [`${this.terminalTag('failed')} ${oneLine(p.reason)}`, `${this.usageSummary()}.`];
+      }
+      case 'run_cancelled': {
+        const p = ev.payload as Payload<'run_cancelled'>;
+        this.status = 'cancelled';
+        return [`${this.terminalTag('cancelled')} ${p.reason ? `${oneLine(p.reason)}. ` : ''}${this.usageSummary()}.`];
+      }
+      default:
+        // Records (proposal_recorded …) repeat what the call's gist said; unknown types are for newer clients.
+        return [];
+    }
+  }
+
+  /** `budget: calls 3/16, tokens 4,210/200,000, cost $0.03/$5.00, time 12s/900s` (+ what is in flight). */
+  progress(opts: { inFlight?: boolean } = {}): string {
+    const c = this.caps ?? {};
+    const of = (used: string, cap: string | null) => (cap === null ? used : `${used}/${cap}`);
+    const parts = [
+      `calls ${of(String(this.calls), c.max_calls != null ? String(c.max_calls) : null)}`,
+      `tokens ${of(fmtInt(this.tokens), c.max_tokens != null ? fmtInt(c.max_tokens) : null)}`,
+      // Unpriced calls (replay, local models) have no cost to put over the cap.
+      this.cost === null
+        ? `cost n/a${c.max_cost_usd != null ? ` (cap ${fmtUsd(c.max_cost_usd)})` : ''}`
+        : `cost ${of(fmtUsd(this.cost), c.max_cost_usd != null ? fmtUsd(c.max_cost_usd) : null)}`,
+    ];
+    const secs = this.elapsedSeconds();
+    if (secs !== null) parts.push(`time ${of(fmtWholeSeconds(secs), c.max_seconds != null ? fmtWholeSeconds(c.max_seconds) : null)}`);
+    let line = `  budget: ${parts.join(', ')}`;
+    if (opts.inFlight && this.pending.size) line += ` · waiting on ${[...this.pending.values()].join(', ')}`;
+    return this.style.dim(line);
+  }
+
+  private countCall(callId: string, tokens: number, cost: number | null | undefined): void {
+    this.pending.delete(callId);
+    this.calls++;
+    this.tokens += tokens;
+    if (typeof cost === 'number') this.cost = (this.cost ?? 0) + cost;
+  }
+
+  private elapsedSeconds(): number | null {
+    return this.startedAt !== null && this.lastAt !== null ? Math.max(0, (this.lastAt - this.startedAt) / 1000) : null;
+  }
+
+  private terminalTag(status: string): string {
+    const tag = `[${TERMINAL_TAG[status] ?? status.toUpperCase()}]`;
+    if (status === 'done') return this.style.green(tag);
+    if (status === 'failed') return this.style.red(tag);
+    return this.style.yellow(tag);
+  }
+
+  /** `8 calls, 20,461 tokens, $0.10, 49s`: the API's figures when known, else the events' tally. */
+  private usageSummary(): string {
+    const u = this.finalUsage ?? { calls: this.calls, tokens: this.tokens, cost_usd: this.cost, seconds: this.elapsedSeconds() };
+    const parts = [`${u.calls} call${u.calls === 1 ? '' : 's'}`, `${fmtInt(u.tokens)} tokens`, u.cost_usd === null ? 'cost n/a' : fmtUsd(u.cost_usd)];
+    if (u.seconds !== null) parts.push(fmtWholeSeconds(u.seconds));
+    return parts.join(', ');
+  }
+
+  /** The seed's header budget: `12 calls / 200k tok / $5.00 / 900s`. */
+  private budgetHeader(): string | null {
+    const c = this.caps;
+    if (!c) return null;
+    const parts: string[] = [];
+    if (c.max_calls != null) parts.push(`${c.max_calls} calls`);
+    if (c.max_tokens != null) parts.push(`${fmtShort(c.max_tokens)} tok`);
+    if (c.max_cost_usd != null) parts.push(fmtUsd(c.max_cost_usd));
+    if (c.max_seconds != null) parts.push(`${c.max_seconds}s`);
+    return parts.length ? parts.join(' / ') : null;
+  }
+}
