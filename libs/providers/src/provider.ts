@@ -7,6 +7,8 @@ export interface ProviderMessage {
   content: string;
 }
 
+export type Effort = 'low' | 'medium' | 'high';
+
 export interface ProviderRequest {
   messages: ProviderMessage[];
   model: string;
@@ -16,11 +18,19 @@ export interface ProviderRequest {
   maxTokens: number;
   temperature: number;
   timeoutMs: number;
+  /** CLI adapters only: agentic turns allowed (grok needs more than one); each CLI has its own default. */
+  maxTurns?: number;
+  /** CLI adapters only: reasoning effort (grok --reasoning-effort, codex model_reasoning_effort). */
+  effort?: Effort;
   /** Only the replay adapter reads these: which recorded reply to play. */
   role: string;
   ordinal: number;
 }
 
+/**
+ * Token counts. `inputTokens` counts every prompt token, including those served from a cache;
+ * `cachedInputTokens` is the cached share of it (so pricing never counts a token twice).
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -41,6 +51,10 @@ export interface Completion {
   /** The provider's own cost estimate (CLIs report one), else null. */
   reportedCostUsd: number | null;
   raw: unknown;
+  /** CLI adapters: the exact command line that ran (binary first), for the call row. */
+  argv?: string[];
+  /** How the call is paid: a subscription login (CLIs) or per-token API billing. Absent when not billed (local, replay). */
+  billing?: 'subscription' | 'api';
 }
 
 export interface Provider {
@@ -58,15 +72,24 @@ export type ProviderErrorCode =
   | 'AUTH'
   | 'TIMEOUT'
   | 'RATE_LIMITED'
+  | 'SERVER_ERROR'
+  | 'NETWORK'
+  | 'NOT_FOUND'
+  | 'BAD_REQUEST'
+  | 'CLI_FAILED'
   | 'UNSUPPORTED_PROVIDER';
 
-/** A provider failure, in the provider's own words; `retryable` says whether a retry can help. */
+/**
+ * A provider failure, in the provider's own words; `retryable` says whether a retry can help.
+ * `retryAfterS` is the provider's own hint (a 429's `retry-after`), so a queue can back off by it.
+ */
 export class ProviderError extends Error {
   constructor(
     readonly code: ProviderErrorCode,
     message: string,
     readonly retryable = false,
     readonly httpStatus: number | null = null,
+    readonly retryAfterS: number | null = null,
   ) {
     super(message);
     this.name = 'ProviderError';

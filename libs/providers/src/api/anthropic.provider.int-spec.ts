@@ -1,0 +1,104 @@
+import { startFakeLlmServer } from '@roundtable/testing';
+import type { FakeLlmServer, FakeScriptInput } from '@roundtable/testing';
+import { ProviderError } from '../provider';
+import { createProvider } from '../provider-registry';
+import { PROPOSAL, proposerRequest } from '../provider-request.fixture';
+
+const KEY = 'sk-ant-test-0123456789';
+let server: FakeLlmServer;
+
+async function withScript(script: FakeScriptInput) {
+  server = await startFakeLlmServer({ script, apiKey: KEY });
+  return createProvider('anthropic', { type: 'anthropic', api_key_env: 'TEST_ANTHROPIC_KEY', base_url: server.baseUrls.anthropic }, { env: { TEST_ANTHROPIC_KEY: KEY } });
+}
+const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as ProviderError);
+
+afterEach(async () => server?.close());
+
+describe('anthropic adapter through @anthropic-ai/sdk against the fake Messages API', () => {
+  it('forces one tool whose input schema is the reply schema, and reads its input, usage and request id', async () => {
+    const provider = await withScript({
+      replies: [{ role: 'proposer', reply: PROPOSAL, usage: { input_tokens: 1200, output_tokens: 300, cached_input_tokens: 1000 } }],
+    });
+    const c = await provider.run(proposerRequest({ model: 'claude-fake-1' }));
+    expect(c.parsed).toEqual(PROPOSAL);
+    expect(JSON.parse(c.text)).toEqual(PROPOSAL);
+    expect(c.usage).toEqual({ inputTokens: 1200, outputTokens: 300, cachedInputTokens: 1000 });
+    expect(c).toMatchObject({ provider: 'anthropic', model: 'claude-fake-1', requestId: 'req_fake_1', stopReason: 'tool_use', billing: 'api', reportedCostUsd: null });
+
+    const [req] = server.requests;
+    expect(req).toMatchObject({ method: 'POST', path: '/v1/messages', role: 'proposer' });
+    expect(req.headers.authorization ?? req.headers['x-api-key']).toBe('<redacted>');
+    const body = req.body as Record<string, unknown> & { tools: Array<Record<string, unknown>> };
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'submit_Proposal' });
+    expect(body.tools).toHaveLength(1);
+    expect(body.tools[0]).toMatchObject({ name: 'submit_Proposal', input_schema: { type: 'object', required: expect.arrayContaining(['proposal_id', 'claim']) } });
+    expect(body.tools[0].input_schema).not.toHaveProperty('$schema');
+    expect(body.system).toContain('You are the proposer');
+    expect(body).toMatchObject({ model: 'claude-fake-1', max_tokens: 1000, messages: [{ role: 'user', content: expect.stringContaining('maximum drawdown') }] });
+    expect(body.stream).toBeUndefined();
+  });
+
+  it('returns a reply that ignored the tool and is not JSON as a Completion with parsed null', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', reply: PROPOSAL, fault: 'malformed_json' }] });
+    const c = await provider.run(proposerRequest());
+    expect(c.parsed).toBeNull();
+    expect(c.text).toBe(JSON.stringify(PROPOSAL).slice(0, Math.floor(JSON.stringify(PROPOSAL).length / 2)));
+    expect(c.stopReason).toBe('end_turn');
+  });
+
+  it('maps a 429 to a retryable RATE_LIMITED carrying retry-after, in the provider words', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 429, retry_after_s: 12 }] });
+    const e = await failure(provider.run(proposerRequest()));
+    expect(e).toBeInstanceOf(ProviderError);
+    expect(e).toMatchObject({ code: 'RATE_LIMITED', retryable: true, httpStatus: 429, retryAfterS: 12 });
+    expect(e!.message).toContain('would exceed the rate limit');
+    expect(server.requests).toHaveLength(1); // maxRetries: 0 — the SDK did not retry behind our back
+  });
+
+  it('maps 500 to a retryable SERVER_ERROR after exactly one request', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 500 }] });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'SERVER_ERROR', retryable: true, httpStatus: 500, message: expect.stringContaining('Internal server error') });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('maps a 401 to AUTH, not retryable', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 401 }] });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'AUTH', retryable: false, httpStatus: 401, message: expect.stringContaining('invalid x-api-key') });
+  });
+
+  it('maps a usage-limit reply to USAGE_LIMIT with the provider words and status', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 'usage_limit' }] });
+    const e = await failure(provider.run(proposerRequest()));
+    expect(e).toMatchObject({ code: 'USAGE_LIMIT', retryable: false, httpStatus: 400 });
+    expect(e!.message).toContain('You have reached your specified API usage limits');
+  });
+
+  it('maps an unknown model (404) to NOT_FOUND', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 404 }] });
+    expect(await failure(provider.run(proposerRequest({ model: 'claude-nope' })))).toMatchObject({ code: 'NOT_FOUND', retryable: false, httpStatus: 404, message: expect.stringContaining('claude-nope') });
+  });
+
+  it('gives up on a hanging server at the call timeout with a retryable TIMEOUT', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 'hang' }] });
+    const started = Date.now();
+    const e = await failure(provider.run(proposerRequest({ timeoutMs: 300 })));
+    expect(e).toMatchObject({ code: 'TIMEOUT', retryable: true });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('names the missing key variable, and never sends a request', async () => {
+    server = await startFakeLlmServer({ script: { replies: [] } });
+    const provider = createProvider('anthropic', { type: 'anthropic', api_key_env: 'NOT_SET_KEY', base_url: server.url }, { env: {} });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'AUTH', retryable: false, message: expect.stringContaining('NOT_SET_KEY') });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('fails a prompt guard with the fake server’s words', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', reply: PROPOSAL, forbids: ['maximum drawdown'] }] });
+    const e = await failure(provider.run(proposerRequest()));
+    expect(e).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
+    expect(e!.message).toContain('the prompt contains forbidden "maximum drawdown"');
+  });
+});

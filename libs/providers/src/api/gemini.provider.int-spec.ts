@@ -1,0 +1,69 @@
+import { exposeUndiciDispatcherToTestRealm, startFakeLlmServer } from '@roundtable/testing';
+import type { FakeLlmServer, FakeScriptInput } from '@roundtable/testing';
+import { ProviderError } from '../provider';
+import { createProvider } from '../provider-registry';
+import { PROPOSAL, proposerRequest } from '../provider-request.fixture';
+
+const KEY = 'AIza-test-key-0123456789';
+let server: FakeLlmServer;
+
+async function withScript(script: FakeScriptInput) {
+  server = await startFakeLlmServer({ script, apiKey: KEY });
+  return createProvider('gemini', { type: 'gemini', api_key_env: 'TEST_GEMINI_KEY', base_url: server.baseUrls.gemini }, { env: { TEST_GEMINI_KEY: KEY } });
+}
+const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as ProviderError);
+type Body = { generationConfig: Record<string, unknown>; systemInstruction: { parts: Array<{ text: string }> }; contents: Array<{ role: string; parts: Array<{ text: string }> }> };
+
+beforeAll(() => exposeUndiciDispatcherToTestRealm());
+afterEach(async () => server?.close());
+
+describe('gemini adapter through @google/genai against the fake generateContent API', () => {
+  it('asks for application/json with the response schema, and reads the reply and usageMetadata', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', reply: PROPOSAL, usage: { input_tokens: 700, output_tokens: 150, cached_input_tokens: 100 } }] });
+    const c = await provider.run(proposerRequest({ model: 'gemini-2.5-pro' }));
+    expect(c.parsed).toEqual(PROPOSAL);
+    expect(c.usage).toEqual({ inputTokens: 700, outputTokens: 150, cachedInputTokens: 100 });
+    expect(c).toMatchObject({ provider: 'gemini', model: 'gemini-2.5-pro', requestId: 'resp_fake_1', stopReason: 'STOP', billing: 'api' });
+
+    const [req] = server.requests;
+    expect(req).toMatchObject({ method: 'POST', path: '/v1beta/models/gemini-2.5-pro:generateContent', status: 200 });
+    expect(req.headers['x-goog-api-key']).toBe('<redacted>');
+    const body = req.body as Body;
+    expect(body.generationConfig).toMatchObject({ responseMimeType: 'application/json', temperature: 0.2, maxOutputTokens: 1000 });
+    expect(body.generationConfig.responseJsonSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['proposal_id']) });
+    expect(body.generationConfig.responseJsonSchema).not.toHaveProperty('$schema');
+    expect(body.systemInstruction.parts[0].text).toContain('You are the proposer');
+    expect(body.contents).toEqual([{ role: 'user', parts: [{ text: expect.stringContaining('maximum drawdown') }] }]);
+  });
+
+  it("maps a 429 with Gemini's RetryInfo to RATE_LIMITED carrying the delay, and one without to USAGE_LIMIT", async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 429, retry_after_s: 4 }, { role: 'proposer', fault: 'usage_limit' }] });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'RATE_LIMITED', retryable: true, httpStatus: 429, retryAfterS: 4 });
+    const quota = await failure(provider.run(proposerRequest()));
+    expect(quota).toMatchObject({ code: 'USAGE_LIMIT', retryable: false, httpStatus: 429 });
+    expect(quota!.message).toBe('gemini: HTTP 429 RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('maps 500, 401 and 404, one request each', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 500 }, { role: 'proposer', fault: 401 }, { role: 'proposer', fault: 404 }] });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'SERVER_ERROR', retryable: true, httpStatus: 500 });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'AUTH', retryable: false, httpStatus: 401 });
+    expect(await failure(provider.run(proposerRequest({ model: 'gemini-nope' })))).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, message: expect.stringContaining('models/gemini-nope is not found') });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('returns malformed and empty replies as Completions with parsed null', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', reply: PROPOSAL, fault: 'malformed_json' }, { role: 'proposer', reply: PROPOSAL, fault: 'empty' }] });
+    const broken = await provider.run(proposerRequest());
+    expect(broken.parsed).toBeNull();
+    expect(broken.text.length).toBeGreaterThan(10);
+    const empty = await provider.run(proposerRequest());
+    expect(empty).toMatchObject({ parsed: null, text: '' });
+  });
+
+  it('times out on a hang', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', fault: 'hang' }] });
+    expect(await failure(provider.run(proposerRequest({ timeoutMs: 300 })))).toMatchObject({ code: 'TIMEOUT', retryable: true });
+  });
+});

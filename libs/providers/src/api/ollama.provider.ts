@@ -1,0 +1,66 @@
+import { Ollama } from 'ollama';
+import type { ChatResponse } from 'ollama';
+import type { OllamaProviderConfig } from '@roundtable/contracts';
+import type { z } from 'zod';
+import type { Completion, Provider, ProviderError, ProviderRequest } from '../provider';
+import { errorFromHttp, errorFromTransport } from '../errors/http-error';
+import { parseJsonReply } from '../json/json-reply';
+import { plainJsonSchema } from '../json/structured-schema';
+
+/** ollama-js has no timeout of its own: every request it makes gets ours. */
+function fetchWithTimeout(timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return fetch(input, { ...init, signal });
+  };
+}
+
+function errorFromOllama(provider: string, e: unknown, timeoutMs: number, host: string, elapsedMs: number): ProviderError {
+  const err = e as Error & { status_code?: unknown; error?: unknown };
+  if (e instanceof Error && err.name === 'ResponseError' && typeof err.status_code === 'number') {
+    return errorFromHttp({ provider, status: err.status_code, message: typeof err.error === 'string' ? err.error : err.message });
+  }
+  return errorFromTransport(provider, e, timeoutMs, host, elapsedMs);
+}
+
+/** A local model through Ollama's /api/chat. Structured output is `format` = the JSON schema. */
+export class OllamaProvider implements Provider {
+  readonly type = 'ollama';
+
+  constructor(
+    readonly name: string,
+    private readonly cfg: z.infer<typeof OllamaProviderConfig>,
+  ) {}
+
+  async run(req: ProviderRequest): Promise<Completion> {
+    const host = this.cfg.host;
+    const client = new Ollama({ host, fetch: fetchWithTimeout(req.timeoutMs) });
+    const started = Date.now();
+    let res: ChatResponse;
+    try {
+      res = await client.chat({
+        model: req.model,
+        messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+        format: plainJsonSchema(req.jsonSchema),
+        stream: false,
+        options: { temperature: req.temperature, num_predict: req.maxTokens },
+      });
+    } catch (e) {
+      throw errorFromOllama(this.name, e, req.timeoutMs, host, Date.now() - started);
+    }
+    const text = res.message?.content ?? '';
+    return {
+      text,
+      parsed: parseJsonReply(text),
+      usage: { inputTokens: res.prompt_eval_count ?? 0, outputTokens: res.eval_count ?? 0, cachedInputTokens: 0 },
+      provider: this.name,
+      model: res.model ?? req.model,
+      latencyMs: Date.now() - started,
+      requestId: null,
+      stopReason: res.done_reason ?? null,
+      reportedCostUsd: null,
+      raw: res,
+    };
+  }
+}

@@ -1,0 +1,145 @@
+import { appendFileSync, existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FakeCliCall, FakeCliName } from './fake-cli-output';
+import { fakeCliOutput } from './fake-cli-output';
+import { loadFakeScript } from './fake-script';
+import { ScriptEngine } from './script-engine';
+
+/** Environment the fake CLIs read: the script, and the JSONL log of their invocations. */
+export const FAKE_LLM_SCRIPT_ENV = 'FAKE_LLM_SCRIPT';
+export const FAKE_LLM_LOG_ENV = 'FAKE_LLM_LOG';
+
+/** libs/testing/bin: the fake `claude`, `codex`, `grok` and `gemini` executables. */
+export const FAKE_CLI_BIN_DIR = path.resolve(__dirname, '../../bin');
+
+/**
+ * The environment that makes a CLI adapter find the fakes first on PATH and answer from a
+ * script; merge it over the environment handed to createProvider.
+ */
+export function fakeCliEnv(scriptPath: string, logPath: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...base, PATH: `${FAKE_CLI_BIN_DIR}${path.delimiter}${base.PATH ?? ''}`, [FAKE_LLM_SCRIPT_ENV]: scriptPath, [FAKE_LLM_LOG_ENV]: logPath };
+}
+
+/** One line of the fake CLIs' log: what ran, and which script entry answered. */
+export interface FakeCliLogLine {
+  cli: FakeCliName;
+  /** Arguments after the binary, exactly as received. */
+  argv: string[];
+  cwd: string;
+  /** What fd 0 was: `/dev/null` when the caller closed stdin, as the adapters must. */
+  stdin: string;
+  /** Names (not values) of the *_API_KEY / *_AUTH_TOKEN variables the CLI received. */
+  credentialVars: string[];
+  /** The GEMINI_SYSTEM_MD file's content, when set. */
+  systemMd: string | null;
+  role: string | null;
+  ordinal: number;
+  entry: number | null;
+  fault: string | null;
+  error: string | null;
+}
+
+const flag = (argv: string[], name: string): string | null => {
+  const i = argv.indexOf(name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : null;
+};
+
+/** codex exec options that take a value: everything else starting with - is a switch. */
+const CODEX_VALUE_FLAGS = new Set(['-C', '--cd', '-s', '--sandbox', '--output-schema', '-o', '--output-last-message', '-m', '--model', '-c', '--config', '-p', '--profile', '-i', '--image']);
+
+export function parseFakeCliArgv(cli: FakeCliName, argv: string[], env: NodeJS.ProcessEnv): FakeCliCall {
+  switch (cli) {
+    case 'claude':
+      return { cli, argv, prompt: flag(argv, '-p') ?? '', system: flag(argv, '--system-prompt'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
+    case 'grok':
+      return { cli, argv, prompt: flag(argv, '--single') ?? '', system: flag(argv, '--system-prompt-override'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
+    case 'gemini': {
+      const md = env.GEMINI_SYSTEM_MD;
+      const system = md && existsSync(md) ? readFileSync(md, 'utf8') : null;
+      return { cli, argv, prompt: flag(argv, '-p') ?? flag(argv, '--prompt') ?? '', system, model: flag(argv, '-m') ?? flag(argv, '--model'), schema: null, lastMessageFile: null };
+    }
+    case 'codex': {
+      const positional: string[] = [];
+      for (let i = argv[0] === 'exec' ? 1 : 0; i < argv.length; i++) {
+        if (CODEX_VALUE_FLAGS.has(argv[i])) i++;
+        else if (!argv[i].startsWith('-')) positional.push(argv[i]);
+      }
+      const schemaFile = flag(argv, '--output-schema');
+      return {
+        cli,
+        argv,
+        prompt: positional[positional.length - 1] ?? '',
+        system: null,
+        model: flag(argv, '-m') ?? flag(argv, '--model'),
+        schema: schemaFile && existsSync(schemaFile) ? readFileSync(schemaFile, 'utf8') : null,
+        lastMessageFile: flag(argv, '-o') ?? flag(argv, '--output-last-message'),
+      };
+    }
+  }
+}
+
+function readLog(path: string): FakeCliLogLine[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as FakeCliLogLine);
+}
+
+/** Reads the fake CLIs' invocation log (for assertions). */
+export function readFakeCliLog(path: string): FakeCliLogLine[] {
+  return readLog(path);
+}
+
+function stdinKind(): string {
+  try {
+    return readlinkSync('/proc/self/fd/0');
+  } catch {
+    return 'closed';
+  }
+}
+
+/**
+ * The body of the fake `claude` / `codex` / `grok` / `gemini` executables (libs/testing/bin):
+ * answers from the script named by FAKE_LLM_SCRIPT, with the replay engine's rules; each
+ * process is one call, so the position in the script is rebuilt from the FAKE_LLM_LOG lines.
+ */
+export async function runFakeCli(cli: FakeCliName, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const scriptPath = env[FAKE_LLM_SCRIPT_ENV];
+  if (!scriptPath) {
+    process.stderr.write(`fake ${cli}: set ${FAKE_LLM_SCRIPT_ENV} to a script file\n`);
+    return 2;
+  }
+  const logPath = env[FAKE_LLM_LOG_ENV] ?? `${scriptPath}.calls.jsonl`;
+  const script = loadFakeScript(scriptPath);
+  const past = readLog(logPath);
+  const used = script.replies.map((_, i) => past.filter((l) => l.entry === i).length);
+  const perRole: Record<string, number> = {};
+  for (const l of past) perRole[l.role ?? ''] = (perRole[l.role ?? ''] ?? 0) + 1;
+  const engine = new ScriptEngine(script, { used, perRole });
+  const call = parseFakeCliArgv(cli, argv, env);
+  const turn = engine.next([call.system, call.prompt].filter(Boolean).join('\n'));
+  const logLine: FakeCliLogLine = {
+    cli,
+    argv,
+    cwd: process.cwd(),
+    stdin: stdinKind(),
+    credentialVars: Object.keys(env).filter((k) => /(_API_KEY|_AUTH_TOKEN)$/.test(k)).sort(),
+    systemMd: cli === 'gemini' ? call.system : null,
+    role: turn.role,
+    ordinal: turn.ordinal,
+    entry: turn.index,
+    fault: turn.entry?.fault ?? null,
+    error: turn.error,
+  };
+  appendFileSync(logPath, `${JSON.stringify(logLine)}\n`);
+  const out = fakeCliOutput(call, turn, past.length + 1);
+  if (out.hangMs) {
+    await new Promise((r) => setTimeout(r, out.hangMs));
+    return 0;
+  }
+  for (const [file, content] of Object.entries(out.files ?? {})) writeFileSync(file, content);
+  if (out.stdout) process.stdout.write(out.stdout);
+  if (out.stderr) process.stderr.write(out.stderr);
+  return out.exitCode;
+}

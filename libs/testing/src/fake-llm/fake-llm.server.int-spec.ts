@@ -1,0 +1,67 @@
+import path from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import type { FakeLlmServer } from './fake-llm.server';
+import { startFakeLlmServer } from './fake-llm.server';
+
+let server: FakeLlmServer;
+afterEach(async () => server?.close());
+
+const reply = { proposal_id: 'P1', claim: 'c' };
+
+describe('fake LLM server', () => {
+  it('streams a forced tool call as Anthropic SSE that the real SDK assembles', async () => {
+    server = await startFakeLlmServer({ script: { replies: [{ role: 'proposer', reply, usage: { input_tokens: 50, output_tokens: 20 } }] } });
+    const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const stream = client.messages.stream({
+      model: 'claude-fake-1',
+      max_tokens: 100,
+      system: 'You are the proposer in a team.',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: [{ name: 'submit', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'tool', name: 'submit' },
+    });
+    const message = await stream.finalMessage();
+    expect(message.content).toEqual([{ type: 'tool_use', id: expect.any(String), name: 'submit', input: reply }]);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.usage.output_tokens).toBe(20);
+    expect(server.requests[0]).toMatchObject({ wire: 'anthropic', role: 'proposer', status: 200, body: expect.objectContaining({ stream: true }) });
+  });
+
+  it('logs every request with auth redacted, and refuses requests without a key or to unknown paths', async () => {
+    server = await startFakeLlmServer({ script: { replies: [{ role: '*', reply }] }, apiKey: 'right' });
+    const post = (p: string, headers: Record<string, string>, body: unknown = {}) =>
+      fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    expect((await post('/v1/chat/completions', { authorization: 'Bearer wrong' }, { messages: [] })).status).toBe(401);
+    expect((await post('/v1beta/models/m:generateContent?key=right', {}, { contents: [{ parts: [{ text: 'hi' }] }] })).status).toBe(200);
+    expect((await post('/v2/nothing', {})).status).toBe(404);
+    expect(server.requests.map((r) => [r.wire, r.status])).toEqual([['openai', 401], ['gemini', 200], [null, 404]]);
+    expect(server.requests[0].headers.authorization).toBe('<redacted>');
+    expect(server.requests[1].query.key).toBe('<redacted>');
+    expect(JSON.stringify(server.requests)).not.toContain('right');
+  });
+
+  it('refuses a strict json_schema that is not closed, as OpenAI does', async () => {
+    server = await startFakeLlmServer({ script: { replies: [{ role: '*', reply }] } });
+    const res = await fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: 'x' }],
+        response_format: { type: 'json_schema', json_schema: { name: 'P', strict: true, schema: { type: 'object', properties: { a: { type: 'string' } } } } },
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain("'additionalProperties' is required to be supplied and to be false");
+    expect(server.usage()).toEqual([0]);
+  });
+
+  it('loads a replay cassette as its script', async () => {
+    server = await startFakeLlmServer({ scriptPath: path.resolve(__dirname, '../../../../examples/dd-demo/cassette.yaml') });
+    const res = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'system', content: 'You are the proposer' }, { role: 'user', content: 'Handles a series that ends at its trough' }] }),
+    });
+    const body = (await res.json()) as { message: { content: string } };
+    expect(JSON.parse(body.message.content)).toMatchObject({ proposal_id: 'P1' });
+  });
+});

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/**
+ * What a scripted reply can do instead of answering. HTTP faults answer in each wire's own
+ * error shape; `hang` never answers; `malformed_json` answers with broken JSON as the model's
+ * text; `malformed_body` answers 200 with a body that is not JSON; `empty` and `cancelled`
+ * answer with no text; `reconnect` (codex) emits an error event, then completes normally.
+ */
+export const FAKE_FAULTS = [
+  '401', '404', '429', '500', 'hang', 'malformed_json', 'malformed_body', 'empty', 'cancelled', 'usage_limit', 'reconnect',
+] as const;
+export type FakeFault = (typeof FAKE_FAULTS)[number];
+
+/**
+ * One scripted reply: the replay cassette's fields (`role`, `reply`, `expects`, `forbids`),
+ * so a cassette file is a valid script, plus the fake server's own.
+ */
+export const FakeScriptEntry = z.object({
+  /** The role this reply is for; `*` for any role. */
+  role: z.string().min(1),
+  reply: z.union([z.record(z.string(), z.unknown()), z.string()]).default(''),
+  expects: z.array(z.string()).optional(),
+  forbids: z.array(z.string()).optional(),
+  /** Chosen by a substring of the prompt instead of by role order. */
+  match: z.string().min(1).optional(),
+  fault: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(FAKE_FAULTS)).optional(),
+  /** For a 429: the retry-after the server sends, in seconds. */
+  retry_after_s: z.number().nonnegative().default(1),
+  /** For `hang`: how long before the connection is dropped (default: until the server closes). */
+  hang_ms: z.number().int().positive().optional(),
+  /** How many requests this entry answers before the next one is used (e.g. three 500s). */
+  times: z.number().int().positive().default(1),
+  /** Reported token usage; approximated from text length (4 chars a token) when absent. */
+  usage: z
+    .object({ input_tokens: z.number().int().min(0), output_tokens: z.number().int().min(0), cached_input_tokens: z.number().int().min(0).default(0) })
+    .optional(),
+  /** The CLI envelopes' total_cost_usd. */
+  cost_usd: z.number().nonnegative().optional(),
+});
+export type FakeScriptEntry = z.infer<typeof FakeScriptEntry>;
+export type FakeScriptEntryInput = z.input<typeof FakeScriptEntry>;
+
+export const FakeScript = z.object({ replies: z.array(FakeScriptEntry) });
+export type FakeScript = z.infer<typeof FakeScript>;
+export type FakeScriptInput = z.input<typeof FakeScript>;
+
+export function parseFakeScript(input: unknown, origin = 'fake LLM script'): FakeScript {
+  const parsed = FakeScript.safeParse(input);
+  if (!parsed.success) {
+    throw new Error(`${origin} is malformed: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** A script file, YAML or JSON (a replay cassette works as one). */
+export function loadFakeScript(path: string): FakeScript {
+  return parseFakeScript(parseYaml(readFileSync(path, 'utf8')), `fake LLM script ${path}`);
+}

@@ -1,0 +1,48 @@
+import type { ErrorContext, SuccessContext, Wire, WireErrorKind, WireReply } from './wire';
+import { textOf } from './wire';
+
+const ERRORS: Record<WireErrorKind, { status: number; message: string }> = {
+  auth: { status: 401, message: 'unauthorized' },
+  not_found: { status: 404, message: 'model "{model}" not found, try pulling it first' },
+  rate_limit: { status: 429, message: 'too many requests' },
+  server: { status: 500, message: 'llama runner process has terminated: exit status 2' },
+  usage_limit: { status: 429, message: 'you have reached your weekly usage limit' },
+  bad_request: { status: 400, message: 'bad request' },
+};
+
+/** Ollama's native chat API (POST /api/chat), non-streaming. */
+export const ollamaWire: Wire = {
+  name: 'ollama',
+  matches: (method, path) => method === 'POST' && path === '/api/chat',
+  prompt: ({ body }) => {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    return messages.map((m) => textOf((m as { content?: unknown }).content)).filter(Boolean).join('\n');
+  },
+  apiKey: () => undefined,
+  model: ({ body }) => String(body.model ?? ''),
+
+  success({ req, reply, fault }: SuccessContext): WireReply {
+    return {
+      status: 200,
+      body: {
+        model: String(req.body.model ?? ''),
+        created_at: new Date().toISOString(),
+        message: { role: 'assistant', content: reply.text },
+        done: true,
+        done_reason: fault === 'cancelled' ? 'length' : 'stop',
+        total_duration: 1_000_000,
+        load_duration: 100_000,
+        prompt_eval_count: reply.usage.input,
+        prompt_eval_duration: 400_000,
+        eval_count: reply.usage.output,
+        eval_duration: 500_000,
+      },
+    };
+  },
+
+  error(kind, ctx: ErrorContext): WireReply {
+    const e = ERRORS[kind];
+    const headers: Record<string, string> = kind === 'rate_limit' ? { 'retry-after': String(ctx.retryAfterS ?? 1) } : {};
+    return { status: e.status, headers, body: { error: (ctx.message ?? e.message).replace('{model}', String(ctx.req.body.model ?? '')) } };
+  },
+};

@@ -1,0 +1,57 @@
+import type { ErrorContext, SuccessContext, Wire, WireErrorKind, WireReply } from './wire';
+import { header, textOf } from './wire';
+
+const ERRORS: Record<WireErrorKind, { status: number; type: string; code: string | null; message: string }> = {
+  // The real API echoes (part of) the key: the fake echoes all of it, so redaction is tested.
+  auth: { status: 401, type: 'invalid_request_error', code: 'invalid_api_key', message: 'Incorrect API key provided: {key}. You can find your API key at https://platform.openai.com/account/api-keys.' },
+  not_found: { status: 404, type: 'invalid_request_error', code: 'model_not_found', message: 'The model `{model}` does not exist or you do not have access to it.' },
+  rate_limit: { status: 429, type: 'requests', code: 'rate_limit_exceeded', message: 'Rate limit reached for {model} on requests per min (RPM): Limit 3, Used 3, Requested 1.' },
+  server: { status: 500, type: 'server_error', code: null, message: 'The server had an error while processing your request. Sorry about that!' },
+  usage_limit: { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' },
+  bad_request: { status: 400, type: 'invalid_request_error', code: null, message: 'bad request' },
+};
+
+/** OpenAI chat completions (POST /v1/chat/completions), as OpenAI, xAI and vLLM serve it. */
+export const openaiWire: Wire = {
+  name: 'openai',
+  matches: (method, path) => method === 'POST' && /^(\/v1)?\/chat\/completions$/.test(path),
+  prompt: ({ body }) => {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    return messages.map((m) => textOf((m as { content?: unknown }).content)).filter(Boolean).join('\n');
+  },
+  apiKey: ({ headers }) => {
+    const auth = header(headers, 'authorization');
+    return auth?.startsWith('Bearer ') ? auth.slice(7) : null;
+  },
+  model: ({ body }) => String(body.model ?? ''),
+
+  success({ req, reply, fault, seq }: SuccessContext): WireReply {
+    return {
+      status: 200,
+      headers: { 'x-request-id': `req_fake_${seq}` },
+      body: {
+        id: `chatcmpl-fake-${seq}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: String(req.body.model ?? ''),
+        choices: [
+          { index: 0, message: { role: 'assistant', content: reply.text, refusal: null }, finish_reason: fault === 'cancelled' ? 'content_filter' : 'stop' },
+        ],
+        usage: {
+          prompt_tokens: reply.usage.input,
+          completion_tokens: reply.usage.output,
+          total_tokens: reply.usage.input + reply.usage.output,
+          prompt_tokens_details: { cached_tokens: reply.usage.cached },
+        },
+      },
+    };
+  },
+
+  error(kind, ctx: ErrorContext): WireReply {
+    const e = ERRORS[kind];
+    const headers: Record<string, string> = { 'x-request-id': `req_fake_${ctx.seq}` };
+    if (kind === 'rate_limit') headers['retry-after'] = String(ctx.retryAfterS ?? 1);
+    const message = (ctx.message ?? e.message).replace('{model}', String(ctx.req.body.model ?? '')).replace('{key}', ctx.key ?? '');
+    return { status: e.status, headers, body: { error: { message, type: e.type, param: null, code: e.code } } };
+  },
+};
