@@ -1,0 +1,227 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { Redis } from 'ioredis';
+import { agentQueueName, jobId, loadProjectConfig, QUEUE, type JobName } from '@roundtable/contracts';
+import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
+import { AgentCallEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, TestDatabase, WorkspaceOpEntity } from '@roundtable/persistence';
+import { loadCassette } from '@roundtable/providers';
+import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
+import { OrchestratorStepService, type StepOutcome } from './orchestrator-step.service';
+import { OrchestratorWorker } from './orchestrator.worker';
+import { loadPromptTemplates } from './prompt-templates';
+
+jest.setTimeout(30_000);
+
+const REPO = path.resolve(__dirname, '../../..');
+const DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
+const RUN_ID = 'run_idem000001';
+
+/** Every table a run owns, with the columns that legitimately move without a state change. */
+const RUN_TABLES: Record<string, string[]> = {
+  runs: ['updated_at'],
+  agent_calls: [],
+  proposals: [],
+  critiques: [],
+  implementations: [],
+  syntheses: [],
+  test_runs: [],
+  artifacts: [],
+  decisions: [],
+  open_questions: [],
+  run_events: [],
+  outbox: ['sent_at'],
+  budget_reservations: [],
+  usage_by_provider: [],
+  applied_events: [],
+  workspace_ops: [],
+};
+
+type Snapshot = Record<string, string[]>;
+
+/** Each run-owned table as sorted JSON rows (jsonb orders keys, so equal rows give equal strings). */
+async function snapshot(ds: DataSource): Promise<Snapshot> {
+  const out: Snapshot = {};
+  for (const [table, drop] of Object.entries(RUN_TABLES)) {
+    const minus = drop.map((c) => ` - '${c}'`).join('');
+    const rows: { r: unknown }[] = await ds.query(`SELECT to_jsonb(t)${minus} AS r FROM "${table}" t`);
+    out[table] = rows.map((x) => JSON.stringify(x.r)).sort();
+  }
+  return out;
+}
+
+async function jobTotal(producer: JobProducer, queueName: string): Promise<number> {
+  const counts = await producer.queue(queueName).getJobCounts();
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+describe('OrchestratorStepService against real Postgres and Redis', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let redis: Redis;
+  let prefix: string;
+  let producer: JobProducer;
+  let outbox: OutboxDispatcher;
+  let steps: OrchestratorStepService;
+  let worker: OrchestratorWorker | undefined;
+  let workerRedis: Redis | undefined;
+  const cassette = loadCassette(path.join(REPO, 'examples/dd-demo/cassette.yaml'));
+  const firstReply = (role: string) => cassette.replies.find((r) => r.role === role)!.reply as Record<string, unknown>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ migrate: true });
+    ds = createDataSource(db.url, { poolSize: 4 });
+    await ds.initialize();
+    redis = createRedisConnection(TEST_REDIS_URL);
+    prefix = randomQueuePrefix('rt_int_orch');
+    producer = new JobProducer(redis, prefix);
+    outbox = new OutboxDispatcher(ds, producer);
+    steps = new OrchestratorStepService(ds, outbox, new RunEventPublisher(redis, prefix), loadPromptTemplates(path.join(REPO, 'prompts')));
+
+    const config = loadProjectConfig(readFileSync(DEMO, 'utf8'), { env: process.env, baseDir: path.dirname(DEMO) });
+    const stored = config as unknown as Record<string, unknown>;
+    // As the api writes them: a project, and its run queued at INIT with the resolved config.
+    await ds.getRepository(ProjectEntity).insert({
+      id: 'prj_idem000001',
+      name: config.project,
+      objective: config.objective,
+      requirements: config.requirements,
+      config: stored,
+    } as QueryDeepPartialEntity<ProjectEntity>);
+    await ds
+      .getRepository(RunEntity)
+      .insert({ id: RUN_ID, projectId: 'prj_idem000001', workflow: 'build', status: 'queued', stage: 'INIT', config: stored } as QueryDeepPartialEntity<RunEntity>);
+  });
+
+  afterAll(async () => {
+    // Every step runs even if an earlier one throws: a leaked worker keeps jest from exiting.
+    const errors: unknown[] = [];
+    const attempt = async (f: () => unknown) => {
+      try {
+        await f();
+      } catch (e) {
+        errors.push(e);
+      }
+    };
+    await attempt(() => worker?.beforeApplicationShutdown());
+    await attempt(() => workerRedis?.disconnect());
+    await attempt(() => producer?.close());
+    await attempt(async () => {
+      if (!redis) return;
+      await deleteRedisPrefix(redis, prefix);
+      redis.disconnect();
+    });
+    await attempt(() => ds?.destroy());
+    await attempt(() => db?.drop());
+    if (errors.length) throw errors[0];
+  });
+
+  /** Records a call's outcome the way the provider-worker does after a valid reply. */
+  async function completeCall(callId: string, parsed: Record<string, unknown>): Promise<void> {
+    const text = JSON.stringify(parsed);
+    await ds.getRepository(AgentCallEntity).update(
+      { id: callId },
+      { status: 'completed', valid: true, parsed, responseText: text, inputTokens: 1200, outputTokens: 340, latencyMs: 5, finishedAt: new Date() },
+    );
+  }
+
+  it('applies run.start → workspace.done → agent.done, and a second delivery of agent.done changes no row', async () => {
+    expect(await steps.apply('run.start', { runId: RUN_ID })).toBe('applied');
+    const prepare = await ds.getRepository(WorkspaceOpEntity).findOneByOrFail({ runId: RUN_ID });
+    expect(prepare).toMatchObject({ kind: 'prepare', status: 'queued' });
+    // The outbox sent the prepare job after the commit, under its deterministic id.
+    expect(await producer.queue(QUEUE.workspace).getJob(jobId(prepare.id, 'prepare'))).toBeDefined();
+
+    // The test-runner's part, done by hand.
+    await ds.getRepository(WorkspaceOpEntity).update({ id: prepare.id }, { status: 'done', result: { path: '/tmp/rt-int-ws', tree: [] }, finishedAt: new Date() });
+    expect(await steps.apply('workspace.done', { runId: RUN_ID, opId: prepare.id })).toBe('applied');
+
+    const proposerCall = await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId: RUN_ID });
+    expect(proposerCall).toMatchObject({ role: 'proposer', label: 'P1', status: 'queued', attempt: 1, provider: 'replay' });
+
+    await completeCall(proposerCall.id, firstReply('proposer'));
+    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: proposerCall.id })).toBe('applied');
+
+    const once = await snapshot(ds);
+    // The step did something worth protecting: P1 recorded, the critic queued, usage counted once.
+    expect(once.proposals).toHaveLength(1);
+    expect(once.agent_calls.map((r) => JSON.parse(r)).map((c: { role: string; status: string }) => `${c.role}:${c.status}`).sort()).toEqual([
+      'critic:queued',
+      'proposer:completed',
+    ]);
+    expect(once.usage_by_provider.map((r) => JSON.parse(r))).toEqual([expect.objectContaining({ provider: 'replay', calls: 1, input_tokens: 1200, output_tokens: 340 })]);
+    expect(once.budget_reservations.map((r) => JSON.parse(r).call_id)).toEqual([`${RUN_ID}-c2`]);
+    expect(JSON.parse(once.runs[0])).toMatchObject({ status: 'running', stage: 'CRITIQUE' });
+
+    // Second delivery, straight into the step.
+    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: proposerCall.id })).toBe('duplicate');
+    expect(await snapshot(ds)).toEqual(once);
+
+    // The provider-worker's deterministic id: a repeated enqueue is one job.
+    const doneId = jobId(proposerCall.id, 'done');
+    await producer.add('agent.done', { runId: RUN_ID, callId: proposerCall.id }, { jobId: doneId });
+    await producer.add('agent.done', { runId: RUN_ID, callId: proposerCall.id }, { jobId: doneId });
+    expect(await jobTotal(producer, QUEUE.orchestrator)).toBe(1);
+    // A redelivery BullMQ cannot de-duplicate (another job id) must be caught by the step's inbox.
+    const redeliveryId = jobId(proposerCall.id, 'done', 'redelivered');
+    await producer.add('agent.done', { runId: RUN_ID, callId: proposerCall.id }, { jobId: redeliveryId });
+    expect(await jobTotal(producer, QUEUE.orchestrator)).toBe(2);
+
+    // Both go through a real orchestrator worker.
+    const applySpy = jest.spyOn(steps, 'apply');
+    workerRedis = createRedisConnection(TEST_REDIS_URL);
+    worker = new OrchestratorWorker(workerRedis, prefix, steps, outbox, 60_000, 2);
+    worker.onApplicationBootstrap();
+    const orchestratorQueue = producer.queue(QUEUE.orchestrator);
+    for (const id of [doneId, redeliveryId]) {
+      await waitFor(`job ${id} to finish`, async () => ((await orchestratorQueue.getJob(id))?.finishedOn ? true : undefined), 10_000, 50);
+      expect(await (await orchestratorQueue.getJob(id))!.getState()).toBe('completed');
+    }
+    const outcomes = await Promise.all(applySpy.mock.results.map((r) => r.value as Promise<StepOutcome>));
+    expect(applySpy.mock.calls.map((c) => c[0])).toEqual<JobName[]>(['agent.done', 'agent.done']);
+    expect(outcomes).toEqual(['duplicate', 'duplicate']);
+    applySpy.mockRestore();
+    expect(await snapshot(ds)).toEqual(once);
+  });
+
+  it('re-sends unsent outbox rows without duplicating a job (the sweeper after a crash)', async () => {
+    const before = await snapshot(ds);
+    const agentQueue = agentQueueName('replay');
+    const workspaceJobs = await jobTotal(producer, QUEUE.workspace);
+    const agentJobs = await jobTotal(producer, agentQueue);
+    expect([workspaceJobs, agentJobs]).toEqual([1, 2]);
+
+    // As if the process died between COMMIT and the send: every row unsent again.
+    await ds.query(`UPDATE outbox SET sent_at = NULL, created_at = created_at - interval '1 minute'`);
+    expect(await outbox.sweep(1000)).toBe(3);
+    expect(await jobTotal(producer, QUEUE.workspace)).toBe(workspaceJobs);
+    expect(await jobTotal(producer, agentQueue)).toBe(agentJobs);
+    const [{ unsent }] = await ds.query(`SELECT count(*)::int AS unsent FROM outbox WHERE sent_at IS NULL`);
+    expect(unsent).toBe(0);
+    // created_at was moved above on purpose; everything else is as it was.
+    const after = await snapshot(ds);
+    const withoutCreated = (s: Snapshot) => ({ ...s, outbox: s.outbox.map((r) => JSON.stringify({ ...JSON.parse(r), created_at: null })) });
+    expect(withoutCreated(after)).toEqual(withoutCreated(before));
+  });
+
+  it('serialises two simultaneous deliveries of a fresh agent.done: one applies, one is a duplicate', async () => {
+    const critic = await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId: RUN_ID, role: 'critic' });
+    await completeCall(critic.id, firstReply('critic'));
+    const outcomes = await Promise.all([
+      steps.apply('agent.done', { runId: RUN_ID, callId: critic.id }),
+      steps.apply('agent.done', { runId: RUN_ID, callId: critic.id }),
+    ]);
+    expect(outcomes.sort()).toEqual(['applied', 'duplicate']);
+
+    const calls = await ds.getRepository(AgentCallEntity).find({ where: { runId: RUN_ID }, order: { seq: 'ASC' } });
+    expect(calls.map((c) => `${c.role}:${c.label}`)).toEqual(['proposer:P1', 'critic:C1', 'reviser:P2']);
+    const [usage] = await ds.query(`SELECT calls FROM usage_by_provider WHERE run_id = $1`, [RUN_ID]);
+    expect(usage.calls).toBe(2);
+    const events: { sequence: number }[] = await ds.query(`SELECT sequence FROM run_events WHERE run_id = $1 ORDER BY sequence`, [RUN_ID]);
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM critiques WHERE run_id = $1`, [RUN_ID]);
+    expect(n).toBe(1);
+  });
+});
