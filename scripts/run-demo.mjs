@@ -15,7 +15,7 @@ const POLL_MS = 300;
 
 function usage(message) {
   if (message) console.error(message);
-  console.error('usage: node scripts/run-demo.mjs <project.yaml> [--api <url>] [--timeout <seconds>]');
+  console.error('usage: node scripts/run-demo.mjs <project.yaml> [--api <url>] [--timeout <seconds>] [--sandbox process|docker]');
   process.exit(1);
 }
 
@@ -25,6 +25,7 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--api') opts.api = argv[++i];
     else if (a === '--timeout') opts.timeoutS = Number(argv[++i]);
+    else if (a === '--sandbox') opts.sandbox = argv[++i];
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
     else if (!opts.file) opts.file = a;
     else usage(`unexpected argument ${a}`);
@@ -120,6 +121,8 @@ async function main() {
   }
   resolveConfigPaths(config, path.dirname(file));
 
+  // demo.sh passes --sandbox process when no Docker engine can be had on this machine.
+  if (opts.sandbox) config.sandbox = opts.sandbox;
   const submitted = await request(opts.api, 'POST', '/v1/runs', config);
   if (submitted.status === 400) {
     printIssues(submitted);

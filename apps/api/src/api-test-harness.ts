@@ -37,7 +37,7 @@ export function demoConfig(): PostedConfig {
   return cfg;
 }
 
-export async function startApi(): Promise<ApiHarness> {
+export async function startApi(overrides: Partial<ApiEnv> = {}): Promise<ApiHarness> {
   const db = await createTestDatabase({ migrate: true });
   const env: ApiEnv = {
     DATABASE_URL: db.url,
@@ -45,6 +45,9 @@ export async function startApi(): Promise<ApiHarness> {
     QUEUE_PREFIX: `rt_test_${randomBytes(6).toString('hex')}`,
     PORT: 0,
     API_BODY_LIMIT: '64kb',
+    SSE_HEARTBEAT_MS: 15_000,
+    SSE_RETRY_MS: 3000,
+    ...overrides,
   };
   let app: NestExpressApplication | undefined;
   const ds = createDataSource(db.url, { poolSize: 2 });

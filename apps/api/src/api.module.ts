@@ -11,6 +11,11 @@ import { CallsController } from './calls.controller';
 import { HealthController } from './health.controller';
 import { ReadinessService } from './readiness.service';
 import { RunQueryService } from './run-query.service';
+import { RunControlController } from './run-control.controller';
+import { RunControlService } from './run-control.service';
+import { RunEventHub } from './run-event-hub';
+import { RunEventsController } from './run-events.controller';
+import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
 import { RunsController } from './runs.controller';
 
@@ -37,13 +42,13 @@ class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
-/** Wires the REST API: Postgres, Redis, the outbox for run.start, Bull Board, health. */
+/** Wires the REST API: Postgres, Redis, the outbox for run.start/cancel/resume, the event stream, Bull Board, health. */
 @Module({})
 export class ApiModule {
   static forRoot(env: ApiEnv): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [RunsController, CallsController, HealthController],
+      controllers: [RunsController, RunEventsController, RunControlController, CallsController, HealthController],
       providers: [
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
@@ -53,6 +58,25 @@ export class ApiModule {
           useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>
             new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX)),
           inject: [DS, REDIS, PRODUCER],
+        },
+        {
+          provide: RunControlService,
+          useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p)),
+          inject: [DS, PRODUCER],
+        },
+        // Its own connection: a subscribed Redis connection can run no other command. Ends its streams on shutdown.
+        { provide: RunEventHub, useFactory: () => new RunEventHub(createRedisConnection(env.REDIS_URL), env.QUEUE_PREFIX) },
+        {
+          provide: RunEventsService,
+          useFactory: (ds: DataSource, hub: RunEventHub) =>
+            new RunEventsService(ds, hub, {
+              heartbeatMs: env.SSE_HEARTBEAT_MS,
+              retryMs: env.SSE_RETRY_MS,
+              pageSize: 2000,
+              maxBufferedBytes: 4 * 1024 * 1024,
+              maxPending: 10_000,
+            }),
+          inject: [DS, RunEventHub],
         },
         { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
         { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },

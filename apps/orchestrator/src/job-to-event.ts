@@ -23,6 +23,32 @@ export function eventKeyOf(name: JobName, payload: Record<string, unknown>, jobI
 
 export class StaleJobError extends Error {}
 
+interface ChainRow {
+  id: string;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: string | null;
+  error: string | null;
+  error_code: string | null;
+}
+
+/** A call and the tries it retried (its `retry_of` links), oldest first. */
+async function retryChain(em: EntityManager, runId: string, lastId: string): Promise<ChainRow[]> {
+  const rows: (ChainRow & { depth: number })[] = await em.query(
+    `WITH RECURSIVE chain AS (
+       SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 0 AS depth
+         FROM agent_calls WHERE id = $1 AND run_id = $2
+       UNION ALL
+       SELECT c.id, c.retry_of, c.input_tokens, c.output_tokens, c.cost_usd, c.error, c.error_code, chain.depth + 1
+         FROM agent_calls c JOIN chain ON c.id = chain.retry_of
+        WHERE chain.depth < 50
+     )
+     SELECT id, input_tokens, output_tokens, cost_usd::text AS cost_usd, error, error_code, depth FROM chain ORDER BY depth DESC`,
+    [lastId, runId],
+  );
+  return rows;
+}
+
 /** What the test-runner writes on a finished `tests` op (plus the label the orchestrator asked for). */
 interface TestsOpResult {
   command: string;
@@ -89,24 +115,38 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       if (call.status !== 'completed' && call.status !== 'failed') {
         throw new StaleJobError(`agent call ${call.id} is ${call.status}, not finished`);
       }
-      await em.delete('budget_reservations', { callId: call.id });
+      // agent.done names the last try; the tries before it (transient retries) are settled with it.
+      const chain = await retryChain(em, run.id, call.id);
+      const tries = chain.map((c) => c.id);
+      await em.query(`DELETE FROM budget_reservations WHERE run_id = $1 AND call_id = ANY($2)`, [run.id, tries]);
+      const costs = chain.map((c) => c.cost_usd).filter((c): c is string => c !== null);
       await em.query(
         `INSERT INTO usage_by_provider (run_id, provider, calls, input_tokens, output_tokens, cost_usd)
-         VALUES ($1, $2, 1, $3, $4, $5)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (run_id, provider) DO UPDATE SET
-           calls = usage_by_provider.calls + 1,
+           calls = usage_by_provider.calls + EXCLUDED.calls,
            input_tokens = usage_by_provider.input_tokens + EXCLUDED.input_tokens,
            output_tokens = usage_by_provider.output_tokens + EXCLUDED.output_tokens,
            cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN usage_by_provider.cost_usd
                            ELSE COALESCE(usage_by_provider.cost_usd, 0) + EXCLUDED.cost_usd END`,
-        [run.id, call.provider, call.inputTokens ?? 0, call.outputTokens ?? 0, call.costUsd],
+        [
+          run.id,
+          call.provider,
+          chain.length,
+          chain.reduce((n, c) => n + (c.input_tokens ?? 0), 0),
+          chain.reduce((n, c) => n + (c.output_tokens ?? 0), 0),
+          costs.length ? costs.reduce((n, c) => n + Number(c), 0) : null,
+        ],
       );
+      const prior = chain.slice(0, -1);
       const finished: FinishedCall = {
         id: call.id,
         role: call.role as FinishedCall['role'],
         stage: call.stage as FinishedCall['stage'],
         label: call.label,
         attempt: call.attempt,
+        retry: call.retry,
+        priorAttempts: prior.map((c) => ({ id: c.id, error: c.error, errorCode: c.error_code })),
         provider: call.provider,
         model: call.model,
         status: call.status,

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { infraProviders, INFRA, type JobProducer } from '@roundtable/queues';
-import { ProcessTestRunner } from '@roundtable/sandbox';
+import { SandboxRunners } from './sandbox-runners';
 import type { TestRunnerEnv } from './test-runner.env';
 import { TestRunnerWorker } from './test-runner.worker';
 import { WorkspaceOpsService } from './workspace-ops.service';
@@ -17,10 +17,13 @@ export class TestRunnerModule {
       providers: [
         ...infraProviders(env, 'test-runner'),
         {
+          provide: SandboxRunners,
+          useFactory: () => new SandboxRunners({ image: env.SANDBOX_IMAGE, dockerHost: env.DOCKER_HOST }),
+        },
+        {
           provide: WorkspaceOpsService,
-          // The subprocess runner is containment, not a sandbox; the Docker runner replaces it (issue 4).
-          useFactory: (ds: DataSource, p: JobProducer) => new WorkspaceOpsService(ds, p, env.WORKSPACE_ROOT, new ProcessTestRunner()),
-          inject: [DS, PRODUCER],
+          useFactory: (ds: DataSource, p: JobProducer, runners: SandboxRunners) => new WorkspaceOpsService(ds, p, env.WORKSPACE_ROOT, runners),
+          inject: [DS, PRODUCER, SandboxRunners],
         },
         {
           provide: TestRunnerWorker,

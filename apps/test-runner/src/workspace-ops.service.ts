@@ -3,14 +3,19 @@ import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { jobId, Implementation, ProjectConfig } from '@roundtable/contracts';
 import { ArtifactEntity, ImplementationEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
-import { listFileTree, PathEscapeError, prepareEmptyWorkspace, TestRunner, writeFileChanges } from '@roundtable/sandbox';
+import { listFileTree, PathEscapeError, prepareEmptyWorkspace, SandboxUnavailableError, writeFileChanges } from '@roundtable/sandbox';
 import type { JobProducer } from '@roundtable/queues';
+import type { TestRunnerChoice } from './sandbox-runners';
 
 /** A request the test-runner refuses for good: recorded on the run, never retried. */
 class WorkspaceRefusal extends Error {}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const TAIL = 4096;
+
+/** Appended to the output of a run outside the sandbox, so the record and every prompt say so. */
+export const PROCESS_RUNNER_NOTICE =
+  '[runner: process] containment without a sandbox: the tests ran as a plain subprocess with network and host filesystem access (sandbox.runner: process)';
 
 /**
  * The test-runner's work: it owns the workspace volume. Each operation is a workspace_ops
@@ -22,7 +27,7 @@ export class WorkspaceOpsService {
     private readonly ds: DataSource,
     private readonly producer: JobProducer,
     private readonly workspaceRoot: string,
-    private readonly runner: TestRunner,
+    private readonly runners: TestRunnerChoice,
   ) {}
 
   prepare(runId: string, opId: string): Promise<void> {
@@ -67,7 +72,9 @@ export class WorkspaceOpsService {
     return this.perform(runId, opId, 'tests.done', async (run, op) => {
       const { command, timeoutS } = op.result as { command: string; timeoutS: number };
       const ws = await this.workspaceOf(run);
-      const outcome = await this.runner.run({ workspace: ws, command, timeoutMs: Math.round(timeoutS * 1000) });
+      const runner = this.runners.for((run.config as unknown as ProjectConfig).sandbox);
+      const outcome = await runner.run({ workspace: ws, command, timeoutMs: Math.round(timeoutS * 1000), runId });
+      if (runner.kind === 'process') outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n`;
       const artifactId = `${opId}-out`;
       await this.ds
         .createQueryBuilder()
@@ -94,9 +101,10 @@ export class WorkspaceOpsService {
         errors: outcome.errors,
         duration_s: outcome.duration_s,
         timed_out: outcome.timed_out,
+        oom_killed: outcome.oom_killed,
         output_artifact_id: artifactId,
         output_tail: outcome.output.slice(-TAIL),
-        runner: this.runner.kind,
+        runner: runner.kind,
       };
     });
   }
@@ -126,7 +134,9 @@ export class WorkspaceOpsService {
       } catch (e) {
         // A rejected path is the engineer's mistake and part of the run's record; an I/O
         // failure is ours, and BullMQ retries it.
-        if (!(e instanceof PathEscapeError) && !(e instanceof WorkspaceRefusal)) throw e;
+        // No Docker engine or no sandbox image: retrying will not help, and falling back to an
+        // unsandboxed run is not ours to decide; the reason goes on the run.
+        if (!(e instanceof PathEscapeError) && !(e instanceof WorkspaceRefusal) && !(e instanceof SandboxUnavailableError)) throw e;
         await ops.update({ id: opId, status: 'queued' }, { status: 'failed', error: e.message, finishedAt: new Date() });
       }
     }

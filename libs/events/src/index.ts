@@ -1,3 +1,4 @@
 export * from './run-event-log';
 export * from './run-event-publisher';
 export * from './outbox';
+export * from './run-event-json';

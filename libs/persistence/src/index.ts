@@ -22,6 +22,7 @@ export * from './entities/all-entities';
 export * from './entities/numeric.transformer';
 export * from './migrations/all-migrations';
 export * from './migrations/1764500000000-initial-schema';
+export * from './migrations/1764600000000-agent-call-retries';
 export * from './data-source';
 export * from './database-not-migrated.error';
 export * from './redact-database-url';

@@ -107,7 +107,7 @@ describe('assertMigrated', () => {
     const failure = assertMigrated(ds);
     await expect(failure).rejects.toBeInstanceOf(DatabaseNotMigratedError);
     await expect(failure).rejects.toThrow(
-      `database at ${db.url} is not migrated: run \`npm run db:migrate\` (pending: InitialSchema1764500000000)`,
+      `database at ${db.url} is not migrated: run \`npm run db:migrate\` (pending: ${ALL_MIGRATIONS.map((M) => new M().name).join(', ')})`,
     );
     const [{ present }] = await ds.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [MIGRATIONS_TABLE]);
     expect(present).toBe(false);
@@ -120,7 +120,7 @@ describe('assertMigrated', () => {
   });
 });
 
-describe('the initial migration down', () => {
+describe('the migrations down', () => {
   let db: TestDatabase;
 
   beforeAll(async () => {
@@ -131,11 +131,11 @@ describe('the initial migration down', () => {
     await db?.drop();
   });
 
-  it('drops every table it created, and up runs again cleanly after it', async () => {
+  it('undone newest first, drop every table they created, and up runs again cleanly after it', async () => {
     const ds = createDataSource(db.url);
     await ds.initialize();
     try {
-      await ds.undoLastMigration();
+      for (let i = 0; i < ALL_MIGRATIONS.length; i++) await ds.undoLastMigration();
       const rows: Array<{ tablename: string }> = await ds.query(
         `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`,
       );
@@ -144,6 +144,6 @@ describe('the initial migration down', () => {
     } finally {
       await ds.destroy();
     }
-    expect(await runMigrations(db.url)).toEqual(['InitialSchema1764500000000']);
+    expect(await runMigrations(db.url)).toEqual(ALL_MIGRATIONS.map((M) => new M().name));
   });
 });

@@ -9,5 +9,24 @@ export { ProcessTestRunner } from './process-runner';
 export type { ProcessTestRunnerOptions } from './process-runner';
 export { sandboxEnv, isSecretEnvName, SANDBOX_ENV_ALLOWLIST } from './sandbox-env';
 export type { SandboxEnvOptions } from './sandbox-env';
-export { parseTestSummary, pytestSummaryParser } from './test-output-parser';
+export { parseTestSummary, pytestSummaryParser, TEST_SUMMARY_PARSERS } from './test-output-parser';
 export type { TestSummary, TestSummaryParser } from './test-output-parser';
+export { tapSummaryParser, jestSummaryParser, mochaSummaryParser } from './js-test-summary.parsers';
+export { goTestSummaryParser } from './go-test-summary.parser';
+export {
+  DockerTestRunner,
+  sandboxContainerOptions,
+  DEFAULT_SANDBOX_IMAGE,
+  DEFAULT_SANDBOX_LIMITS,
+  SANDBOX_CONTAINER_ENV,
+  SANDBOX_UID,
+  SANDBOX_GID,
+} from './docker-runner';
+export type { DockerTestRunnerOptions, SandboxLimits, SandboxContainerSpec } from './docker-runner';
+export { dockerEndpoint, DEFAULT_DOCKER_SOCKET } from './docker-client';
+export type { DockerEndpoint } from './docker-client';
+export { reapOrphans, isOrphan } from './orphan-reaper';
+export type { ReapOptions } from './orphan-reaper';
+export { SANDBOX_LABELS } from './container-labels';
+export { SandboxUnavailableError } from './sandbox-unavailable.error';
+export { grantWorkspaceToSandbox } from './workspace-grant';

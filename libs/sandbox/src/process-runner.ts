@@ -3,17 +3,10 @@ import { mkdir, realpath, stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import * as path from 'node:path';
 import { OutputCapture } from './output-capture';
+import { OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES, PIPE_DRAIN_GRACE_MS, STDOUT_TAIL_BYTES, TIMEOUT_EXIT_CODE } from './output-limits';
 import { sandboxEnv } from './sandbox-env';
 import { parseTestSummary } from './test-output-parser';
 import { TestRunner, TestRunOutcome, TestRunRequest } from './test-runner';
-
-const OUTPUT_CAP_BYTES = 1024 * 1024;
-const OUTPUT_TAIL_BYTES = 64 * 1024;
-const STDOUT_TAIL_BYTES = 4 * 1024;
-/** After the shell exits, how long a process that left our group may hold the pipes open. */
-const PIPE_DRAIN_GRACE_MS = 1000;
-/** Same convention as coreutils `timeout`. */
-const TIMEOUT_EXIT_CODE = 124;
 
 export interface ProcessTestRunnerOptions {
   /** Environment the allowlist is taken from; defaults to this process's. */
@@ -25,8 +18,8 @@ export interface ProcessTestRunnerOptions {
 /**
  * Runs the test command as a plain subprocess: cwd = workspace, allowlisted env, scratch
  * HOME, wall-clock timeout that kills the whole process group. This is containment, not a
- * sandbox: the code can still read the host filesystem and use the network. It exists only
- * behind an explicit config switch until the container runner lands.
+ * sandbox: the code can still read the host filesystem and use the network. It runs only
+ * behind an explicit `sandbox: process` setting; DockerTestRunner is the default.
  */
 export class ProcessTestRunner implements TestRunner {
   readonly kind = 'process';
@@ -54,7 +47,7 @@ export class ProcessTestRunner implements TestRunner {
 function runInProcessGroup(req: TestRunRequest, cwd: string, env: Record<string, string>): Promise<TestRunOutcome> {
   return new Promise<TestRunOutcome>((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const capture = new OutputCapture(OUTPUT_CAP_BYTES - OUTPUT_TAIL_BYTES - 128, OUTPUT_TAIL_BYTES);
+    const capture = new OutputCapture(OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES);
     // detached: the shell leads a new process group, so one kill reaches everything it started.
     const child = spawn('/bin/sh', ['-c', req.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -114,6 +107,8 @@ function runInProcessGroup(req: TestRunRequest, cwd: string, env: Record<string,
           stdout_tail: capture.last(STDOUT_TAIL_BYTES),
           output,
           timed_out: timedOut,
+          // Not observable without a memory cgroup of our own.
+          oom_killed: false,
         });
       });
     });

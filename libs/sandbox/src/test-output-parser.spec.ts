@@ -69,3 +69,17 @@ describe('parseTestSummary (pytest)', () => {
     expect(pytestSummaryParser.parse('PASS src/a.test.ts\nTests: 3 passed, 3 total', 0)).toBeNull();
   });
 });
+
+describe('parseTestSummary (the parser table)', () => {
+  it.each([
+    ['pytest', '3 passed in 0.1s\n', { passed: 3, failed: 0, errors: 0 }],
+    ['node --test', '# tests 2\n# pass 1\n# fail 1\n', { passed: 1, failed: 1, errors: 0 }],
+    ['go test', '--- FAIL: TestX (0.00s)\nFAIL\texample.com/x\t0.001s\n', { passed: 0, failed: 1, errors: 0 }],
+  ])('routes %s output to its parser', (_name, output, expected) => {
+    expect(parseTestSummary(output, 1)).toEqual(expected);
+  });
+
+  it('anything else is judged by the exit code alone (zero counts)', () => {
+    expect(parseTestSummary('make: *** [check] Error 2\n', 2)).toEqual({ passed: 0, failed: 0, errors: 0 });
+  });
+});

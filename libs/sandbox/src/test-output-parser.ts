@@ -1,16 +1,8 @@
-export interface TestSummary {
-  passed: number;
-  failed: number;
-  errors: number;
-}
+import { goTestSummaryParser } from './go-test-summary.parser';
+import { jestSummaryParser, mochaSummaryParser, tapSummaryParser } from './js-test-summary.parsers';
+import { outputLines, TestSummary, TestSummaryParser } from './test-summary';
 
-/** One per test framework; returns null when the output is not that framework's. */
-export interface TestSummaryParser {
-  readonly name: string;
-  parse(output: string, exitCode: number): TestSummary | null;
-}
-
-const ANSI_ESCAPE = /\u001b\[[0-9;]*[A-Za-z]/g;
+export type { TestSummary, TestSummaryParser } from './test-summary';
 
 /** pytest words that describe test outcomes; at least one must appear for a line to count. */
 const PYTEST_OUTCOMES = new Set(['passed', 'failed', 'error', 'errors', 'skipped', 'xfailed', 'xpassed', 'deselected']);
@@ -23,7 +15,7 @@ const PYTEST_OUTCOMES = new Set(['passed', 'failed', 'error', 'errors', 'skipped
 export const pytestSummaryParser: TestSummaryParser = {
   name: 'pytest',
   parse(output) {
-    const lines = output.replace(ANSI_ESCAPE, '').split(/\r?\n/);
+    const lines = outputLines(output);
     for (let i = lines.length - 1; i >= 0; i--) {
       const body = lines[i]
         .trim()
@@ -45,15 +37,25 @@ export const pytestSummaryParser: TestSummaryParser = {
   },
 };
 
-// Later: npm/node/go parsers join this table; order matters only if two could match the same output.
-const PARSERS: readonly TestSummaryParser[] = [pytestSummaryParser];
+/**
+ * Tried in order; the first that recognises the output gives the counts. Order matters only
+ * when one output could carry two frameworks' summaries (an npm script that also runs pytest):
+ * pytest's line is the most specific, go's the least.
+ */
+export const TEST_SUMMARY_PARSERS: readonly TestSummaryParser[] = [
+  pytestSummaryParser,
+  tapSummaryParser,
+  jestSummaryParser,
+  mochaSummaryParser,
+  goTestSummaryParser,
+];
 
 /**
  * Counts from the runner's own summary. When no parser recognises the output the counts are
  * zero and the exit code is the only verdict; counts are never guessed.
  */
 export function parseTestSummary(output: string, exitCode: number): TestSummary {
-  for (const parser of PARSERS) {
+  for (const parser of TEST_SUMMARY_PARSERS) {
     const summary = parser.parse(output, exitCode);
     if (summary) return summary;
   }

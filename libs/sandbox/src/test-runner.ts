@@ -11,16 +11,21 @@ export interface TestRunOutcome {
   /** Combined stdout+stderr, capped at 1 MiB (head and tail kept, middle elided), for the artifact store. */
   output: string;
   timed_out: boolean;
+  /** The kernel killed a process of the run for exceeding the memory limit (container runner only). */
+  oom_killed: boolean;
 }
 
 export interface TestRunRequest {
   workspace: string;
   command: string;
   timeoutMs: number;
+  /** Which run this is for: a label on the container, so a leftover one can be traced. */
+  runId?: string;
 }
 
-/** Implementations differ in containment (plain process now, container later), not in contract. */
+/** Implementations differ in containment (container by default, plain process on request), not in contract. */
 export interface TestRunner {
+  /** Recorded as test_runs.runner: 'docker' or 'process'. */
   readonly kind: string;
   run(req: TestRunRequest): Promise<TestRunOutcome>;
 }

@@ -7,3 +7,8 @@ export * from './budget';
 export * from './evidence-block';
 export * from './prompt-render';
 export * from './report';
+export * from './verification/panel-quality';
+export * from './panel/panel-types';
+export * from './panel/panel-context-packs';
+export { decidePanel, panelWorkflow, canAppeal, MAX_PANEL_RETRIES } from './panel/panel.workflow';
+export { initialPanelState } from './panel/initial-panel-state';

@@ -4,8 +4,8 @@ import { AGENT_SCHEMAS, AgentSchemaName, agentJsonSchema, formatZodIssues, isAge
 const names = Object.keys(AGENT_SCHEMAS) as AgentSchemaName[];
 
 describe('AGENT_SCHEMAS', () => {
-  it('holds the five schemas an agent may be asked for', () => {
-    expect(names.sort()).toEqual(['Critique', 'Implementation', 'Proposal', 'Review', 'Synthesis']);
+  it('holds the schemas an agent may be asked for: the build\'s five and the panel\'s four', () => {
+    expect(names.sort()).toEqual(['Critique', 'DebateTurn', 'Implementation', 'JudgeVerdict', 'ModeratorSynthesis', 'Proposal', 'Review', 'Revote', 'Synthesis']);
     expect(AgentSchemaName.options.sort()).toEqual(names);
   });
 

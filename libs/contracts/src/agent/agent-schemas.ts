@@ -4,6 +4,10 @@ import { Implementation } from './implementation.schema';
 import { Proposal } from './proposal.schema';
 import { Review } from './review.schema';
 import { Synthesis } from './synthesis.schema';
+import { DebateTurn } from '../panel/debate-turn.schema';
+import { JudgeVerdict } from '../panel/judge-verdict.schema';
+import { ModeratorSynthesis } from '../panel/moderator-synthesis.schema';
+import { Revote } from '../panel/revote.schema';
 
 /**
  * The schemas an agent reply can be validated against, by the name stored in
@@ -15,6 +19,11 @@ export const AGENT_SCHEMAS = {
   Implementation,
   Review,
   Synthesis,
+  // The panel workflow's replies (seed 003).
+  JudgeVerdict,
+  DebateTurn,
+  Revote,
+  ModeratorSynthesis,
 } as const;
 export type AgentSchemaName = keyof typeof AGENT_SCHEMAS;
 export const AgentSchemaName = z.enum(Object.keys(AGENT_SCHEMAS) as [AgentSchemaName, ...AgentSchemaName[]]);

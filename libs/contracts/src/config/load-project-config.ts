@@ -28,7 +28,7 @@ export interface LoadOptions {
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** `${VAR}` and `${VAR:-default}` in every string value, so model ids never live in the repo. */
-function expandEnv(value: unknown, path: string[], env: LoadOptions['env'], issues: ConfigIssue[]): unknown {
+export function expandEnv(value: unknown, path: string[], env: LoadOptions['env'], issues: ConfigIssue[]): unknown {
   if (typeof value === 'string') {
     return value.replace(VAR, (_m, name: string, fallback: string | undefined) => {
       const v = env[name];
@@ -46,7 +46,7 @@ function expandEnv(value: unknown, path: string[], env: LoadOptions['env'], issu
 }
 
 /** The seed's files nest name/objective/requirements under `project:`; accept both shapes. */
-function liftNestedProject(raw: Record<string, unknown>): Record<string, unknown> {
+export function liftNestedProject(raw: Record<string, unknown>): Record<string, unknown> {
   const p = raw.project;
   if (p && typeof p === 'object' && !Array.isArray(p)) {
     const { name, ...rest } = p as Record<string, unknown>;
@@ -55,11 +55,11 @@ function liftNestedProject(raw: Record<string, unknown>): Record<string, unknown
   return raw;
 }
 
-function isAbsolute(p: string): boolean {
+export function isAbsolute(p: string): boolean {
   return p.startsWith('/');
 }
 
-function joinPath(base: string, rel: string): string {
+export function joinPath(base: string, rel: string): string {
   const parts = `${base.replace(/\/+$/, '')}/${rel}`.split('/');
   const out: string[] = [];
   for (const seg of parts) {

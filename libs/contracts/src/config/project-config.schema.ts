@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BuildRole } from '../run/run-vocabulary';
+import { SandboxConfig } from './sandbox-config.schema';
 
 /** A provider name is a queue-name suffix (`agent.<name>`) and so a Redis key: keep it simple. */
 const ProviderName = z
@@ -10,6 +11,16 @@ const ApiKeyEnv = z
   .string()
   .regex(/^[A-Z_][A-Z0-9_]*$/, 'api_key_env names an environment variable (e.g. ANTHROPIC_API_KEY), not the key itself');
 
+/**
+ * How the provider-worker consumes this provider's `agent.<name>` queue: a BullMQ rate limit
+ * (at most `max` calls started per `duration_ms`, across all workers) and this worker's
+ * concurrency. Read from the most recent run that names the provider when the queue starts.
+ */
+const QueueLimits = {
+  rate_limit: z.object({ max: z.number().int().positive(), duration_ms: z.number().int().positive() }).strict().optional(),
+  concurrency: z.number().int().positive().optional(),
+};
+
 export const ReplayProviderConfig = z
   .object({
     type: z.literal('replay'),
@@ -17,21 +28,23 @@ export const ReplayProviderConfig = z
     cassette: z.string().min(1),
     /** Artificial latency per call, for demos and benchmarks. */
     latency_ms: z.number().int().min(0).default(0),
+    ...QueueLimits,
   })
   .strict();
 
 const ApiProviderBase = {
   api_key_env: ApiKeyEnv,
   base_url: z.string().url().optional(),
+  ...QueueLimits,
 };
 export const AnthropicProviderConfig = z.object({ type: z.literal('anthropic'), ...ApiProviderBase }).strict();
 export const OpenAiCompatProviderConfig = z.object({ type: z.literal('openai_compat'), ...ApiProviderBase }).strict();
 export const GeminiProviderConfig = z.object({ type: z.literal('gemini'), ...ApiProviderBase }).strict();
 export const OllamaProviderConfig = z
-  .object({ type: z.literal('ollama'), host: z.string().url().default('http://localhost:11434') })
+  .object({ type: z.literal('ollama'), host: z.string().url().default('http://localhost:11434'), ...QueueLimits })
   .strict();
 export const CliProviderConfig = z
-  .object({ type: z.literal('cli'), cli: z.enum(['claude', 'codex', 'grok', 'gemini']), binary: z.string().optional() })
+  .object({ type: z.literal('cli'), cli: z.enum(['claude', 'codex', 'grok', 'gemini']), binary: z.string().optional(), ...QueueLimits })
   .strict();
 
 export const ProviderConfig = z.discriminatedUnion('type', [
@@ -54,6 +67,8 @@ export const AgentConfig = z
     max_turns: z.number().int().min(1).optional(),
     /** A provider used when this one is exhausted or failing; the switch is a recorded decision. */
     fallback: ProviderName.optional(),
+    /** The model asked of the fallback provider; default: the same model name. */
+    fallback_model: z.string().min(1).optional(),
     timeout_s: z.number().positive().default(180),
     max_tokens: z.number().int().positive().default(4096),
     temperature: z.number().min(0).max(2).default(0.2),
@@ -103,6 +118,7 @@ export const ProjectConfig = z
     on_unresolved: z.enum(['implement', 'halt']).default('implement'),
     test_command: z.string().min(1).optional(),
     test_timeout_s: z.number().positive().default(120),
+    sandbox: SandboxConfig,
   })
   .strict();
 export type ProjectConfig = z.infer<typeof ProjectConfig>;

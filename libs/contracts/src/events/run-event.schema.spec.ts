@@ -1,6 +1,25 @@
 import { RUN_EVENT_PAYLOADS, RunEventEnvelope, RunEventPayload, RunEventType, TERMINAL_EVENT_TYPES } from './run-event.schema';
 
 const call = { call_id: 'c1', stage: 'PROPOSE', role: 'proposer', provider: 'replay', model: 'm', attempt: 1 };
+const judgeVerdict = {
+  judge: 'vc' as const,
+  score: 4,
+  stance: 'against' as const,
+  top_concerns: ['CAC above LTV'],
+  evidence: ['3 of 40 interviewees would pay'],
+  what_would_change_my_mind: 'a paid pilot',
+  confidence: 0.6,
+};
+const moderatorSynthesis = {
+  overall_recommendation: 'ITERATE' as const,
+  confidence: 0.6,
+  top_strengths: ['clear pain'],
+  top_risks: ['distribution'],
+  top_problems: ['pricing'],
+  biggest_disagreement: 'vc vs customer on willingness to pay',
+  recommended_experiment: 'a $49 pre-order page',
+};
+const quality = { status: 'ok' as const, figures: { max_jaccard: 0.2, pairs: [], generic_rates: {}, duplicates: {} }, weak_judges: [], reasons: [] };
 
 /** One minimal valid payload per type; the mapped type makes a new event without an entry a compile error. */
 const valid: { [T in RunEventType]: RunEventPayload<T> } = {
@@ -26,6 +45,20 @@ const valid: { [T in RunEventType]: RunEventPayload<T> } = {
   run_failed: { reason: 'provider down' },
   run_cancelled: {},
   run_resumed: { at: 'CRITIQUE', rerun: false, caps: { max_calls: 20 } },
+  provider_fallback: { role: 'critic', from: 'xai', to: 'anthropic', reason: 'USAGE_LIMIT: xai: HTTP 429 insufficient_quota' },
+  judges_dispatched: { judges: ['vc', 'engineer', 'pm', 'customer', 'competitor'] },
+  judge_verdict_completed: { judge: 'vc', verdict: judgeVerdict, completed: 1, total: 5 },
+  roast_panel_completed: { scores: { vc: 4, pm: 7 } },
+  panel_retry: { attempt: 1, reasons: ['pm: 60 % generic evidence'] },
+  debate_message_published: { speaker: 'pm', round: 1, message: 'the onboarding is the risk' },
+  debate_token_delta: { speaker: 'pm', round: 1, delta: 'the onb' },
+  revote_started: { baseline: { vc: 4 } },
+  revote_judge_completed: { judge: 'vc', score: 6, previous: 4, delta: 2, change_reason: 'the pilot data' },
+  moderator_completed: { synthesis: moderatorSynthesis },
+  run_metrics: { phase_seconds: { roast: 3.2 }, tokens: 1200, cost_usd: null, calls: [] },
+  appeal_started: { judges: ['vc'], scores: { vc: 4 } },
+  appeal_completed: { judges: ['vc'], scores: { vc: 6 } },
+  panel_warning: { kind: 'herding', detail: 'four judges moved by +2' },
 };
 
 /** An obviously wrong payload per type: a required field missing or of the wrong kind. */
@@ -52,6 +85,20 @@ const invalid: Record<RunEventType, Record<string, unknown>> = {
   run_failed: {},
   run_cancelled: { reason: 7 },
   run_resumed: { at: 'NOWHERE', rerun: 'no', caps: {} },
+  provider_fallback: { role: 'critic', from: 'xai' },
+  judges_dispatched: { judges: ['vc', 'investor'] },
+  judge_verdict_completed: { judge: 'vc', verdict: { ...judgeVerdict, score: 11 }, completed: 1, total: 5 },
+  roast_panel_completed: { scores: { vc: 0 } },
+  panel_retry: { reasons: [] },
+  debate_message_published: { speaker: 'moderator', round: 1, message: 'x' },
+  debate_token_delta: { speaker: 'pm', round: 0, delta: 'x' },
+  revote_started: { baseline: { vc: 4.5 } },
+  revote_judge_completed: { judge: 'vc', score: 6, previous: 4 },
+  moderator_completed: { synthesis: { ...moderatorSynthesis, overall_recommendation: 'MAYBE' } },
+  run_metrics: { phase_seconds: { roast: -1 }, tokens: 1200, cost_usd: null, calls: [] },
+  appeal_started: { judges: [], scores: {} },
+  appeal_completed: { judges: ['vc'] },
+  panel_warning: { kind: 'vibes', detail: 'x' },
 };
 
 const types = Object.keys(RUN_EVENT_PAYLOADS) as RunEventType[];
@@ -71,6 +118,17 @@ describe('RUN_EVENT_PAYLOADS', () => {
 
   it.each(types)('%s rejects a non-object payload', (type) => {
     expect(RUN_EVENT_PAYLOADS[type].safeParse('payload').success).toBe(false);
+  });
+
+  it('stage_changed takes a panel stage as well as a build stage', () => {
+    expect(RUN_EVENT_PAYLOADS.stage_changed.safeParse({ from: 'ROAST', to: 'DEBATE', reason: 'panel ok' }).success).toBe(true);
+    expect(RUN_EVENT_PAYLOADS.stage_changed.safeParse({ from: 'PROPOSE', to: 'CRITIQUE', reason: 'P1 valid' }).success).toBe(true);
+  });
+
+  it('run_completed carries an optional panel outcome, checked when present', () => {
+    const panel = { recommendation: 'ITERATE', synthesis: moderatorSynthesis, partial: false, quality, low_confidence: false, scores: { vc: 5 }, warnings: [] };
+    expect(RUN_EVENT_PAYLOADS.run_completed.safeParse({ status: 'done', verdict: 'ITERATE', confidence: 0.6, panel }).success).toBe(true);
+    expect(RUN_EVENT_PAYLOADS.run_completed.safeParse({ status: 'done', panel: { ...panel, scores: { vc: 12 } } }).success).toBe(false);
   });
 
   it('has an invalid example for every type', () => {

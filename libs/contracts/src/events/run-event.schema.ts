@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { RunStatus, Stage } from '../run/run-vocabulary';
+import { JudgeVerdict } from '../panel/judge-verdict.schema';
+import { ModeratorSynthesis } from '../panel/moderator-synthesis.schema';
+import { PanelCompletion } from '../panel/panel-completion.schema';
+import { PanelQuality, PanelWarningKind } from '../panel/panel-quality.schema';
+import { JudgeRole, JudgeScore, RunStage } from '../panel/panel-vocabulary.schema';
 
 /** What every SSE data frame carries; `sequence` is per run, gap-free, and the SSE frame id. */
 export const RunEventEnvelope = z.object({
@@ -21,11 +26,31 @@ const CallFacts = {
   label: z.string().nullish(),
 };
 
+/** A score per judge (a panel that halted early may lack some judges). */
+const ScoreMap = z.partialRecord(JudgeRole, JudgeScore);
+
+/** One agent call in a panel's run_metrics breakdown. */
+const CallMetrics = z.object({
+  call_id: z.string(),
+  role: z.string(),
+  stage: z.string(),
+  label: z.string().nullish(),
+  provider: z.string(),
+  model: z.string(),
+  attempt: z.number().int(),
+  status: z.enum(['completed', 'failed']),
+  input_tokens: z.number().nullish(),
+  output_tokens: z.number().nullish(),
+  cost_usd: z.number().nullish(),
+  latency_ms: z.number().nullish(),
+});
+
 /** The catalogue of event types, snake_case, each with its payload schema. */
 export const RUN_EVENT_PAYLOADS = {
   run_created: z.object({ project: z.string(), workflow: z.string() }),
   run_started: z.object({ workspace: z.string().nullish() }),
-  stage_changed: z.object({ from: Stage, to: Stage, reason: z.string() }),
+  // Any workflow's stage: the build's (seed §8) or the panel's (ROAST, DEBATE …).
+  stage_changed: z.object({ from: RunStage, to: RunStage, reason: z.string() }),
   agent_call_queued: z.object(CallFacts),
   agent_call_completed: z.object({
     ...CallFacts,
@@ -56,10 +81,64 @@ export const RUN_EVENT_PAYLOADS = {
   open_question_raised: z.object({ role: z.string(), question: z.string() }),
   budget_warning: z.object({ cap: z.string(), used: z.number(), limit: z.number() }),
   run_halted: z.object({ reason: z.string() }),
-  run_completed: z.object({ status: RunStatus, verdict: z.string().nullish(), confidence: z.number().nullish() }),
+  run_completed: z.object({
+    status: RunStatus,
+    verdict: z.string().nullish(),
+    confidence: z.number().nullish(),
+    /** A panel run's moderator synthesis and quality figures. */
+    panel: PanelCompletion.optional(),
+  }),
   run_failed: z.object({ reason: z.string() }),
   run_cancelled: z.object({ reason: z.string().nullish() }),
   run_resumed: z.object({ at: Stage, rerun: z.boolean(), caps: z.record(z.string(), z.number()) }),
+  /** A role's call moved to its configured fallback provider after its own failed (a recorded decision). */
+  provider_fallback: z.object({ role: z.string(), from: z.string(), to: z.string(), reason: z.string() }),
+
+  // The panel workflow (seed 003).
+  judges_dispatched: z.object({ judges: z.array(JudgeRole).min(1), round: z.number().int().min(0).optional() }),
+  judge_verdict_completed: z.object({
+    judge: JudgeRole,
+    verdict: JudgeVerdict,
+    completed: z.number().int().min(0),
+    total: z.number().int().min(1),
+  }),
+  roast_panel_completed: z.object({ scores: ScoreMap, quality: PanelQuality.optional() }),
+  panel_retry: z.object({ attempt: z.number().int().min(1), reasons: z.array(z.string()), judges: z.array(JudgeRole).optional() }),
+  debate_message_published: z.object({
+    speaker: JudgeRole,
+    round: z.number().int().min(1),
+    message: z.string(),
+    label: z.string().optional(),
+    responds_to: z.array(z.string()).optional(),
+  }),
+  debate_token_delta: z.object({ speaker: JudgeRole, round: z.number().int().min(1), delta: z.string() }),
+  revote_started: z.object({ baseline: ScoreMap }),
+  revote_judge_completed: z.object({
+    judge: JudgeRole,
+    score: JudgeScore,
+    previous: JudgeScore,
+    delta: z.number().int(),
+    change_reason: z.string().nullish(),
+    /** The judge asked for a bigger move than ±3; `score` is the capped one. */
+    capped: z.boolean().optional(),
+  }),
+  moderator_completed: z.object({ synthesis: ModeratorSynthesis }),
+  run_metrics: z.object({
+    /** Wall-clock seconds per phase (roast, debate, revote, moderate). */
+    phase_seconds: z.record(z.string(), z.number().min(0)),
+    tokens: z.number().min(0),
+    /** null: some call had no known price. */
+    cost_usd: z.number().min(0).nullable(),
+    calls: z.array(CallMetrics),
+  }),
+  appeal_started: z.object({ judges: z.array(JudgeRole).min(1), scores: ScoreMap }),
+  appeal_completed: z.object({
+    judges: z.array(JudgeRole),
+    scores: ScoreMap,
+    previous: ScoreMap.optional(),
+    change_reasons: z.partialRecord(JudgeRole, z.string()).optional(),
+  }),
+  panel_warning: z.object({ kind: PanelWarningKind, detail: z.string(), judges: z.array(JudgeRole).optional() }),
 } as const;
 export type RunEventType = keyof typeof RUN_EVENT_PAYLOADS;
 export type RunEventPayload<T extends RunEventType> = z.infer<(typeof RUN_EVENT_PAYLOADS)[T]>;

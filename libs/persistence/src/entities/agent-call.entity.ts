@@ -17,6 +17,7 @@ export interface StoredMessage {
 @Index('ux_agent_calls_run_id_seq', ['runId', 'seq'], { unique: true })
 @Index('ix_agent_calls_run_id_role', ['runId', 'role'])
 @Index('ix_agent_calls_run_id_stage', ['runId', 'stage'])
+@Index('ix_agent_calls_retry_of', ['retryOf'])
 @Check('ck_agent_calls_status', inListCheck('status', AgentCallStatus.options))
 export class AgentCallEntity {
   @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_agent_calls' })
@@ -51,6 +52,15 @@ export class AgentCallEntity {
   @Column({ name: 'repair_of', type: 'text', nullable: true })
   @ForeignKey(() => AgentCallEntity, { name: 'fk_agent_calls_repair_of', onDelete: 'NO ACTION' })
   repairOf!: string | null;
+
+  /** Transient-failure retries before this attempt (0 = the first try); not the schema repair. */
+  @Column({ name: 'retry', type: 'integer', default: 0 })
+  retry!: number;
+
+  /** The failed attempt this row retries with the same messages (network, 5xx, 429, timeout). */
+  @Column({ name: 'retry_of', type: 'text', nullable: true })
+  @ForeignKey(() => AgentCallEntity, { name: 'fk_agent_calls_retry_of', onDelete: 'NO ACTION' })
+  retryOf!: string | null;
 
   @Column({ name: 'status', type: 'text' })
   status!: AgentCallStatus;

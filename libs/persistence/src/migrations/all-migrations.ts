@@ -1,4 +1,5 @@
 import { InitialSchema1764500000000 } from './1764500000000-initial-schema';
+import { AgentCallRetries1764600000000 } from './1764600000000-agent-call-retries';
 
 /** In order. Listed explicitly rather than globbed so the esbuild bundles carry every migration. */
-export const ALL_MIGRATIONS = [InitialSchema1764500000000] as const;
+export const ALL_MIGRATIONS = [InitialSchema1764500000000, AgentCallRetries1764600000000] as const;

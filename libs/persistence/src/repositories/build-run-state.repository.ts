@@ -1,14 +1,11 @@
 import type { EntityManager } from 'typeorm';
 import type { BuildRole, ProjectConfig, Stage, RunStatus, TestResult } from '@roundtable/contracts';
-import { ArtifactEntity } from '../entities/artifact.entity';
-import { CritiqueEntity } from '../entities/critique.entity';
-import { ImplementationEntity } from '../entities/implementation.entity';
-import { ProposalEntity } from '../entities/proposal.entity';
-import { RunEntity } from '../entities/run.entity';
-import { SynthesisEntity } from '../entities/synthesis.entity';
-import { TestRunEntity } from '../entities/test-run.entity';
-import { WorkspaceOpEntity } from '../entities/workspace-op.entity';
-import { OpenQuestionEntity } from '../entities/open-question.entity';
+import type { CritiqueEntity } from '../entities/critique.entity';
+import type { ImplementationEntity } from '../entities/implementation.entity';
+import type { ProposalEntity } from '../entities/proposal.entity';
+import type { RunEntity } from '../entities/run.entity';
+import type { SynthesisEntity } from '../entities/synthesis.entity';
+import type { TestRunEntity } from '../entities/test-run.entity';
 import type {
   AcceptanceCriterion,
   BuildRunState,
@@ -30,32 +27,77 @@ export function labelOfId(runId: string, id: string | null): string | null {
   return id.startsWith(`${runId}-`) ? id.slice(runId.length + 1) : id;
 }
 
+/** The test_runs columns a TestRunRecord is built from (an entity, or a row of the state query). */
+export type TestRunFields = Pick<
+  TestRunEntity,
+  'id' | 'label' | 'implementationId' | 'command' | 'exitCode' | 'passed' | 'failed' | 'errors' | 'durationS' | 'timedOut'
+>;
+
+interface UsageRow {
+  provider: string;
+  calls: number | string;
+  tokens: number | string;
+  cost: number | string | null;
+}
+
+/** One row, one JSON value per part of the state, keyed by entity property names. */
+interface StateRow {
+  proposals: Pick<ProposalEntity, 'id' | 'label' | 'callId' | 'round' | 'revisionOf' | 'status' | 'body'>[];
+  critiques: Pick<CritiqueEntity, 'id' | 'label' | 'callId' | 'targetKind' | 'targetId' | 'verdict' | 'body'>[];
+  implementations: Pick<ImplementationEntity, 'id' | 'label' | 'callId' | 'proposalId' | 'fixRound' | 'status' | 'applyError' | 'body'>[];
+  test_runs: (TestRunFields & { output: string | null })[];
+  synthesis: Pick<SynthesisEntity, 'id' | 'label' | 'callId' | 'partial' | 'body'> | null;
+  tree: string[] | null;
+  questions: { role: string; question: string }[];
+  used: UsageRow[];
+  reserved: UsageRow[];
+}
+
+/**
+ * Every part of the state in one statement: a step pays one round trip for it instead of
+ * ten (and one snapshot, so the parts cannot disagree). Column names are the migration's.
+ */
+const STATE_SQL = `
+SELECT
+  (SELECT coalesce(json_agg(json_build_object(
+            'id', p.id, 'label', p.label, 'callId', p.call_id, 'round', p.round,
+            'revisionOf', p.revision_of, 'status', p.status, 'body', p.body) ORDER BY p.created_at, p.label), '[]')
+     FROM proposals p WHERE p.run_id = $1) AS proposals,
+  (SELECT coalesce(json_agg(json_build_object(
+            'id', c.id, 'label', c.label, 'callId', c.call_id, 'targetKind', c.target_kind,
+            'targetId', c.target_id, 'verdict', c.verdict, 'body', c.body) ORDER BY c.created_at, c.label), '[]')
+     FROM critiques c WHERE c.run_id = $1) AS critiques,
+  (SELECT coalesce(json_agg(json_build_object(
+            'id', i.id, 'label', i.label, 'callId', i.call_id, 'proposalId', i.proposal_id, 'fixRound', i.fix_round,
+            'status', i.status, 'applyError', i.apply_error, 'body', i.body) ORDER BY i.created_at, i.label), '[]')
+     FROM implementations i WHERE i.run_id = $1) AS implementations,
+  (SELECT coalesce(json_agg(json_build_object(
+            'id', t.id, 'label', t.label, 'implementationId', t.implementation_id, 'command', t.command,
+            'exitCode', t.exit_code, 'passed', t.passed, 'failed', t.failed, 'errors', t.errors,
+            'durationS', t.duration_s, 'timedOut', t.timed_out, 'output', right(a.content, ${TAIL_BYTES}))
+            ORDER BY t.created_at, t.label), '[]')
+     FROM test_runs t LEFT JOIN artifacts a ON a.id = t.output_artifact_id WHERE t.run_id = $1) AS test_runs,
+  (SELECT json_build_object('id', s.id, 'label', s.label, 'callId', s.call_id, 'partial', s.partial, 'body', s.body)
+     FROM syntheses s WHERE s.run_id = $1 ORDER BY s.created_at DESC LIMIT 1) AS synthesis,
+  (SELECT o.result -> 'tree' FROM workspace_ops o
+    WHERE o.run_id = $1 AND o.status = 'done' AND jsonb_typeof(o.result -> 'tree') = 'array'
+    ORDER BY o.finished_at DESC LIMIT 1) AS tree,
+  (SELECT coalesce(json_agg(json_build_object('role', q.raised_by_role, 'question', q.question) ORDER BY q.id), '[]')
+     FROM open_questions q WHERE q.run_id = $1) AS questions,
+  (SELECT coalesce(json_agg(json_build_object(
+            'provider', u.provider, 'calls', u.calls, 'tokens', u.input_tokens + u.output_tokens, 'cost', u.cost_usd)), '[]')
+     FROM usage_by_provider u WHERE u.run_id = $1) AS used,
+  (SELECT coalesce(json_agg(r), '[]')
+     FROM (SELECT provider, SUM(calls) AS calls, SUM(tokens) AS tokens, SUM(cost_usd) AS cost
+             FROM budget_reservations WHERE run_id = $1 GROUP BY provider) r) AS reserved`;
+
 /**
  * Rebuilds the workflow's view of a run from Postgres, inside the step's transaction (the
  * run row is already locked). Everything decide() may need is here; nothing else is read.
  */
 export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: Date): Promise<BuildRunState> {
   const runId = run.id;
-  // One after another: these run on the step's transaction, and a connection takes one query at a time.
-  const proposals = await em.find(ProposalEntity, { where: { runId }, order: { createdAt: 'ASC', label: 'ASC' } });
-  const critiques = await em.find(CritiqueEntity, { where: { runId }, order: { createdAt: 'ASC', label: 'ASC' } });
-  const implementations = await em.find(ImplementationEntity, { where: { runId }, order: { createdAt: 'ASC', label: 'ASC' } });
-  const testRuns = await em.find(TestRunEntity, { where: { runId }, order: { createdAt: 'ASC', label: 'ASC' } });
-  const syntheses = await em.find(SynthesisEntity, { where: { runId }, order: { createdAt: 'DESC' }, take: 1 });
-  const ops = await em.find(WorkspaceOpEntity, { where: { runId, status: 'done' }, order: { finishedAt: 'DESC' } });
-  const questions = await em.find(OpenQuestionEntity, { where: { runId }, order: { id: 'ASC' } });
-  const outputs = testRuns.length
-    ? await em
-        .getRepository(ArtifactEntity)
-        .createQueryBuilder('a')
-        .select(['a.id', 'a.content'])
-        .where('a.id IN (:...ids)', { ids: testRuns.map((t) => t.outputArtifactId).filter(Boolean) as string[] })
-        .getMany()
-        .catch(() => [] as ArtifactEntity[])
-    : [];
-  const outputById = new Map(outputs.map((a) => [a.id, a.content]));
-
-  const latestTree = ops.find((o) => Array.isArray((o.result as { tree?: unknown } | null)?.tree));
+  const [row] = (await em.query(STATE_SQL, [runId])) as StateRow[];
   return {
     runId,
     status: run.status as RunStatus,
@@ -66,11 +108,8 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
     unresolved: run.unresolved,
     haltReason: run.haltReason,
     config: run.config as unknown as ProjectConfig,
-    workspace: {
-      path: run.workspacePath,
-      tree: ((latestTree?.result as { tree?: string[] } | null)?.tree ?? []) as string[],
-    },
-    proposals: proposals.map(
+    workspace: { path: run.workspacePath, tree: row.tree ?? [] },
+    proposals: row.proposals.map(
       (p): ProposalRecord => ({
         id: p.id,
         label: p.label,
@@ -81,7 +120,7 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
         body: p.body as unknown as ProposalRecord['body'],
       }),
     ),
-    critiques: critiques.map(
+    critiques: row.critiques.map(
       (c): CritiqueRecord => ({
         id: c.id,
         label: c.label,
@@ -92,7 +131,7 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
         body: c.body as unknown as CritiqueRecord['body'],
       }),
     ),
-    implementations: implementations.map(
+    implementations: row.implementations.map(
       (i): ImplementationRecord => ({
         id: i.id,
         label: i.label,
@@ -104,23 +143,23 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
         body: i.body as unknown as ImplementationRecord['body'],
       }),
     ),
-    testRuns: testRuns.map((t) => testRunRecord(runId, t, outputById.get(t.outputArtifactId ?? '') ?? '')),
-    synthesis: syntheses[0]
+    testRuns: row.test_runs.map((t) => testRunRecord(runId, t, t.output ?? '')),
+    synthesis: row.synthesis
       ? ({
-          id: syntheses[0].id,
-          label: syntheses[0].label,
-          callId: syntheses[0].callId,
-          partial: syntheses[0].partial,
-          body: syntheses[0].body as unknown as SynthesisRecord['body'],
+          id: row.synthesis.id,
+          label: row.synthesis.label,
+          callId: row.synthesis.callId,
+          partial: row.synthesis.partial,
+          body: row.synthesis.body as unknown as SynthesisRecord['body'],
         } satisfies SynthesisRecord)
       : null,
-    openQuestions: questions.map((q) => ({ role: q.raisedByRole as BuildRole, question: q.question })),
-    usage: await loadUsage(em, runId, run.startedAt, now),
+    openQuestions: row.questions.map((q) => ({ role: q.role as BuildRole, question: q.question })),
+    usage: usageSnapshot(row.used, row.reserved, run.startedAt, now),
     counters: { ...(run.labelCounters ?? {}), call: run.callSeq },
   };
 }
 
-export function testRunRecord(runId: string, t: TestRunEntity, output: string): TestRunRecord {
+export function testRunRecord(runId: string, t: TestRunFields, output: string): TestRunRecord {
   const result: TestResult = {
     command: t.command,
     exit_code: t.exitCode,
@@ -135,18 +174,8 @@ export function testRunRecord(runId: string, t: TestRunEntity, output: string): 
 }
 
 /** Recorded usage (every finished attempt) and reservations of calls still in flight. */
-async function loadUsage(em: EntityManager, runId: string, startedAt: Date | null, now: Date): Promise<UsageSnapshot> {
-  const used: { provider: string; calls: string; tokens: string; cost: string | null }[] = await em.query(
-    `SELECT provider, calls, input_tokens + output_tokens AS tokens, cost_usd AS cost
-       FROM usage_by_provider WHERE run_id = $1`,
-    [runId],
-  );
-  const reserved: { provider: string; calls: string; tokens: string; cost: string | null }[] = await em.query(
-    `SELECT provider, SUM(calls) AS calls, SUM(tokens) AS tokens, SUM(cost_usd) AS cost
-       FROM budget_reservations WHERE run_id = $1 GROUP BY provider`,
-    [runId],
-  );
-  const fold = (rows: typeof used) => {
+function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt: Date | null, now: Date): UsageSnapshot {
+  const fold = (rows: UsageRow[]) => {
     const total = zero();
     const by: Record<string, UsageTotals> = {};
     for (const r of rows) {

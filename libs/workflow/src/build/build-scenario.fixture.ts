@@ -211,8 +211,9 @@ export class BuildDriver {
     const result = decide(input, event, { templates: this.templates });
     if (JSON.stringify(input) !== before) throw new Error('decide() mutated its input state');
     for (const e of result.events) (RUN_EVENT_PAYLOADS[e.type] as unknown as z.ZodObject).strict().parse(e.payload);
-    const changes = result.events.filter((e) => e.type === 'stage_changed');
-    if (changes.length !== result.decisions.length) throw new Error('every decision needs exactly one stage_changed event');
+    // A decision is a stage change, or (staying in the stage) a switch to a fallback provider.
+    const explained = result.events.filter((e) => e.type === 'stage_changed' || e.type === 'provider_fallback');
+    if (explained.length !== result.decisions.length) throw new Error('every decision needs exactly one stage_changed or provider_fallback event');
 
     this.results.push(result);
     this.decisions.push(...result.decisions);
@@ -298,20 +299,30 @@ export class BuildDriver {
   }
 
   /** A reply that failed its schema (the worker's verdict). */
-  invalid(error: string, parsed: unknown = { nope: true }): StepResult {
+  invalid(error: string, parsed: unknown = { nope: true }, patch: Partial<FinishedCall> = {}): StepResult {
     const call = this.takeCall();
     this.settle(call, {});
     return this.step({
       type: 'agent_call_finished',
-      call: this.finished(call, { valid: false, parsed, responseText: JSON.stringify(parsed), error, errorCode: 'SCHEMA_INVALID' }),
+      call: this.finished(call, { valid: false, parsed, responseText: JSON.stringify(parsed), error, errorCode: 'SCHEMA_INVALID', ...patch }),
     });
   }
 
-  /** A call that failed before a usable reply (guard, provider error, usage limit). */
-  fail(errorCode: string, error: string): StepResult {
+  /** A call that failed before a usable reply (guard, provider error, usage limit); `patch` adds retry facts. */
+  fail(errorCode: string, error: string, patch: Partial<FinishedCall> = {}): StepResult {
     const call = this.takeCall();
     this.settle(call, { tokens: 0, costUsd: 0 });
-    return this.step({ type: 'agent_call_finished', call: this.finished(call, { status: 'failed', valid: null, error, errorCode }) });
+    return this.step({ type: 'agent_call_finished', call: this.finished(call, { status: 'failed', valid: null, error, errorCode, ...patch }) });
+  }
+
+  /** A valid reply that came only after the provider-worker retried transient failures. */
+  replyAfterRetries(parsed: unknown, priorAttempts: NonNullable<FinishedCall['priorAttempts']>): StepResult {
+    const call = this.takeCall();
+    this.settle(call, {});
+    return this.step({
+      type: 'agent_call_finished',
+      call: this.finished(call, { parsed, responseText: JSON.stringify(parsed), retry: priorAttempts.length, priorAttempts }),
+    });
   }
 
   applied(tree: string[] = ['dd.py', 'test_dd.py']): StepResult {

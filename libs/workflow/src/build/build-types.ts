@@ -125,13 +125,25 @@ export interface BuildRunState {
   counters: Record<string, number>;
 }
 
-/** A finished LLM request, as the provider-worker recorded it. */
+/** An earlier try of a call that failed transiently and was retried by the provider-worker. */
+export interface PriorAttempt {
+  id: string;
+  error: string | null;
+  errorCode: string | null;
+}
+
+/** A finished LLM request, as the provider-worker recorded it (the last try when it was retried). */
 export interface FinishedCall {
   id: string;
   role: BuildRole;
   stage: Stage;
   label: string | null;
+  /** 2 = the schema repair call. Transient retries do not change it: they are counted by `retry`. */
   attempt: number;
+  /** Transient retries (network, 5xx, 429, timeout) the provider-worker made before this try; 0 or absent = none. */
+  retry?: number;
+  /** The tries before this one, oldest first (each its own agent_calls row). */
+  priorAttempts?: PriorAttempt[];
   provider: string;
   model: string;
   status: 'completed' | 'failed';

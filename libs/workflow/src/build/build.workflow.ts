@@ -462,6 +462,10 @@ function onCallFinished(step: Step, call: FinishedCall): void {
     attempt: call.attempt,
     label,
   };
+  // Tries the provider-worker retried after a transient failure: each is its own row, and its own event.
+  for (const prior of call.priorAttempts ?? []) {
+    step.emit('agent_call_failed', { ...facts, call_id: prior.id, error: prior.error ?? '(no error text was recorded)', error_code: prior.errorCode });
+  }
   if (call.status === 'failed') {
     step.emit('agent_call_failed', { ...facts, error: failure!.error, error_code: failure!.code });
   } else {
@@ -504,6 +508,8 @@ function onCallFailed(step: Step, call: FinishedCall, error: string, code: strin
   }
   const schema = code === 'SCHEMA_INVALID';
   if (schema && call.attempt === 1) return requestCall(step, repairSpec(step, call, error));
+  const fallback = fallbackSpec(step, call, error, code);
+  if (fallback) return requestCall(step, fallback);
 
   const reason = schema
     ? `FAILED_SCHEMA: ${call.role} reply failed its schema twice: ${error}`
@@ -515,6 +521,44 @@ function onCallFailed(step: Step, call: FinishedCall, error: string, code: strin
     return factOnly(step, 'the synthesizer failed, so no model wrote the report');
   }
   halt(step, reason, { refs: [call.id], usageLimitProvider: code === 'USAGE_LIMIT' ? call.provider : null });
+}
+
+/**
+ * Failures another provider need not share: this one's quota, key or model, or an outage that
+ * outlasted the provider-worker's retries. A schema failure is the model's, and gets its repair.
+ */
+const FALLBACK_CODES: ReadonlySet<string> = new Set(['USAGE_LIMIT', 'AUTH', 'NOT_FOUND', 'RATE_LIMITED', 'SERVER_ERROR', 'NETWORK', 'TIMEOUT']);
+
+/**
+ * The same call (same messages, label and attempt) on the role's `fallback` provider, as a
+ * recorded decision. Once per call chain: a call already off the role's own provider is the
+ * fallback, and its failure halts like any other.
+ */
+function fallbackSpec(step: Step, call: FinishedCall, error: string, code: string | null): CallSpec | null {
+  const agent = step.config.agents[call.role];
+  const to = agent.fallback;
+  if (!to || to === call.provider || call.provider !== agent.provider || code === 'SCHEMA_INVALID') return null;
+  const retriesExhausted = (call.retry ?? 0) > 0;
+  if (!retriesExhausted && !(code !== null && FALLBACK_CODES.has(code))) return null;
+  const model = agent.fallback_model ?? call.model;
+  const why = retriesExhausted ? ` after ${call.retry} ${call.retry === 1 ? 'retry' : 'retries'}` : '';
+  const reason =
+    `${call.role} call on ${call.provider}/${call.model} failed (${code ?? 'ERROR'})${why}: ${error}; ` +
+    `asking the fallback provider ${to}/${model} instead`;
+  const stage = step.state.stage;
+  step.decisions.push({ from: stage, to: stage, reason, refs: [call.id] });
+  step.emit('provider_fallback', { role: call.role, from: call.provider, to, reason });
+  return {
+    role: call.role,
+    label: call.label ?? expectedLabel(step, call.role),
+    labelFamily: null,
+    messages: call.messages,
+    contextRefs: [call.id],
+    attempt: call.attempt,
+    repairOf: null,
+    provider: to,
+    model,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

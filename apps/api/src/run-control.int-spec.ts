@@ -1,0 +1,163 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { jobId, QUEUE, RunStatus } from '@roundtable/contracts';
+import { OutboxEntity, RunEntity } from '@roundtable/persistence';
+import { createRedisConnection } from '@roundtable/queues';
+import { ApiHarness, demoConfig, startApi } from './api-test-harness';
+
+jest.setTimeout(30_000);
+
+let api: ApiHarness;
+let redis: Redis;
+let queue: Queue;
+
+beforeAll(async () => {
+  api = await startApi();
+  redis = createRedisConnection(api.env.REDIS_URL);
+  queue = new Queue(QUEUE.orchestrator, { connection: redis, prefix: api.env.QUEUE_PREFIX });
+});
+afterAll(async () => {
+  await queue?.close();
+  redis?.disconnect();
+  await api?.close();
+});
+
+type Reply = Record<string, unknown> & { error?: string; message?: string; issues?: { path: string; message: string }[] };
+
+async function newRun(status: RunStatus): Promise<string> {
+  const res = await fetch(`${api.base}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(demoConfig()) });
+  const { id } = (await res.json()) as { id: string };
+  await api.ds.getRepository(RunEntity).update({ id }, { status });
+  return id;
+}
+
+async function post(path: string, body?: unknown): Promise<{ status: number; json: Reply; location: string | null }> {
+  const res = await fetch(`${api.base}${path}`, {
+    method: 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Reply, location: res.headers.get('location') };
+}
+
+const controlRows = (runId: string) =>
+  api.ds.getRepository(OutboxEntity).find({ where: [{ runId, jobName: 'run.cancel' }, { runId, jobName: 'run.resume' }], order: { id: 'ASC' } });
+
+describe('POST /v1/runs/:id/cancel', () => {
+  it.each<RunStatus>(['queued', 'running'])('answers 202 for a %s run, with a run.cancel outbox row sent to the orchestrator queue', async (status) => {
+    const id = await newRun(status);
+    const res = await post(`/v1/runs/${id}/cancel`);
+    expect(res.status).toBe(202);
+    expect(res.json).toEqual({
+      id,
+      requested: 'cancel',
+      status,
+      job_id: jobId(id, 'cancel'),
+      links: { self: `/v1/runs/${id}`, events: `/v1/runs/${id}/events`, report: `/v1/runs/${id}/report`, calls: `/v1/runs/${id}/calls` },
+    });
+    expect(res.location).toBe(`/v1/runs/${id}`);
+
+    const rows = await controlRows(id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ queue: QUEUE.orchestrator, jobName: 'run.cancel', jobId: jobId(id, 'cancel'), payload: { runId: id } });
+    expect(rows[0].sentAt).not.toBeNull();
+    const job = await queue.getJob(jobId(id, 'cancel'));
+    expect(job?.name).toBe('run.cancel');
+    expect(job?.data).toEqual({ runId: id });
+  });
+
+  it.each<RunStatus>(['done', 'cancelled', 'failed', 'halted', 'needs_input'])('answers 409 for a run already %s, and writes no job', async (status) => {
+    const id = await newRun(status);
+    const res = await post(`/v1/runs/${id}/cancel`);
+    expect(res.status).toBe(409);
+    expect(res.json).toEqual({ error: 'run_finished', message: `run ${id} is already ${status}; there is nothing to cancel`, status });
+    expect(await controlRows(id)).toEqual([]);
+    expect(await queue.getJob(jobId(id, 'cancel'))).toBeUndefined();
+  });
+
+  it('answers 404 for an unknown run', async () => {
+    const res = await post('/v1/runs/run_nope/cancel');
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ error: 'run_not_found', message: 'no run run_nope' });
+  });
+});
+
+describe('POST /v1/runs/:id/resume', () => {
+  it('answers 202 for a halted run and sends run.resume with from and caps', async () => {
+    const id = await newRun('halted');
+    const res = await post(`/v1/runs/${id}/resume`, { from: 'CRITIQUE', caps: { max_calls: 24, max_cost_usd: 7.5 } });
+    expect(res.status).toBe(202);
+    expect(res.json).toMatchObject({ id, requested: 'resume', status: 'halted', job_id: jobId(id, 'resume', 1) });
+
+    const [row] = await controlRows(id);
+    expect(row).toMatchObject({
+      queue: QUEUE.orchestrator,
+      jobName: 'run.resume',
+      jobId: jobId(id, 'resume', 1),
+      payload: { runId: id, from: 'CRITIQUE', caps: { max_calls: 24, max_cost_usd: 7.5 } },
+    });
+    expect(row.sentAt).not.toBeNull();
+    const job = await queue.getJob(jobId(id, 'resume', 1));
+    expect(job?.name).toBe('run.resume');
+    expect(job?.data).toEqual({ runId: id, from: 'CRITIQUE', caps: { max_calls: 24, max_cost_usd: 7.5 } });
+  });
+
+  it.each<RunStatus>(['needs_input', 'failed'])('answers 202 for a %s run with no body: a plain resume', async (status) => {
+    const id = await newRun(status);
+    const res = await post(`/v1/runs/${id}/resume`);
+    expect(res.status).toBe(202);
+    expect((await queue.getJob(jobId(id, 'resume', 1)))?.data).toEqual({ runId: id });
+  });
+
+  it('gives every resume request its own job id, also when they race (the run row is locked while counting)', async () => {
+    const id = await newRun('halted');
+    const replies = await Promise.all(Array.from({ length: 5 }, () => post(`/v1/runs/${id}/resume`, {})));
+    expect(replies.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
+    const expected = [1, 2, 3, 4, 5].map((n) => jobId(id, 'resume', n));
+    expect(replies.map((r) => r.json.job_id).sort()).toEqual([...expected].sort());
+    expect((await controlRows(id)).map((r) => r.jobId).sort()).toEqual([...expected].sort());
+    for (const j of expected) expect(await queue.getJob(j)).toBeDefined();
+  });
+
+  it.each<RunStatus>(['queued', 'running', 'done', 'cancelled'])('answers 409 for a %s run, and writes no job', async (status) => {
+    const id = await newRun(status);
+    const res = await post(`/v1/runs/${id}/resume`, { caps: { max_calls: 30 } });
+    expect(res.status).toBe(409);
+    expect(res.json).toEqual({
+      error: 'run_not_resumable',
+      message: `run ${id} is ${status}; only a halted, needs_input, failed run can be resumed`,
+      status,
+    });
+    expect(await controlRows(id)).toEqual([]);
+  });
+
+  it.each([
+    [{ from: 'LUNCH' }, 'from'],
+    [{ caps: { max_calls: 0 } }, 'caps.max_calls'],
+    [{ caps: { max_tokens: 10.5 } }, 'caps.max_tokens'],
+    [{ caps: { max_cost_usd: '5' } }, 'caps.max_cost_usd'],
+    [{ caps: { max_fix_rounds: -1 } }, 'caps.max_fix_rounds'],
+    [{ caps: { max_cals: 30 } }, 'caps.max_cals'],
+    [{ caps: 30 }, 'caps'],
+    [{ form: 'CRITIQUE' }, 'form'],
+  ])('refuses %j with a 400 naming %s, before looking at the run', async (body, field) => {
+    const id = await newRun('halted');
+    const res = await post(`/v1/runs/${id}/resume`, body);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('invalid_resume_request');
+    expect(res.json.message).toContain(field);
+    expect(res.json.issues?.[0].path).toBe(field);
+    expect(await controlRows(id)).toEqual([]);
+  });
+
+  it('refuses a body that is not an object', async () => {
+    const id = await newRun('halted');
+    const res = await post(`/v1/runs/${id}/resume`, ['CRITIQUE']);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain('JSON object');
+  });
+
+  it('answers 404 for an unknown run', async () => {
+    expect((await post('/v1/runs/run_nope/resume', {})).status).toBe(404);
+  });
+});

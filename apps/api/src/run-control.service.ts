@@ -1,0 +1,99 @@
+import { Logger } from '@nestjs/common';
+import type { EntityManager, DataSource } from 'typeorm';
+import { jobId, jobSchema, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
+import { ApiError } from './api-error';
+import { ResumeRequest } from './resume-request.schema';
+import { runLinks, RunLinks } from './run-links';
+
+/** The statuses a run may be resumed from: stopped short of done, with its records kept. */
+export const RESUMABLE_STATUSES: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
+
+export interface ControlRequested {
+  id: string;
+  requested: 'cancel' | 'resume';
+  /** The run's status when the request was accepted; the orchestrator acts on the job. */
+  status: RunStatus;
+  job_id: string;
+  links: RunLinks;
+}
+
+function invalidResume(issues: { path: string; message: string }[]): ApiError {
+  // Every message of ResumeRequest names its field already.
+  return ApiError.badRequest('invalid_resume_request', issues.map((i) => i.message).join('; '), { issues });
+}
+
+/**
+ * Cancel and resume only ask: each writes a `run.cancel` / `run.resume` job to the outbox in
+ * a transaction that holds the run's row lock (so the status it checked is the status it acted
+ * on, and concurrent requests count each other), and sends it after the commit. Stopping and
+ * restarting the run is the orchestrator's work.
+ */
+export class RunControlService {
+  private readonly log = new Logger('api');
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly outbox: OutboxDispatcher,
+  ) {}
+
+  async cancel(runId: string): Promise<ControlRequested> {
+    return this.request(runId, 'cancel', async (em, status) => {
+      if (TERMINAL_RUN_STATUSES.includes(status)) {
+        throw new ApiError(409, { error: 'run_finished', message: `run ${runId} is already ${status}; there is nothing to cancel`, status });
+      }
+      return { runId, queue: QUEUE.orchestrator, jobName: 'run.cancel', jobId: jobId(runId, 'cancel'), payload: { runId } };
+    });
+  }
+
+  async resume(runId: string, body: unknown): Promise<ControlRequested> {
+    const req = parseResumeRequest(body);
+    return this.request(runId, 'resume', async (em, status) => {
+      if (!RESUMABLE_STATUSES.includes(status)) {
+        throw new ApiError(409, {
+          error: 'run_not_resumable',
+          message: `run ${runId} is ${status}; only a ${RESUMABLE_STATUSES.join(', ')} run can be resumed`,
+          status,
+        });
+      }
+      // One job per request: BullMQ would drop a second resume that reused the first one's id.
+      const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.resume'`, [runId])) as { n: number }[];
+      const payload = jobSchema('run.resume').parse({ runId, from: req.from, caps: req.caps }) as Record<string, unknown>;
+      return { runId, queue: QUEUE.orchestrator, jobName: 'run.resume', jobId: jobId(runId, 'resume', n + 1), payload };
+    });
+  }
+
+  private async request(
+    runId: string,
+    requested: ControlRequested['requested'],
+    decide: (em: EntityManager, status: RunStatus) => Promise<OutboxJob>,
+  ): Promise<ControlRequested> {
+    const { job, ids, status } = await this.ds.transaction(async (em) => {
+      const [row] = (await em.query(`SELECT status FROM runs WHERE id = $1 FOR UPDATE`, [runId])) as { status: RunStatus }[];
+      if (!row) throw ApiError.notFound('run_not_found', `no run ${runId}`);
+      const job = await decide(em, row.status);
+      return { job, ids: await addToOutbox(em, [job]), status: row.status };
+    });
+    try {
+      await this.outbox.dispatch(ids);
+    } catch (e) {
+      this.log.warn(`run ${runId}: ${job.jobName} left in the outbox for the sweeper: ${(e as Error).message}`);
+    }
+    return { id: runId, requested, status, job_id: job.jobId, links: runLinks(runId) };
+  }
+}
+
+/** No body, or an empty one, asks for a plain resume. */
+export function parseResumeRequest(body: unknown): ResumeRequest {
+  const empty = body === undefined || body === null || body === '' || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+  const parsed = ResumeRequest.safeParse(empty ? {} : body);
+  if (parsed.success) return parsed.data;
+  throw invalidResume(
+    parsed.error.issues.map((i) => {
+      const at = i.path.map(String);
+      // An unknown field is named by its own path, not by the object that holds it.
+      const keys = i.code === 'unrecognized_keys' ? i.keys : [];
+      return { path: [...at, ...(keys.length === 1 ? keys : [])].join('.'), message: i.message };
+    }),
+  );
+}

@@ -1,0 +1,72 @@
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { SandboxConfig } from '@roundtable/contracts';
+import { dockerEndpoint, DockerEndpoint, DockerTestRunner, ProcessTestRunner, reapOrphans, TestRunner } from '@roundtable/sandbox';
+
+/** What WorkspaceOpsService needs: the runner a run's config asks for. */
+export interface TestRunnerChoice {
+  for(sandbox: SandboxConfig | undefined): TestRunner;
+}
+
+export interface SandboxRunnersSettings {
+  /** Used when the project config names none (SANDBOX_IMAGE). */
+  image: string;
+  /** DOCKER_HOST; the default socket when unset. */
+  dockerHost?: string;
+  /** How often leftover containers are looked for after start. */
+  reapIntervalMs?: number;
+}
+
+/**
+ * Picks the test runner per run: the Docker sandbox unless the run's config says
+ * `sandbox: process`. Never falls back from Docker to a plain process on its own: a missing
+ * engine makes the docker run fail with a recorded reason instead.
+ *
+ * At start it removes sandbox containers an earlier test-runner left behind (a crash mid-run),
+ * then keeps doing so periodically for those whose deadline passes later. An unreachable engine
+ * is logged, not fatal: runs configured for the process runner still work.
+ */
+export class SandboxRunners implements TestRunnerChoice, OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly log = new Logger('sandbox');
+  private readonly endpoint: DockerEndpoint;
+  private readonly processRunner = new ProcessTestRunner();
+  private reapTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly settings: SandboxRunnersSettings) {
+    this.endpoint = dockerEndpoint(settings.dockerHost);
+  }
+
+  for(sandbox: SandboxConfig | undefined): TestRunner {
+    // Runs stored before the sandbox setting existed have none: they get the default.
+    if (sandbox?.runner === 'process') return this.processRunner;
+    return new DockerTestRunner({
+      endpoint: this.endpoint,
+      image: sandbox?.image ?? this.settings.image,
+      limits: { memoryMb: sandbox?.memory_mb, cpus: sandbox?.cpus, pids: sandbox?.pids },
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const reachable = await this.reap();
+    if (reachable) this.log.log(`Docker engine at ${this.endpoint.address}; sandbox image ${this.settings.image}`);
+    this.reapTimer = setInterval(() => void this.reap(), this.settings.reapIntervalMs ?? 60_000);
+    this.reapTimer.unref();
+  }
+
+  beforeApplicationShutdown(): void {
+    clearInterval(this.reapTimer);
+  }
+
+  /** Returns whether the engine answered. */
+  private async reap(): Promise<boolean> {
+    try {
+      const removed = await reapOrphans(this.endpoint);
+      if (removed.length > 0) this.log.warn(`removed ${removed.length} leftover sandbox container(s): ${removed.map((id) => id.slice(0, 12)).join(', ')}`);
+      return true;
+    } catch (err) {
+      const ping = await new DockerTestRunner({ endpoint: this.endpoint, image: this.settings.image }).ping();
+      const why = ping.ok ? (err as Error).message : ping.error;
+      this.log.warn(`cannot reap sandbox containers: ${why}. Docker test runs fail until the engine answers; runs with sandbox.runner: process are unaffected.`);
+      return false;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+// Bundles bench/sse.bench.ts to dist/bench/sse.js, as bench/build.mjs does for the overhead
+// bench (swc for decorator metadata, then esbuild; node_modules external; each module keeps its
+// source directory as __dirname so libs/testing finds dist/apps/*). The bundle is also the
+// bench's worker thread script (it starts itself with new Worker(__filename)).
+//
+// Usage: node bench/build-sse.mjs
+import { build } from 'esbuild';
+import { transformFile } from '@swc/core';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const swcrc = JSON.parse(readFileSync(path.join(root, '.swcrc'), 'utf8'));
+delete swcrc.$schema;
+swcrc.module = { type: 'es6' };
+swcrc.sourceMaps = 'inline';
+
+const swcPlugin = {
+  name: 'swc-decorators-source-dirname',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      const out = await transformFile(args.path, { ...swcrc, swcrc: false, filename: args.path });
+      const dir = path.dirname(args.path);
+      return { contents: out.code.replace(/\b__dirname\b/g, JSON.stringify(dir)), loader: 'js', resolveDir: dir };
+    });
+  },
+};
+
+const aliasPlugin = {
+  name: 'roundtable-alias',
+  setup(b) {
+    b.onResolve({ filter: /^@roundtable\/[a-z-]+$/ }, (args) => ({
+      path: path.join(root, 'libs', args.path.split('/')[1], 'src', 'index.ts'),
+    }));
+  },
+};
+
+try {
+  await build({
+    entryPoints: [path.join(root, 'bench/sse.bench.ts')],
+    outfile: path.join(root, 'dist/bench/sse.js'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    packages: 'external',
+    plugins: [aliasPlugin, swcPlugin],
+    logLevel: 'warning',
+  });
+  console.log('built dist/bench/sse.js');
+} catch (err) {
+  console.error(`build bench failed${err?.errors?.length ? '' : `: ${err?.message ?? err}`}`);
+  process.exit(1);
+}

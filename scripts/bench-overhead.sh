@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# `npm run bench:overhead`: Roundtable's orchestration overhead per agent call against the
+# floor (a raw BullMQ round trip plus one Postgres transaction). Makes sure deps, Postgres
+# and Redis are there, builds the services and the bench, and runs it. The bench creates and
+# removes its own database, queue prefixes and workspaces. Knobs: see bench/README.md.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [ -f scripts/ensure-infra.sh ]; then
+  # shellcheck source=scripts/ensure-infra.sh
+  source scripts/ensure-infra.sh
+else
+  export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+  export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"
+fi
+
+node tools/build.mjs api orchestrator provider-worker test-runner
+node bench/build.mjs
+exec node --enable-source-maps dist/bench/overhead.js
