@@ -7,7 +7,8 @@
  *     the request to the terminal event (the last frame). Once cold, then BENCH_SSE_REPLAYS warm.
  * (b) Live fan-out: BENCH_SSE_CLIENTS SSE subscribers on the api (node:http, one keep-alive
  *     agent, minimal frame parsing), held in a worker thread so that their parsing does not
- *     delay this thread's commits. This thread appends events at a steady rate, each in its
+ *     delay this thread's commits. This thread appends events at a steady rate (one phase
+ *     per rate in BENCH_SSE_RATES, so the figures show where one process saturates), each in its
  *     own transaction through appendRunEvents and published after the commit by
  *     RunEventPublisher, exactly as the orchestrator does. Latency per event per client: the
  *     time the client parsed the frame minus the time the COMMIT returned (one clock: both
@@ -15,7 +16,8 @@
  *     `t_commit_ms`, stamped just before COMMIT; latencies from it are printed too.
  *
  * Knobs (env): BENCH_SSE_REPLAY_EVENTS (10000), BENCH_SSE_REPLAYS (5), BENCH_SSE_CLIENTS (500),
- * BENCH_SSE_RATE (events/s, 50), BENCH_SSE_SECONDS (10), BENCH_SSE_WARMUP (events not measured, 20),
+ * BENCH_SSE_RATES (events/s of each phase, 10,25,50), BENCH_SSE_SECONDS (per phase, 10),
+ * BENCH_SSE_WARMUP (events before the first phase, not measured, 20),
  * BENCH_SSE_API_NODE_OPTIONS (NODE_OPTIONS of the api, e.g. --cpu-prof), TEST_DATABASE_URL, TEST_REDIS_URL.
  */
 import { Agent, get } from 'node:http';
@@ -28,6 +30,7 @@ import type { NewRunEvent } from '@roundtable/contracts';
 import { appendRunEvents, RunEventPublisher } from '@roundtable/events';
 import { createDataSource, createTestDatabase, ProjectEntity, RunEntity, TestDatabase } from '@roundtable/persistence';
 import { deleteRedisPrefix, freePort, randomQueuePrefix, RunningService, startService, stopService, TEST_REDIS_URL } from '@roundtable/testing';
+import { processCpuMs } from './cpu-usage';
 import { percentile } from './stats';
 
 const intEnv = (name: string, fallback: number): number => {
@@ -41,7 +44,11 @@ const intEnv = (name: string, fallback: number): number => {
 const REPLAY_EVENTS = intEnv('BENCH_SSE_REPLAY_EVENTS', 10_000);
 const REPLAYS = intEnv('BENCH_SSE_REPLAYS', 5);
 const CLIENTS = intEnv('BENCH_SSE_CLIENTS', 500);
-const RATE = intEnv('BENCH_SSE_RATE', 50);
+const RATES = (process.env.BENCH_SSE_RATES || '10,25,50').split(',').map((r) => {
+  const n = Number(r.trim());
+  if (!Number.isInteger(n) || n < 1) throw new Error(`BENCH_SSE_RATES must be whole numbers of events/s separated by commas, got "${r}"`);
+  return n;
+});
 const SECONDS = intEnv('BENCH_SSE_SECONDS', 10);
 const WARMUP = intEnv('BENCH_SSE_WARMUP', 20);
 const API_NODE_OPTIONS = process.env.BENCH_SSE_API_NODE_OPTIONS ?? '';
@@ -219,7 +226,7 @@ async function replayOnce(api: string, runId: string, total: number): Promise<{ 
   return { ms: terminalAt - started, firstMs: first - started };
 }
 
-async function benchReplay(ds: DataSource, api: string): Promise<boolean> {
+async function benchReplay(ds: DataSource, api: string, apiPid: number | undefined): Promise<boolean> {
   const runId = await insertRun(ds, 'replay');
   const t0 = now();
   for (let from = 1; from < REPLAY_EVENTS; from += 1000) {
@@ -231,18 +238,21 @@ async function benchReplay(ds: DataSource, api: string): Promise<boolean> {
 
   const cold = await replayOnce(api, runId, REPLAY_EVENTS);
   const warm: { ms: number; firstMs: number }[] = [];
+  const cpuBefore = processCpuMs(apiPid);
   for (let i = 0; i < REPLAYS; i++) warm.push(await replayOnce(api, runId, REPLAY_EVENTS));
+  const cpuAfter = processCpuMs(apiPid);
   const warmMs = warm.map((w) => w.ms);
   const worst = Math.max(cold.ms, ...warmMs);
   log(`(a) replay of a ${REPLAY_EVENTS.toLocaleString('en-US')}-event run to one client, request → terminal event:`);
   log(`      cold (first request for the run): ${fmt(cold.ms)} ms (first event after ${fmt(cold.firstMs)} ms)`);
   log(`      warm × ${REPLAYS}: p50 ${fmt(percentile(warmMs, 50))} ms, min ${fmt(Math.min(...warmMs))} ms, max ${fmt(Math.max(...warmMs))} ms`);
+  if (cpuBefore !== null && cpuAfter !== null) log(`      api CPU per warm replay: ${fmt((cpuAfter - cpuBefore) / REPLAYS, 0)} ms (the rest is Postgres, the client and waiting)`);
   const met = worst < TARGET_REPLAY_MS;
   log(`      target: every replay < ${TARGET_REPLAY_MS} ms (worst ${fmt(worst)} ms): ${met ? 'met' : 'NOT met'}`);
   return met;
 }
 
-async function benchFanOut(ds: DataSource, publisher: RunEventPublisher, api: string): Promise<boolean> {
+async function benchFanOut(ds: DataSource, publisher: RunEventPublisher, api: string, apiPid: number | undefined): Promise<boolean> {
   const runId = await insertRun(ds, 'fanout');
   const worker = new Worker(__filename, { workerData: { role: 'clients', url: `${api}/v1/runs/${runId}/events`, clients: CLIENTS } satisfies ClientsData });
   const messages: { kind: string; [k: string]: unknown }[] = [];
@@ -269,62 +279,85 @@ async function benchFanOut(ds: DataSource, publisher: RunEventPublisher, api: st
   if (failed.length) throw new Error(`${failed.length} of ${CLIENTS} clients could not connect, e.g. ${failed[0]}`);
   log(`(b) ${ready.connected} clients connected and subscribed in ${fmt(now() - connectStarted, 0)} ms`);
 
-  // Steady rate: event k is due at start + k / RATE, whatever the previous commit cost.
-  const total = WARMUP + RATE * SECONDS;
+  // Warm-up, then one phase per rate. Within a phase event k is due at start + k / rate,
+  // whatever the previous commit cost, so a slow commit does not lower the rate.
+  const phases = [{ rate: RATES[0], events: WARMUP, warmUp: true }, ...RATES.map((rate) => ({ rate, events: rate * SECONDS, warmUp: false }))];
+  const total = phases.reduce((n, ph) => n + ph.events, 0);
   const committedAt = new Float64Array(total + 2);
   const stampedAt = new Float64Array(total + 2);
-  const start = now();
-  for (let k = 0; k < total; k++) {
-    const due = start + (k * 1000) / RATE;
-    const wait = due - now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const qr = ds.createQueryRunner();
-    await qr.connect();
-    let written;
-    let stamp: number;
-    try {
-      await qr.startTransaction();
-      stamp = now();
-      written = await appendRunEvents(qr.manager, runId, [
-        { type: 'open_question_raised', payload: { role: 'critic', question: `fan-out ${k}`, t_commit_ms: stamp } as never },
-      ]);
-      await qr.commitTransaction();
-    } finally {
-      await qr.release();
+  const ranges: { rate: number; first: number; last: number; sendMs: number; apiCpuMs: number | null }[] = [];
+  let k = 0;
+  for (const phase of phases) {
+    const start = now();
+    const cpuBefore = processCpuMs(apiPid);
+    let first = 0;
+    let last = 0;
+    for (let i = 0; i < phase.events; i++, k++) {
+      const wait = start + (i * 1000) / phase.rate - now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const qr = ds.createQueryRunner();
+      await qr.connect();
+      let written;
+      let stamp: number;
+      try {
+        await qr.startTransaction();
+        stamp = now();
+        written = await appendRunEvents(qr.manager, runId, [
+          { type: 'open_question_raised', payload: { role: 'critic', question: `fan-out ${k}`, t_commit_ms: stamp } as never },
+        ]);
+        await qr.commitTransaction();
+      } finally {
+        await qr.release();
+      }
+      const seq = written[0].sequence;
+      committedAt[seq] = now();
+      stampedAt[seq] = stamp;
+      await publisher.publish(written);
+      first ||= seq;
+      last = seq;
     }
-    const seq = written[0].sequence;
-    committedAt[seq] = now();
-    stampedAt[seq] = stamp;
-    await publisher.publish(written);
+    // A pause between phases, so one phase's backlog does not spill into the next one's figures.
+    const sendMs = now() - start;
+    await new Promise((r) => setTimeout(r, 1000));
+    const cpuAfter = processCpuMs(apiPid);
+    const apiCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+    if (!phase.warmUp) ranges.push({ rate: phase.rate, first, last, sendMs, apiCpuMs });
   }
-  const sendMs = now() - start;
   const [terminal] = await ds.transaction((em) => appendRunEvents(em, runId, [{ type: 'run_completed', payload: { status: 'done' } }]));
   await publisher.publish([terminal]);
 
   const { result } = (await next('done')) as unknown as { result: ClientsResult };
   await worker.terminate();
 
-  const fromCommit: number[] = [];
-  const fromStamp: number[] = [];
-  let counted = 0;
-  for (let i = 0; i < result.delivered; i++) {
-    const seq = result.seqs[i];
-    if (seq <= WARMUP || seq > total) continue; // warm-up events and the terminal one
-    counted++;
-    fromCommit.push(result.times[i] - committedAt[seq]);
-    fromStamp.push(result.times[i] - stampedAt[seq]);
-  }
   const expected = (total + 1) * CLIENTS;
-  const p = (xs: number[], q: number) => fmt(percentile(xs, q), 2);
-  log(`(b) live fan-out: ${CLIENTS} SSE subscribers on one api process, ${RATE} events/s for ${SECONDS} s (+${WARMUP} warm-up events not measured)`);
-  log(`      sent ${total} events in ${fmt(sendMs / 1000, 2)} s (${fmt((total * 1000) / sendMs, 1)}/s), each its own transaction, published after commit`);
-  log(`      delivered ${result.delivered.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} frames; out of order or repeated: ${result.misordered}; streams ended by the server: ${result.ended}`);
-  log(`      latency commit returned → client parsed, ${counted.toLocaleString('en-US')} samples: p50 ${p(fromCommit, 50)} ms, p90 ${p(fromCommit, 90)} ms, p99 ${p(fromCommit, 99)} ms, max ${p(fromCommit, 100)} ms`);
-  log(`      latency payload t_commit_ms (before COMMIT) → client: p50 ${p(fromStamp, 50)} ms, p99 ${p(fromStamp, 99)} ms`);
-  const p99 = percentile(fromCommit, 99);
   const complete = result.delivered === expected && result.misordered === 0;
-  const met = p99 < TARGET_P99_MS && complete;
-  log(`      target: p99 < ${TARGET_P99_MS} ms with every frame delivered once, in order: ${met ? 'met' : 'NOT met'}`);
+  const p = (xs: number[], q: number) => fmt(percentile(xs, q), 1);
+  log(`(b) live fan-out: ${CLIENTS} SSE subscribers of one run on one api process; events appended at a steady rate, each its own transaction, published after commit`);
+  log(`      delivered ${result.delivered.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} frames; out of order or repeated: ${result.misordered}; streams ended by the server: ${result.ended}`);
+  log(`      latency = client parsed the frame − COMMIT returned (in brackets: from the payload's t_commit_ms, stamped before COMMIT); ${WARMUP} warm-up events not counted`);
+  let met = complete;
+  for (const r of ranges) {
+    const fromCommit: number[] = [];
+    const fromStamp: number[] = [];
+    for (let i = 0; i < result.delivered; i++) {
+      const seq = result.seqs[i];
+      if (seq < r.first || seq > r.last) continue;
+      fromCommit.push(result.times[i] - committedAt[seq]);
+      fromStamp.push(result.times[i] - stampedAt[seq]);
+    }
+    const p99 = percentile(fromCommit, 99);
+    const ok = p99 < TARGET_P99_MS;
+    met &&= ok;
+    const sent = r.last - r.first + 1;
+    const cpu = r.apiCpuMs === null ? 'n/a' : `${fmt((r.apiCpuMs * 1000) / (sent * CLIENTS), 1)} µs/frame, ${fmt((100 * r.apiCpuMs) / (r.sendMs + 1000), 0)}% of a core`;
+    log(
+      `      ${String(r.rate).padStart(3)} events/s (${((r.rate * CLIENTS) / 1000).toFixed(1)}k frames/s, ${sent} events in ${fmt(r.sendMs / 1000, 1)} s): ` +
+        `p50 ${p(fromCommit, 50)} ms, p90 ${p(fromCommit, 90)} ms, p99 ${p(fromCommit, 99)} ms, max ${p(fromCommit, 100)} ms ` +
+        `[p50 ${p(fromStamp, 50)}, p99 ${p(fromStamp, 99)}] — p99 < ${TARGET_P99_MS} ms ${ok ? 'met' : 'NOT met'}`,
+    );
+    log(`           api CPU: ${cpu}`);
+  }
+  log(`      target: p99 < ${TARGET_P99_MS} ms at every rate, every frame delivered once, in order: ${met ? 'met' : 'NOT met'}`);
   return met;
 }
 
@@ -362,8 +395,8 @@ async function main(): Promise<void> {
     log(`machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, node ${process.version}; api: one process (dist/apps/api), scratch database ${db.name}`);
     // The api, Postgres, Redis and the clients share these CPUs: a busy machine shows in every figure.
     log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    const replayMet = await benchReplay(ds, base);
-    const fanOutMet = await benchFanOut(ds, new RunEventPublisher(redis, prefix), base);
+    const replayMet = await benchReplay(ds, base, api.process.pid);
+    const fanOutMet = await benchFanOut(ds, new RunEventPublisher(redis, prefix), base, api.process.pid);
     ok = replayMet && fanOutMet;
     log(`load average at end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     log(ok ? 'all targets met' : 'some targets NOT met');

@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { RunEventEnvelope, TERMINAL_EVENT_TYPES } from '@roundtable/contracts';
+import type { RunEventEnvelope } from '@roundtable/contracts';
 import { readRunEventsJson } from '@roundtable/events';
 import type { Closable, RunEventHub } from './run-event-hub';
 import { HEARTBEAT_FRAME, jsonEventFrame, retryFrame } from './sse-frames';
+import { endsStream } from './stream-end';
 
 export interface RunEventStreamOptions {
   /** Idle time after which a heartbeat comment is sent (and the log is checked for anything pub/sub lost). */
@@ -24,7 +25,7 @@ interface Live {
   frame: Buffer;
 }
 
-const isTerminal = (type: string) => (TERMINAL_EVENT_TYPES as readonly string[]).includes(type);
+const isTerminal = endsStream;
 
 /**
  * One SSE client of one run. Subscribed first, it buffers live events while it replays the

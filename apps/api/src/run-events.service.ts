@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { DataSource } from 'typeorm';
-import { TERMINAL_EVENT_TYPES } from '@roundtable/contracts';
 import { ApiError } from './api-error';
 import { RedisSubscribeError, RunEventHub } from './run-event-hub';
 import { RunEventStream, RunEventStreamOptions } from './run-event-stream';
+import { APPEAL_PENDING_SQL, endsStream } from './stream-end';
 
 /** Sequences are Postgres integers. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
@@ -32,6 +32,7 @@ export function resumePoint(lastEventId: unknown, query: Record<string, unknown>
 interface RunHead {
   event_seq: number;
   last_type: string | null;
+  appeal_pending: boolean;
 }
 
 /** GET /v1/runs/:id/events: checks the request, then hands the response to a RunEventStream. */
@@ -46,7 +47,7 @@ export class RunEventsService {
   async open(runId: string, lastEventId: unknown, query: Record<string, unknown> | undefined, res: ServerResponse): Promise<void> {
     const after = resumePoint(lastEventId, query);
     const [head] = (await this.ds.query(
-      `SELECT r.event_seq, e.type AS last_type
+      `SELECT r.event_seq, e.type AS last_type, ${APPEAL_PENDING_SQL} AS appeal_pending
          FROM runs r LEFT JOIN run_events e ON e.run_id = r.id AND e.sequence = r.event_seq
         WHERE r.id = $1`,
       [runId],
@@ -59,7 +60,7 @@ export class RunEventsService {
         issues: [{ path: lastEventId !== undefined ? 'Last-Event-ID' : 'after', message: `beyond the last event (${last})` }],
       });
     }
-    if (after === last && head.last_type !== null && (TERMINAL_EVENT_TYPES as readonly string[]).includes(head.last_type)) {
+    if (after === last && head.last_type !== null && endsStream(head.last_type) && !head.appeal_pending) {
       // Everything up to the terminal event was seen: 204 is the spec's "do not reconnect" to EventSource.
       res.statusCode = 204;
       res.end();
