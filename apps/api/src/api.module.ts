@@ -13,6 +13,8 @@ import { ReadinessService } from './readiness.service';
 import { RunQueryService } from './run-query.service';
 import { RunControlController } from './run-control.controller';
 import { RunControlService } from './run-control.service';
+import { RunAppealController } from './run-appeal.controller';
+import { RunAppealService } from './run-appeal.service';
 import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
@@ -48,7 +50,7 @@ export class ApiModule {
   static forRoot(env: ApiEnv): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [RunsController, RunEventsController, RunControlController, CallsController, HealthController],
+      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController],
       providers: [
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
@@ -62,6 +64,11 @@ export class ApiModule {
         {
           provide: RunControlService,
           useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p)),
+          inject: [DS, PRODUCER],
+        },
+        {
+          provide: RunAppealService,
+          useFactory: (ds: DataSource, p: JobProducer) => new RunAppealService(ds, new OutboxDispatcher(ds, p)),
           inject: [DS, PRODUCER],
         },
         // Its own connection: a subscribed Redis connection can run no other command. Ends its streams on shutdown.

@@ -22,7 +22,7 @@ async function problemWith(path: string, kind: 'file' | 'directory'): Promise<st
  * does not resolve on this machine would only fail minutes later inside a worker, so a
  * submission is refused now, naming the field and the path.
  */
-export async function checkConfigPaths(cfg: ProjectConfig): Promise<ConfigIssue[]> {
+export async function checkConfigPaths(cfg: Pick<ProjectConfig, 'providers'> & { repo?: ProjectConfig['repo'] }): Promise<ConfigIssue[]> {
   const checks: { field: string; path: string; kind: 'file' | 'directory' }[] = [];
   for (const [name, pc] of Object.entries(cfg.providers)) {
     if (pc.type === 'replay') checks.push({ field: `providers.${name}.cassette`, path: pc.cassette, kind: 'file' });

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
-import type { Stage } from '@roundtable/contracts';
+import type { PanelStage, Stage } from '@roundtable/contracts';
 import { DecisionEntity, loadBuildRunState, RunEntity } from '@roundtable/persistence';
-import { renderBuildReport } from '@roundtable/workflow';
+import { renderBuildReport, renderPanelReport } from '@roundtable/workflow';
+import { panelStateOfRun, panelSummaryView } from './panel-run-view';
 import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
@@ -33,11 +34,13 @@ export class RunQueryService {
   async get(id: string) {
     const run = await this.runOrThrow(id);
     const { usage, byProvider } = await this.usageOf(run, new Date());
-    return runDetailView(run, usage, byProvider);
+    const view = runDetailView(run, usage, byProvider);
+    return run.workflow === 'panel' ? { ...view, panel: panelSummaryView(run) } : view;
   }
 
   async report(id: string): Promise<string> {
     const run = await this.runOrThrow(id);
+    if (run.workflow === 'panel') return this.panelReport(run);
     if (run.workflow !== 'build') {
       throw new ApiError(409, { error: 'report_unavailable', message: `run ${id} is a ${run.workflow} run; only build runs have this report` });
     }
@@ -56,6 +59,25 @@ export class RunQueryService {
         inputTokens: usage.input_tokens,
         outputTokens: usage.output_tokens,
         // The report claims a total only when every completed call had a known price.
+        costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
+        seconds: usage.seconds,
+      },
+    });
+  }
+
+  private async panelReport(run: RunEntity): Promise<string> {
+    const [decisions, { usage, unpricedCalls }] = await Promise.all([
+      this.ds.getRepository(DecisionEntity).find({ where: { runId: run.id }, order: { id: 'ASC' } }),
+      this.usageOf(run, new Date()),
+    ]);
+    return renderPanelReport({
+      state: panelStateOfRun(run),
+      decisions: decisions.map((d) => ({ from: d.fromStage as PanelStage, to: d.toStage as PanelStage, reason: d.reason, refs: d.refs })),
+      audit: {
+        calls: usage.calls,
+        failedCalls: usage.failed_calls,
+        inputTokens: usage.input_tokens,
+        outputTokens: usage.output_tokens,
         costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
         seconds: usage.seconds,
       },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { jobId, loadProjectConfig, ProjectConfig, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { addToOutbox, appendRunEvents, OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
 import { ApiError } from './api-error';
@@ -44,11 +44,14 @@ export class RunSubmissionService {
       const projectId = newId('prj');
       const runId = newId('run');
       const stored = config as unknown as Record<string, unknown>;
+      // A panel's project is its idea: what it is judged on stands where a build's objective does.
+      const project = isPanelConfig(config)
+        ? { objective: `${config.idea.title}: ${config.idea.description}`, requirements: [] }
+        : { objective: config.objective, requirements: config.requirements };
       await em.insert(ProjectEntity, {
         id: projectId,
         name: config.project,
-        objective: config.objective,
-        requirements: config.requirements,
+        ...project,
         config: stored,
       } as QueryDeepPartialEntity<ProjectEntity>);
       await em.insert(RunEntity, {
@@ -70,16 +73,17 @@ export class RunSubmissionService {
   }
 
   /** YAML text or a parsed JSON object, validated, then the paths checked on this machine. */
-  private async validate(body: unknown): Promise<ProjectConfig> {
+  private async validate(body: unknown): Promise<AnyProjectConfig> {
     if (body === undefined || body === null || (typeof body !== 'string' && typeof body !== 'object')) {
       throw new ApiError(415, {
         error: 'unsupported_media_type',
         message: `send the project config as application/json or as YAML text (${YAML_CONTENT_TYPES.join(', ')})`,
       });
     }
-    let config: ProjectConfig;
+    let config: AnyProjectConfig;
     try {
-      config = loadProjectConfig(body, { env: this.env });
+      // `workflow: panel` is a panel run; anything else is the build (its default).
+      config = loadAnyProjectConfig(body, { env: this.env });
     } catch (e) {
       if (e instanceof ProjectConfigError) throw invalidConfig(e);
       throw e;

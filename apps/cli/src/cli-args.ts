@@ -105,6 +105,22 @@ export const COMMANDS: CommandSpec[] = [
     options: {},
   },
   {
+    name: 'call',
+    args: ['provider', 'prompt'],
+    summary: "one structured call to a provider from this machine: checks its key or CLI login (not through the API)",
+    options: {
+      config: { type: 'string', value: 'FILE', help: 'the project file declaring the provider (default: built-in anthropic, openai, xai, gemini, ollama, <cli>_cli)' },
+      model: { type: 'string', value: 'M', help: 'the model (default: the first role on that provider in FILE, else a built-in one)' },
+      pricing: { type: 'string', value: 'FILE', help: 'pricing table (env PRICING_FILE, default examples/pricing.yaml)' },
+      'timeout-s': { type: 'string', value: 'N', help: 'give up after N seconds (default 60)' },
+    },
+    notes: [
+      'The one command that does not talk to the API: it runs the provider adapter in this process, with this',
+      "shell's API keys and CLI logins, and prints the parsed {answer}, tokens, cost and latency. A missing key",
+      '(or CLI binary) is a skip with the reason, exit 0; a provider error prints its own words, exit 1.',
+    ],
+  },
+  {
     name: 'events',
     args: ['run'],
     summary: "print a run's events as they arrive; ends at the terminal event",

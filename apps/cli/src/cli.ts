@@ -1,6 +1,7 @@
 import { ApiClient, ApiHttpError, ApiUnreachableError } from './api-client';
 import { parseCli, ParsedCli, UsageError } from './cli-args';
 import { CommandContext, makeContext } from './command-context';
+import { callCommand } from './commands/call.command';
 import { callShowCommand } from './commands/call-show.command';
 import { callsCommand } from './commands/calls.command';
 import { cancelCommand } from './commands/cancel.command';
@@ -26,6 +27,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   resume: resumeCommand,
   cancel: cancelCommand,
   events: eventsCommand,
+  call: callCommand,
 };
 
 interface ErrorReport {

@@ -1,5 +1,6 @@
 import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
 import { fmtConfidence, fmtInt, fmtSeconds, fmtShort, fmtUsd, fmtWholeSeconds } from './format';
+import { panelLines } from './panel-lines';
 import { paintVerdict, Style } from './terminal';
 
 /** The caps of GET /v1/runs/:id (null: no cap). */
@@ -57,6 +58,8 @@ export class RunRenderer {
   status: string | null = null;
   verdict: string | null = null;
   stage: string | null = null;
+  /** From run_created: a panel run has no workspace line. */
+  private workflow: string | null = null;
 
   private calls = 0;
   private tokens = 0;
@@ -85,6 +88,7 @@ export class RunRenderer {
     switch (ev.type) {
       case 'run_created': {
         const p = ev.payload as Payload<'run_created'>;
+        this.workflow = p.workflow;
         const bits = [s.bold(`[run ${ev.run_id}]`), `project=${p.project}`];
         if (p.workflow && p.workflow !== 'build') bits.push(`workflow=${p.workflow}`);
         if (this.autonomy !== null) bits.push(`autonomy=${this.autonomy}`);
@@ -96,6 +100,7 @@ export class RunRenderer {
         const p = ev.payload as Payload<'run_started'>;
         if (!Number.isNaN(at)) this.startedAt = at;
         this.stage = 'INIT';
+        if (this.workflow === 'panel') return [];
         return [`${s.cyan('[INIT]')} ${p.workspace ? `workspace from ${p.workspace}` : 'empty workspace (greenfield)'}`];
       }
       case 'stage_changed': {
@@ -146,6 +151,10 @@ export class RunRenderer {
         const pct = p.limit > 0 ? ` (${Math.round((p.used / p.limit) * 100)}%)` : '';
         return [s.yellow(`! budget: ${p.cap} at ${+p.used.toFixed(4)} of ${p.limit}${pct}`)];
       }
+      case 'provider_fallback': {
+        const p = ev.payload as Payload<'provider_fallback'>;
+        return [s.yellow(`! fallback: ${p.role} ${p.from} -> ${p.to}: ${oneLine(p.reason)}`)];
+      }
       case 'open_question_raised': {
         const p = ev.payload as Payload<'open_question_raised'>;
         return [s.yellow(`? open question from ${p.role}: ${oneLine(p.question)}`)];
@@ -173,7 +182,7 @@ export class RunRenderer {
       }
       default:
         // Records (proposal_recorded …) repeat what the call's gist said; unknown types are for newer clients.
-        return [];
+        return panelLines(ev, s) ?? [];
     }
   }
 

@@ -2,10 +2,11 @@ import type { DataSource } from 'typeorm';
 import { JobName, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
 import { RunEntity } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { decide, type PromptTemplates } from '@roundtable/workflow';
+import { decide, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
 import { eventKeyOf, jobToBuildEvent, recordTestRun } from './job-to-event';
 import { loadBuildRunState } from '@roundtable/persistence';
 import { writeStep } from './step-writer';
+import { applyPanelStep } from './panel/panel-step';
 
 export type StepOutcome = 'applied' | 'duplicate' | 'ignored';
 
@@ -20,6 +21,8 @@ export class OrchestratorStepService {
     private readonly outbox: OutboxDispatcher,
     private readonly publisher: RunEventPublisher,
     private readonly templates: PromptTemplates,
+    /** Loaded at boot by loadPanelPromptTemplates; without them a panel run's step throws. */
+    private readonly panelTemplates: PanelPromptTemplates | null = null,
   ) {}
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
@@ -32,6 +35,10 @@ export class OrchestratorStepService {
         [run.id, eventKey],
       );
       if (inserted.length === 0) return 'duplicate' as const;
+      if (run.workflow === 'panel') {
+        if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
+        return applyPanelStep(em, run, name, payload, this.panelTemplates, new Date());
+      }
       // A finished run still records late call results (usage, reservations) and may be resumed.
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
         return 'ignored' as const;

@@ -7,6 +7,7 @@ import type { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorStepService } from './orchestrator-step.service';
 import { OrchestratorWorker } from './orchestrator.worker';
 import { defaultPromptsDir, loadPromptTemplates } from './prompt-templates';
+import { loadPanelPromptTemplates } from './panel/panel-prompt-templates';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
@@ -26,6 +27,7 @@ export class OrchestratorModule {
               new OutboxDispatcher(ds, p),
               new RunEventPublisher(r, env.QUEUE_PREFIX),
               loadPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
+              loadPanelPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
             ),
           inject: [DS, REDIS, PRODUCER],
         },

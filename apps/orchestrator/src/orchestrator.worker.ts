@@ -48,6 +48,7 @@ export class OrchestratorWorker implements OnApplicationBootstrap, BeforeApplica
         'tests.done': apply('tests.done'),
         'run.resume': apply('run.resume'),
         'run.cancel': apply('run.cancel'),
+        'run.appeal': apply('run.appeal'),
       },
     });
     this.worker.on('failed', (job, err) => this.log.error(`job ${job?.name} ${job?.id} failed: ${err.message}`));

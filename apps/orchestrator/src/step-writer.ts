@@ -15,7 +15,7 @@ import {
   WorkspaceOpEntity,
 } from '@roundtable/persistence';
 import { addToOutbox, appendRunEvents, OutboxJob } from '@roundtable/events';
-import type { BuildRunState, Command, DomainRecord, StepResult } from '@roundtable/workflow';
+import type { BuildRunState, Command, DomainRecord, PanelAgentCallCommand, StepResult } from '@roundtable/workflow';
 
 type Row<T> = QueryDeepPartialEntity<T>;
 const row = <T>(v: unknown) => v as Row<T>;
@@ -144,7 +144,8 @@ async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): P
   }
 }
 
-async function writeCommand(em: EntityManager, s: BuildRunState, c: Command, nextSeq: () => number): Promise<OutboxJob> {
+/** Also writes the panel's agent calls: the same audit row, reservation and outbox job for any workflow. */
+export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'runId'>, c: Command | PanelAgentCallCommand, nextSeq: () => number): Promise<OutboxJob> {
   const runId = s.runId;
   switch (c.kind) {
     case 'agent_call': {

@@ -1,66 +1,121 @@
 import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
-import type { Worker } from 'bullmq';
+import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { agentQueueName } from '@roundtable/contracts';
-import { startTypedWorker } from '@roundtable/queues';
-import type { AgentCallService } from './agent-call.service';
+import { agentQueueName, type ProviderConfig } from '@roundtable/contracts';
+import { startTypedWorker, type JobProducer } from '@roundtable/queues';
+import type { AgentCallService, ExecuteResult } from './agent-call.service';
+import { queueSettings } from './queue-settings';
+
+export interface ProviderQueuesOptions {
+  prefix: string;
+  /** Provider names, or `*` to find them from the calls waiting in Postgres. */
+  providers: string[];
+  concurrency: number;
+  discoveryMs: number;
+  /** For PROVIDER_CONCURRENCY_<NAME> overrides. */
+  env?: NodeJS.ProcessEnv;
+}
 
 /**
  * One BullMQ worker per `agent.<provider>` queue named in PROVIDER_QUEUES, so each
  * provider's workers scale alone. With `*`, queues are found from the calls waiting in
  * Postgres (a provider exists only in project files, not in this service's config).
+ *
+ * A call that must be tried again stays the same job: after a 429 the whole queue is rate
+ * limited (BullMQ's manual rate limit) and the job goes back to wait, so every call to that
+ * provider backs off, not just this one; after other transient failures the job is delayed.
+ * Neither counts as a failed job, so the run does not fail.
  */
 export class ProviderQueuesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('provider-worker');
-  private readonly workers = new Map<string, Worker>();
+  private readonly workers = new Map<string, Worker | Promise<void>>();
   private discovery?: NodeJS.Timeout;
 
   constructor(
     private readonly ds: DataSource,
     private readonly connection: Redis,
-    private readonly prefix: string,
-    private readonly providers: string[],
+    private readonly producer: JobProducer,
     private readonly calls: AgentCallService,
-    private readonly concurrency: number,
-    private readonly discoveryMs: number,
+    private readonly opts: ProviderQueuesOptions,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.providers.includes('*')) {
+    if (this.opts.providers.includes('*')) {
       await this.discover();
-      this.log.log(`discovering provider queues every ${this.discoveryMs} ms`);
+      this.log.log(`discovering provider queues every ${this.opts.discoveryMs} ms`);
       this.discovery = setInterval(() => {
         this.discover().catch((e: Error) => this.log.error(`provider discovery: ${e.message}`));
-      }, this.discoveryMs);
+      }, this.opts.discoveryMs);
     }
-    for (const p of this.providers.filter((p) => p !== '*')) this.consume(p);
+    await Promise.all(this.opts.providers.filter((p) => p !== '*').map((p) => this.consume(p)));
+  }
+
+  /** The started BullMQ worker of a provider's queue (for tests and diagnostics). */
+  workerFor(provider: string): Worker | undefined {
+    const w = this.workers.get(provider);
+    return w instanceof Worker ? w : undefined;
   }
 
   private async discover(): Promise<void> {
     const rows: { provider: string }[] = await this.ds.query(`SELECT DISTINCT provider FROM agent_calls WHERE status IN ('queued', 'running')`);
-    for (const { provider } of rows) this.consume(provider);
+    await Promise.all(rows.map(({ provider }) => this.consume(provider)));
   }
 
-  private consume(provider: string): void {
-    if (this.workers.has(provider)) return;
+  /** The provider's entry in the most recent run that declares it: rate limit and concurrency live there. */
+  private async latestProviderConfig(provider: string): Promise<ProviderConfig | null> {
+    const rows: { cfg: ProviderConfig | null }[] = await this.ds.query(
+      `SELECT config -> 'providers' -> $1 AS cfg FROM runs WHERE config -> 'providers' ? $1 ORDER BY created_at DESC LIMIT 1`,
+      [provider],
+    );
+    return rows[0]?.cfg ?? null;
+  }
+
+  private consume(provider: string): Promise<void> {
+    const existing = this.workers.get(provider);
+    if (existing) return existing instanceof Worker ? Promise.resolve() : existing;
+    const starting = this.start(provider).catch((e: Error) => {
+      this.workers.delete(provider); // the next discovery tries again
+      throw e;
+    });
+    this.workers.set(provider, starting);
+    return starting;
+  }
+
+  private async start(provider: string): Promise<void> {
     const queueName = agentQueueName(provider);
-    const worker = startTypedWorker({
+    const settings = queueSettings(provider, await this.latestProviderConfig(provider), this.opts.env ?? process.env, this.opts.concurrency);
+    const worker: Worker = startTypedWorker({
       kind: 'agent',
       queueName,
       connection: this.connection,
-      prefix: this.prefix,
-      concurrency: this.concurrency,
-      handlers: { 'agent.call': (p) => this.calls.execute(p.runId, p.callId) },
+      prefix: this.opts.prefix,
+      concurrency: settings.concurrency,
+      limiter: settings.limiter,
+      handlers: {
+        'agent.call': async (p, job, token) => this.backOff(queueName, job, token, await this.calls.execute(p.runId, p.callId)),
+      },
     });
     worker.on('failed', (job, err) => this.log.error(`agent call ${job?.data?.callId} failed: ${err.message}`));
     this.workers.set(provider, worker);
-    this.log.log(`consuming queue ${this.prefix}:${queueName}`);
+    this.log.log(`consuming queue ${this.opts.prefix}:${queueName} (${settings.source})`);
+  }
+
+  private async backOff(queueName: string, job: Job, token: string | undefined, result: ExecuteResult): Promise<void> {
+    if (result.kind === 'done') return;
+    this.log.warn(`${job.data.callId}: transient failure, next try ${result.callId} in ${result.delayMs} ms${result.rateLimited ? ' (queue rate limited)' : ''}`);
+    if (result.rateLimited) {
+      await this.producer.queue(queueName).rateLimit(result.delayMs);
+      throw Worker.RateLimitError();
+    }
+    await job.moveToDelayed(Date.now() + result.delayMs, token);
+    throw new DelayedError();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     if (this.discovery) clearInterval(this.discovery);
+    await Promise.allSettled([...this.workers.values()]);
     // close() waits for running calls to finish: they are recorded, not lost.
-    await Promise.all([...this.workers.values()].map((w) => w.close()));
+    await Promise.all([...this.workers.values()].filter((w): w is Worker => w instanceof Worker).map((w) => w.close()));
   }
 }

@@ -1,8 +1,9 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { infraProviders, INFRA, type JobProducer } from '@roundtable/queues';
 import { AgentCallService } from './agent-call.service';
+import { loadPricingTable } from './pricing-file';
 import type { ProviderWorkerEnv } from './provider-worker.env';
 import { ProviderQueuesWorker } from './provider-queues.worker';
 
@@ -11,16 +12,30 @@ const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 @Module({})
 export class ProviderWorkerModule {
   static forRoot(env: ProviderWorkerEnv): DynamicModule {
+    const log = new Logger('provider-worker');
     return {
       module: ProviderWorkerModule,
       providers: [
         ...infraProviders(env, 'provider-worker'),
-        { provide: AgentCallService, useFactory: (ds: DataSource, p: JobProducer) => new AgentCallService(ds, p), inject: [DS, PRODUCER] },
+        {
+          provide: AgentCallService,
+          useFactory: (ds: DataSource, p: JobProducer) =>
+            new AgentCallService(ds, p, {
+              retryDelaysMs: env.PROVIDER_RETRY_DELAYS_MS,
+              pricing: loadPricingTable(env.PRICING_FILE, (m) => log.warn(m)),
+            }),
+          inject: [DS, PRODUCER],
+        },
         {
           provide: ProviderQueuesWorker,
-          useFactory: (ds: DataSource, r: Redis, calls: AgentCallService) =>
-            new ProviderQueuesWorker(ds, r, env.QUEUE_PREFIX, env.PROVIDER_QUEUES, calls, env.PROVIDER_CONCURRENCY, env.PROVIDER_DISCOVERY_MS),
-          inject: [DS, REDIS, AgentCallService],
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService) =>
+            new ProviderQueuesWorker(ds, r, p, calls, {
+              prefix: env.QUEUE_PREFIX,
+              providers: env.PROVIDER_QUEUES,
+              concurrency: env.PROVIDER_CONCURRENCY,
+              discoveryMs: env.PROVIDER_DISCOVERY_MS,
+            }),
+          inject: [DS, REDIS, PRODUCER, AgentCallService],
         },
       ],
     };

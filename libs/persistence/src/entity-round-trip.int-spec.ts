@@ -54,6 +54,7 @@ describe('entities against the migrated schema', () => {
       criteria: null,
       criteriaLocked: false,
       unresolved: false,
+      workflowState: null,
     });
     expect(run.createdAt).toBeInstanceOf(Date);
     expect(run.updatedAt).toBeInstanceOf(Date);

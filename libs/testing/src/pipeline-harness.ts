@@ -31,6 +31,8 @@ export interface Pipeline {
 export interface PipelineOptions {
   /** PROVIDER_QUEUES of the provider-worker (default `replay`). */
   providerQueues?: string;
+  /** How many provider-worker processes consume those queues (default 1). */
+  providerWorkers?: number;
   /** Extra environment for every service. */
   env?: Record<string, string>;
 }
@@ -65,7 +67,7 @@ export async function startPipeline(opts: PipelineOptions = {}): Promise<Pipelin
     const started = await Promise.allSettled([
       startService('api', { ...env, PORT: port }),
       startService('orchestrator', env),
-      startService('provider-worker', { ...env, PROVIDER_QUEUES: opts.providerQueues ?? 'replay' }),
+      ...Array.from({ length: opts.providerWorkers ?? 1 }, () => startService('provider-worker', { ...env, PROVIDER_QUEUES: opts.providerQueues ?? 'replay' })),
       startService('test-runner', { ...env, WORKSPACE_ROOT: workspaceRoot }),
     ]);
     for (const s of started) if (s.status === 'fulfilled') services.push(s.value);

@@ -12,3 +12,5 @@ export * from './panel/panel-types';
 export * from './panel/panel-context-packs';
 export { decidePanel, panelWorkflow, canAppeal, MAX_PANEL_RETRIES } from './panel/panel.workflow';
 export { initialPanelState } from './panel/initial-panel-state';
+export * from './panel/panel-stored-state';
+export * from './panel/panel-report';

@@ -11,6 +11,7 @@ const minimal: { [N in JobName]: Record<string, unknown> } = {
   'tests.done': { runId: 'r1', opId: 'o1' },
   'run.resume': { runId: 'r1' },
   'run.cancel': { runId: 'r1' },
+  'run.appeal': { runId: 'r1', evidence: ['e1'], judges: ['vc'] },
   'agent.call': { runId: 'r1', callId: 'c1' },
   'workspace.prepare': { runId: 'r1', opId: 'o1' },
   'workspace.apply': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
@@ -49,6 +50,14 @@ describe('job catalogue', () => {
     const schema = jobSchema('run.resume');
     expect(schema.safeParse({ runId: 'r', from: 'CRITIQUE', caps: { max_calls: 20 } }).success).toBe(true);
     expect(schema.safeParse({ runId: 'r', from: 'LUNCH' }).success).toBe(false);
+  });
+
+  it('run.appeal needs evidence and judges, and refuses a judge the panel does not have', () => {
+    const schema = jobSchema('run.appeal');
+    expect(schema.safeParse({ runId: 'r', evidence: ['e'], judges: ['vc', 'pm'] }).success).toBe(true);
+    expect(schema.safeParse({ runId: 'r', evidence: [], judges: ['vc'] }).success).toBe(false);
+    expect(schema.safeParse({ runId: 'r', evidence: ['e'], judges: [] }).success).toBe(false);
+    expect(schema.safeParse({ runId: 'r', evidence: ['e'], judges: ['critic'] }).success).toBe(false);
   });
 
   it('workspace.apply needs the implementation it applies', () => {

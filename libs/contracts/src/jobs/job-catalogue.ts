@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JudgeRole } from '../panel/panel-vocabulary.schema';
 import { Stage } from '../run/run-vocabulary';
 
 /**
@@ -30,6 +31,11 @@ export const JOBS = {
       caps: z.record(z.string(), z.number()).optional(),
     }),
     'run.cancel': RunRef,
+    /** A finished panel's one appeal: new evidence, re-scored by the named judges. */
+    'run.appeal': RunRef.extend({
+      evidence: z.array(z.string().min(1)).min(1),
+      judges: z.array(JudgeRole).min(1),
+    }),
   },
   agent: {
     'agent.call': RunRef.extend({ callId: z.string().min(1) }),

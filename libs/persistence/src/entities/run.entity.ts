@@ -78,6 +78,10 @@ export class RunEntity {
   @Column({ name: 'label_counters', type: 'jsonb', default: {} })
   labelCounters!: Record<string, number>;
 
+  /** A non-build workflow's state (the panel's PanelRunState minus usage); null for build runs. */
+  @Column({ name: 'workflow_state', type: 'jsonb', nullable: true })
+  workflowState!: Record<string, unknown> | null;
+
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;
 

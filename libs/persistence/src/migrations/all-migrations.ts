@@ -1,5 +1,6 @@
 import { InitialSchema1764500000000 } from './1764500000000-initial-schema';
 import { AgentCallRetries1764600000000 } from './1764600000000-agent-call-retries';
+import { RunWorkflowState1765000000000 } from './1765000000000-run-workflow-state';
 
 /** In order. Listed explicitly rather than globbed so the esbuild bundles carry every migration. */
-export const ALL_MIGRATIONS = [InitialSchema1764500000000, AgentCallRetries1764600000000] as const;
+export const ALL_MIGRATIONS = [InitialSchema1764500000000, AgentCallRetries1764600000000, RunWorkflowState1765000000000] as const;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { JUDGES, JudgeRole } from '@roundtable/contracts';
+
+/**
+ * The body of POST /v1/runs/:id/appeal: new evidence (plain text; it reaches the judges only
+ * inside an evidence block) and the judges who re-score. Every message names its field, and an
+ * unknown field is refused rather than ignored.
+ */
+export const AppealRequest = z
+  .object(
+    {
+      evidence: z
+        .array(z.string({ error: 'evidence items must be text' }).trim().min(1, 'evidence items must not be empty'), {
+          error: 'evidence must be a list of text items, e.g. ["62 % of surveyed freelancers use no accounting suite"]',
+        })
+        .min(1, 'evidence must hold at least one item'),
+      judges: z
+        .array(z.enum(JudgeRole.options, { error: `judges must name judges: ${JUDGES.join(', ')}` }), {
+          error: `judges must be a list of judges, e.g. ["vc", "competitor"] (known: ${JUDGES.join(', ')})`,
+        })
+        .min(1, 'judges must name at least one judge'),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys' && 'keys' in iss
+          ? (iss.keys as string[]).map((k) => `${k} is not a field of an appeal (evidence, judges)`).join('; ')
+          : 'the body must be a JSON object such as { "evidence": ["…"], "judges": ["vc"] }',
+    },
+  )
+  .strict();
+export type AppealRequest = z.infer<typeof AppealRequest>;

@@ -1,0 +1,76 @@
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { jobId, QUEUE, type RunStatus } from '@roundtable/contracts';
+import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
+import { RunEntity } from '@roundtable/persistence';
+import { canAppeal, currentScores } from '@roundtable/workflow';
+import { ApiError } from './api-error';
+import { AppealRequest } from './appeal-request.schema';
+import { panelStateOfRun } from './panel-run-view';
+import { runLinks, RunLinks } from './run-links';
+
+export interface AppealRequested {
+  id: string;
+  requested: 'appeal';
+  status: RunStatus;
+  judges: AppealRequest['judges'];
+  evidence: number;
+  job_id: string;
+  links: RunLinks;
+}
+
+export function parseAppealRequest(body: unknown): AppealRequest {
+  const parsed = AppealRequest.safeParse(body ?? undefined);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  // Messages that do not name their field get the path in front (evidence.0: …).
+  const message = issues.map((i) => (i.path && !i.message.startsWith(i.path.split('.')[0]) ? `${i.path}: ${i.message}` : i.message)).join('; ');
+  throw ApiError.badRequest('invalid_appeal_request', message, { issues });
+}
+
+/**
+ * An appeal only asks, like cancel and resume: with the run's row locked it checks that this
+ * finished panel may take its one appeal, writes a `run.appeal` job to the outbox, and sends it
+ * after the commit; the orchestrator's decidePanel() runs the re-scores. The outbox row is the
+ * "once": a second request finds it even before the orchestrator has applied the first.
+ */
+export class RunAppealService {
+  private readonly log = new Logger('api');
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly outbox: OutboxDispatcher,
+  ) {}
+
+  async appeal(runId: string, body: unknown): Promise<AppealRequested> {
+    const req = parseAppealRequest(body);
+    const { job, ids, status } = await this.ds.transaction(async (em) => {
+      const run = await em.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
+      if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
+      const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
+      if (run.workflow !== 'panel') throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
+      const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.appeal'`, [runId])) as { n: number }[];
+      if (n > 0) throw refuse('appeal_used', `run ${runId} has had its one appeal`);
+      const state = panelStateOfRun(run);
+      const allowed = canAppeal(state);
+      if (!allowed.ok) throw refuse('appeal_not_allowed', `run ${runId} cannot be appealed: ${allowed.reason}`);
+      const scores = currentScores(state);
+      const unscored = req.judges.filter((j) => scores[j] === undefined);
+      if (unscored.length) throw refuse('judge_not_scored', `run ${runId} has no score from ${unscored.join(', ')} to appeal`);
+      const job: OutboxJob = {
+        runId,
+        queue: QUEUE.orchestrator,
+        jobName: 'run.appeal',
+        jobId: jobId(runId, 'appeal'),
+        payload: { runId, evidence: req.evidence, judges: [...new Set(req.judges)] },
+      };
+      return { job, ids: await addToOutbox(em, [job]), status: run.status };
+    });
+    try {
+      await this.outbox.dispatch(ids);
+    } catch (e) {
+      this.log.warn(`run ${runId}: run.appeal left in the outbox for the sweeper: ${(e as Error).message}`);
+    }
+    return { id: runId, requested: 'appeal', status, judges: req.judges, evidence: req.evidence.length, job_id: job.jobId, links: runLinks(runId) };
+  }
+}

@@ -1,0 +1,22 @@
+import { TERMINAL_EVENT_TYPES } from '@roundtable/contracts';
+
+/**
+ * Event types after which a follower has seen everything there is: the run's end, or the end
+ * of a finished panel's appeal (its events come after run_completed, on a later subscription).
+ */
+const STREAM_END_TYPES: readonly string[] = [...TERMINAL_EVENT_TYPES, 'appeal_completed'];
+
+export const endsStream = (type: string): boolean => STREAM_END_TYPES.includes(type);
+
+/**
+ * SQL (a boolean over `runs r`): a panel appeal was requested and has not finished, so a
+ * follower that has the run's terminal event must still wait for the appeal's events rather
+ * than be told 204. An appeal the budget refused ends with its panel_warning instead.
+ */
+export const APPEAL_PENDING_SQL = `(
+  EXISTS (SELECT 1 FROM outbox o WHERE o.run_id = r.id AND o.job_name = 'run.appeal')
+  AND NOT EXISTS (
+    SELECT 1 FROM run_events x
+     WHERE x.run_id = r.id
+       AND (x.type = 'appeal_completed' OR (x.type = 'panel_warning' AND x.payload ->> 'kind' = 'appeal_refused'))
+  ))`;

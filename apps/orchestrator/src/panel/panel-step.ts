@@ -1,0 +1,102 @@
+import type { EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { JobOf, TERMINAL_RUN_STATUSES, type JobName, type RunStatus } from '@roundtable/contracts';
+import { addToOutbox, appendRunEvents, type OutboxJob } from '@roundtable/events';
+import { DecisionEntity, loadRunUsage, RunEntity } from '@roundtable/persistence';
+import {
+  decidePanel,
+  panelStateOf,
+  toStoredPanelState,
+  type PanelEvent,
+  type PanelFinishedCall,
+  type PanelPromptTemplates,
+  type PanelStepResult,
+} from '@roundtable/workflow';
+import { jobToBuildEvent } from '../job-to-event';
+import { writeCommand, type WrittenStep } from '../step-writer';
+
+type Row<T> = QueryDeepPartialEntity<T>;
+
+/** Jobs a panel run acts on; the build's workspace and test jobs and resume mean nothing to it. */
+const PANEL_JOBS: ReadonlySet<JobName> = new Set<JobName>(['run.start', 'run.cancel', 'agent.done', 'run.appeal']);
+
+/** Jobs a finished panel run still takes: late call results (usage, reservations) and its one appeal. */
+const AFTER_THE_END: ReadonlySet<JobName> = new Set<JobName>(['agent.done', 'run.appeal']);
+
+/**
+ * The panel event a job stands for. A finished call goes through the build's own mapping, so
+ * its reservation is released and its usage (retries included) counted exactly as for the build.
+ */
+async function jobToPanelEvent(em: EntityManager, run: RunEntity, name: JobName, payload: Record<string, unknown>): Promise<PanelEvent> {
+  switch (name) {
+    case 'run.appeal': {
+      const p = payload as JobOf<'run.appeal'>;
+      return { type: 'appeal', evidence: p.evidence, judges: p.judges };
+    }
+    case 'agent.done': {
+      const event = await jobToBuildEvent(em, run, name, payload);
+      if (event.type !== 'agent_call_finished') throw new Error(`agent.done for run ${run.id} did not map to a finished call`);
+      return { type: 'agent_call_finished', call: event.call as unknown as PanelFinishedCall };
+    }
+    case 'run.cancel':
+      return { type: 'cancel' };
+    default:
+      return { type: 'start' };
+  }
+}
+
+/**
+ * One orchestrator step of a panel run, inside the step's transaction (the run row is locked
+ * and the event is in the inbox): the job as a PanelEvent, the state rebuilt from the run row
+ * and the usage tables, the pure decidePanel(), and its result written like the build's.
+ */
+export async function applyPanelStep(
+  em: EntityManager,
+  run: RunEntity,
+  name: JobName,
+  payload: Record<string, unknown>,
+  templates: PanelPromptTemplates,
+  now: Date,
+): Promise<WrittenStep | 'ignored'> {
+  if (!PANEL_JOBS.has(name)) return 'ignored';
+  if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && !AFTER_THE_END.has(name)) return 'ignored';
+  const event = await jobToPanelEvent(em, run, name, payload);
+  const state = panelStateOf(run, await loadRunUsage(em, run, now));
+  return writePanelStep(em, run, decidePanel(state, event, { templates }));
+}
+
+/**
+ * Writes one decidePanel() result: the run row (scalars in their columns, the rest in
+ * workflow_state), decisions, events, and each agent call as the build writes it — the audit
+ * row, its budget reservation and the outbox job, so five judges in flight are five reservations.
+ * Verdicts, turns and re-votes are in workflow_state and on their events; no other table holds them.
+ */
+export async function writePanelStep(em: EntityManager, run: RunEntity, result: PanelStepResult): Promise<WrittenStep> {
+  const runId = run.id;
+  const s = result.state;
+  const terminal = (status: string) => TERMINAL_RUN_STATUSES.includes(status as RunStatus);
+  const { call: callSeq, ...labelCounters } = s.counters;
+  await em.update(RunEntity, { id: runId }, {
+    status: s.status,
+    stage: s.stage,
+    haltReason: s.haltReason,
+    workflowState: toStoredPanelState(s),
+    labelCounters,
+    callSeq: callSeq ?? run.callSeq,
+    ...(result.verdict ? { verdict: result.verdict, confidence: result.confidence } : {}),
+    ...(run.status === 'queued' && s.status === 'running' ? { startedAt: new Date() } : {}),
+    ...(!terminal(run.status) && terminal(s.status) ? { finishedAt: new Date() } : {}),
+  } as Row<RunEntity>);
+  if (result.decisions.length) {
+    await em.insert(
+      DecisionEntity,
+      result.decisions.map((d) => ({ runId, fromStage: d.from, toStage: d.to, reason: d.reason, refs: d.refs }) as Row<DecisionEntity>),
+    );
+  }
+  const outbox: OutboxJob[] = [];
+  let seq = run.callSeq;
+  for (const c of result.commands) outbox.push(await writeCommand(em, s, c, () => ++seq));
+  const events = await appendRunEvents(em, runId, result.events);
+  const outboxIds = await addToOutbox(em, outbox);
+  return { outboxIds, events, status: s.status };
+}

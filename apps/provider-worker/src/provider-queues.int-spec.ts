@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { jobId, loadProjectConfig, QUEUE } from '@roundtable/contracts';
+import { AgentCallEntity, BudgetReservationEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, type TestDatabase } from '@roundtable/persistence';
+import { loadPricing } from '@roundtable/providers';
+import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { deleteRedisPrefix, randomQueuePrefix, startFakeLlmServer, TEST_REDIS_URL, waitFor, type FakeLlmServer } from '@roundtable/testing';
+import { AgentCallService } from './agent-call.service';
+import { ProviderQueuesWorker } from './provider-queues.worker';
+
+jest.setTimeout(30_000);
+
+const REPO = path.resolve(__dirname, '../../..');
+const RUN = 'run_pqw0000001';
+const KEY = 'sk-ant-int-0123456789';
+const PROPOSAL = {
+  proposal_id: 'P1',
+  claim: 'One pass over the series, tracking the running peak.',
+  approach: 'Keep the peak; the largest (peak - x) / peak is the answer.',
+  assumptions: ['equity is positive'],
+  evidence: ['the definition of maximum drawdown'],
+  risks: ['rounding'],
+  tests_required: ['[100, 80, 120, 60] -> 0.5'],
+  confidence: 0.8,
+};
+
+/**
+ * The provider-worker in this process, on a real BullMQ queue and real Postgres, with the real
+ * Anthropic SDK talking to the fake wire server: what a 429 does to the whole queue, and what a
+ * second delivery of a retried job does.
+ */
+describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let redis: Redis;
+  let prefix: string;
+  let producer: JobProducer;
+  let server: FakeLlmServer;
+  let calls: AgentCallService;
+  let worker: ProviderQueuesWorker;
+
+  const messages = (n: number) => [
+    { role: 'system' as const, content: 'You are the proposer in a team of specialist agents.\nReply with JSON only.' },
+    { role: 'user' as const, content: `Objective: compute the maximum drawdown (request ${n}).` },
+  ];
+
+  async function queueCall(seq: number, label: string): Promise<string> {
+    const id = `${RUN}-c${seq}`;
+    const msgs = messages(seq);
+    await ds.getRepository(AgentCallEntity).insert({
+      id,
+      runId: RUN,
+      seq,
+      stage: 'PROPOSE',
+      role: 'proposer',
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+      label,
+      attempt: 1,
+      status: 'queued',
+      promptHash: createHash('sha256').update(JSON.stringify(msgs)).digest('hex'),
+      messages: msgs,
+      schemaName: 'Proposal',
+      maxTokens: 1000,
+      temperature: 0.2,
+      timeoutMs: 5000,
+    } as QueryDeepPartialEntity<AgentCallEntity>);
+    await ds.getRepository(BudgetReservationEntity).insert({ callId: id, runId: RUN, provider: 'anthropic', calls: 1, tokens: 321, costUsd: null });
+    return id;
+  }
+
+  beforeAll(async () => {
+    server = await startFakeLlmServer({
+      apiKey: KEY,
+      script: {
+        replies: [
+          { role: 'proposer', fault: 429, retry_after_s: 1 },
+          { role: 'proposer', reply: PROPOSAL, usage: { input_tokens: 1000, output_tokens: 200, cached_input_tokens: 0 } },
+          { role: 'proposer', reply: { ...PROPOSAL, proposal_id: 'P2' }, usage: { input_tokens: 1000, output_tokens: 200, cached_input_tokens: 0 } },
+        ],
+      },
+    });
+    db = await createTestDatabase({ migrate: true });
+    ds = createDataSource(db.url, { poolSize: 4 });
+    await ds.initialize();
+    redis = createRedisConnection(TEST_REDIS_URL);
+    prefix = randomQueuePrefix('rt_int_pqw');
+    producer = new JobProducer(redis, prefix);
+
+    const config = loadProjectConfig(
+      {
+        project: 'pqw',
+        objective: 'x',
+        providers: { anthropic: { type: 'anthropic', api_key_env: 'INT_ANTHROPIC_KEY', base_url: server.baseUrls.anthropic, concurrency: 1 } },
+        agents: Object.fromEntries(['proposer', 'critic', 'reviser', 'engineer', 'validator', 'synthesizer'].map((r) => [r, { provider: 'anthropic', model: 'claude-haiku-4-5' }])),
+      },
+      { env: { INT_ANTHROPIC_KEY: KEY } },
+    );
+    const stored = config as unknown as Record<string, unknown>;
+    await ds.getRepository(ProjectEntity).insert({ id: 'prj_pqw', name: 'pqw', objective: 'x', requirements: [], config: stored } as QueryDeepPartialEntity<ProjectEntity>);
+    await ds
+      .getRepository(RunEntity)
+      .insert({ id: RUN, projectId: 'prj_pqw', workflow: 'build', status: 'running', stage: 'PROPOSE', config: stored, callSeq: 2 } as QueryDeepPartialEntity<RunEntity>);
+    await queueCall(1, 'P1');
+    await queueCall(2, 'P2');
+
+    calls = new AgentCallService(ds, producer, {
+      retryDelaysMs: [50, 100, 200],
+      pricing: loadPricing(path.join(REPO, 'examples/pricing.yaml')),
+      env: { INT_ANTHROPIC_KEY: KEY },
+    });
+    worker = new ProviderQueuesWorker(ds, redis, producer, calls, { prefix, providers: ['anthropic'], concurrency: 4, discoveryMs: 1000, env: {} });
+    await worker.onApplicationBootstrap();
+  });
+
+  afterAll(async () => {
+    await worker?.beforeApplicationShutdown();
+    await producer?.close();
+    if (redis) {
+      await deleteRedisPrefix(redis, prefix);
+      redis.disconnect();
+    }
+    await ds?.destroy();
+    await db?.drop();
+    await server?.close();
+  });
+
+  it('retries P1 after the retry-after as a new row; P2 waits too, because the queue is rate limited', async () => {
+    // The queue took its concurrency from the run's provider entry, and has a limiter a 429 can use.
+    const bull = worker.workerFor('anthropic')!;
+    expect(bull.opts.concurrency).toBe(1);
+    expect(bull.opts.limiter).toBeDefined();
+
+    for (const id of [`${RUN}-c1`, `${RUN}-c2`]) {
+      await producer.add('agent.call', { runId: RUN, callId: id }, { jobId: jobId(id, 'call'), provider: 'anthropic' });
+    }
+    const orchestrator = producer.queue(QUEUE.orchestrator);
+    await waitFor('both calls reported', async () => (await orchestrator.getJobCounts('waiting')).waiting === 2 || undefined, 15_000, 50);
+
+    const rows = await ds.getRepository(AgentCallEntity).find({ where: { runId: RUN }, order: { seq: 'ASC' } });
+    const [c1, c2, c3] = rows;
+    expect(rows).toHaveLength(3);
+    expect(c1).toMatchObject({ status: 'failed', errorCode: 'RATE_LIMITED', retry: 0, retryOf: null });
+    expect(c1.error).toContain('HTTP 429');
+    expect(c3).toMatchObject({ id: `${RUN}-c3`, seq: 3, label: 'P1', attempt: 1, retry: 1, retryOf: c1.id, status: 'completed', valid: true });
+    expect(c3.messages).toEqual(c1.messages);
+    expect(c2).toMatchObject({ status: 'completed', valid: true, retry: 0 });
+    // Priced from the table, billed per token.
+    for (const done of [c2, c3]) {
+      expect(done).toMatchObject({ inputTokens: 1000, outputTokens: 200, costUsd: 0.002, costSource: 'table', billing: 'api', argv: null });
+    }
+    // The queue as a whole waited out the retry-after: P2 had not started when P1 met the 429.
+    expect(c2.startedAt!.getTime() - c1.finishedAt!.getTime()).toBeGreaterThanOrEqual(900);
+    expect(server.requests.map((r) => r.status)).toEqual([429, 200, 200]);
+
+    // The retry holds its own budget reservation (the orchestrator releases the chain on agent.done).
+    const held = await ds.getRepository(BudgetReservationEntity).find({ where: { runId: RUN }, order: { callId: 'ASC' } });
+    expect(held.map((r) => [r.callId, r.tokens])).toEqual([
+      [c1.id, 321],
+      [c2.id, 321],
+      [c3.id, 321],
+    ]);
+    // Only the last try reports: agent.done names c3, never c1.
+    expect(await orchestrator.getJob(jobId(c1.id, 'done'))).toBeUndefined();
+    expect((await orchestrator.getJob(jobId(c3.id, 'done')))?.data).toEqual({ runId: RUN, callId: c3.id });
+    // The run's call_seq moved with the retry, so the orchestrator's next call id cannot collide.
+    expect((await ds.getRepository(RunEntity).findOneByOrFail({ id: RUN })).callSeq).toBe(3);
+  });
+
+  it('a second delivery of the first try works on the newest try: nothing is called or written again', async () => {
+    const before = server.requests.length;
+    expect(await calls.execute(RUN, `${RUN}-c1`)).toEqual({ kind: 'done', callId: `${RUN}-c3` });
+    expect(server.requests.length).toBe(before);
+    expect(await ds.getRepository(AgentCallEntity).countBy({ runId: RUN })).toBe(3);
+  });
+});
