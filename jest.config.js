@@ -14,11 +14,13 @@ const shared = {
 };
 
 module.exports = {
+  // Integration and e2e tests start processes and containers; on a 2-core CI machine running
+  // every tier in parallel, jest's 5 s default is a flake, not a signal. (testTimeout is a
+  // global option: jest ignores it inside a project.) e2e files raise it with jest.setTimeout.
+  testTimeout: 60_000,
   projects: [
-    // Integration and e2e tests start processes and containers; on a 2-core CI machine running
-    // every tier in parallel, jest's 5 s default is a flake, not a signal.
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'], testTimeout: 15_000 },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], testTimeout: 60_000 },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 180_000 },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs}/**/*.spec.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };

@@ -134,6 +134,13 @@ export async function getJson<T = Record<string, unknown>>(api: string, urlPath:
   return { status: res.status, body: (await res.json()) as T };
 }
 
+/** POST a JSON body (resume, cancel, appeal …) and read the JSON answer (empty bodies read as {}). */
+export async function postJson<T = Record<string, unknown>>(api: string, urlPath: string, body: unknown = {}): Promise<ApiReply<T>> {
+  const res = await fetch(`${api}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+}
+
 /** Polls GET /v1/runs/:id until the run is terminal; a timeout carries the services' output. */
 export async function waitForTerminal(pipeline: Pick<Pipeline, 'api' | 'logs'>, id: string, timeoutMs = 45_000): Promise<Record<string, unknown>> {
   return waitFor(
