@@ -164,7 +164,7 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
     case 'workspace.done': {
       const p = payload as JobOf<'workspace.done'>;
       const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
-      const result = (op.result ?? {}) as { path?: string; tree?: string[] };
+      const result = (op.result ?? {}) as { path?: string; tree?: string[]; diff_artifact_id?: string };
       if (op.kind === 'prepare') {
         return op.status === 'done'
           ? { type: 'workspace_prepared', opId: op.id, path: result.path ?? '', tree: result.tree ?? [] }
@@ -172,7 +172,13 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       }
       const implementationLabel = labelOfId(run.id, op.implementationId) ?? '';
       return op.status === 'done'
-        ? { type: 'files_applied', opId: op.id, implementationLabel, tree: result.tree ?? [] }
+        ? {
+            type: 'files_applied',
+            opId: op.id,
+            implementationLabel,
+            tree: result.tree ?? [],
+            ...(result.diff_artifact_id ? { diffArtifactId: result.diff_artifact_id } : {}),
+          }
         : { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
     }
     case 'tests.done': {

@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { SandboxConfig } from '@roundtable/contracts';
+import type { RoundtableMetrics } from '@roundtable/observability';
 import { dockerEndpoint, DockerEndpoint, DockerTestRunner, ProcessTestRunner, reapOrphans, TestRunner } from '@roundtable/sandbox';
+import { MeteredTestRunner } from './sandbox-run.metrics';
 
 /** What WorkspaceOpsService needs: the runner a run's config asks for. */
 export interface TestRunnerChoice {
@@ -14,6 +16,8 @@ export interface SandboxRunnersSettings {
   dockerHost?: string;
   /** How often leftover containers are looked for after start. */
   reapIntervalMs?: number;
+  /** Counts and times every test run (roundtable_sandbox_runs_total, roundtable_sandbox_run_duration_seconds). */
+  metrics?: RoundtableMetrics;
 }
 
 /**
@@ -36,6 +40,17 @@ export class SandboxRunners implements TestRunnerChoice, OnApplicationBootstrap,
   }
 
   for(sandbox: SandboxConfig | undefined): TestRunner {
+    const runner = this.choose(sandbox);
+    return this.settings.metrics ? new MeteredTestRunner(runner, this.settings.metrics) : runner;
+  }
+
+  /** For /readyz: resolves when the Docker engine answers a ping, rejects with the reason otherwise. */
+  async pingDocker(): Promise<void> {
+    const ping = await new DockerTestRunner({ endpoint: this.endpoint, image: this.settings.image }).ping();
+    if (!ping.ok) throw new Error(ping.error);
+  }
+
+  private choose(sandbox: SandboxConfig | undefined): TestRunner {
     // Runs stored before the sandbox setting existed have none: they get the default.
     if (sandbox?.runner === 'process') return this.processRunner;
     return new DockerTestRunner({

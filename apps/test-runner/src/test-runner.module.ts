@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { infraProviders, INFRA, type JobProducer } from '@roundtable/queues';
+import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
 import { SandboxRunners } from './sandbox-runners';
 import type { TestRunnerEnv } from './test-runner.env';
 import { TestRunnerWorker } from './test-runner.worker';
@@ -16,9 +16,15 @@ export class TestRunnerModule {
       module: TestRunnerModule,
       providers: [
         ...infraProviders(env, 'test-runner'),
+        ...opsProviders(env, 'test-runner'),
         {
           provide: SandboxRunners,
-          useFactory: () => new SandboxRunners({ image: env.SANDBOX_IMAGE, dockerHost: env.DOCKER_HOST }),
+          useFactory: (ops: ServiceOps) => {
+            const runners = new SandboxRunners({ image: env.SANDBOX_IMAGE, dockerHost: env.DOCKER_HOST, metrics: ops.metrics });
+            if (env.READYZ_DOCKER) ops.addProbe('docker', () => runners.pingDocker());
+            return runners;
+          },
+          inject: [ServiceOps],
         },
         {
           provide: WorkspaceOpsService,
@@ -27,8 +33,9 @@ export class TestRunnerModule {
         },
         {
           provide: TestRunnerWorker,
-          useFactory: (r: Redis, ops: WorkspaceOpsService) => new TestRunnerWorker(r, env.QUEUE_PREFIX, ops, env.TEST_RUNNER_CONCURRENCY),
-          inject: [REDIS, WorkspaceOpsService],
+          useFactory: (r: Redis, ops: WorkspaceOpsService, service: ServiceOps) =>
+            new TestRunnerWorker(r, env.QUEUE_PREFIX, ops, env.TEST_RUNNER_CONCURRENCY, service.metrics),
+          inject: [REDIS, WorkspaceOpsService, ServiceOps],
         },
       ],
     };

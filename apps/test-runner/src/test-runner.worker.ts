@@ -2,6 +2,7 @@ import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nest
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE } from '@roundtable/contracts';
+import type { RoundtableMetrics } from '@roundtable/observability';
 import { startTypedWorker } from '@roundtable/queues';
 import type { WorkspaceOpsService } from './workspace-ops.service';
 
@@ -15,10 +16,11 @@ export class TestRunnerWorker implements OnApplicationBootstrap, BeforeApplicati
     private readonly prefix: string,
     private readonly ops: WorkspaceOpsService,
     private readonly concurrency: number,
+    private readonly metrics?: RoundtableMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
-    const common = { connection: this.connection, prefix: this.prefix, concurrency: this.concurrency };
+    const common = { connection: this.connection, prefix: this.prefix, concurrency: this.concurrency, metrics: this.metrics };
     this.workers = [
       startTypedWorker({
         ...common,

@@ -3,15 +3,36 @@ import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { jobId, Implementation, ProjectConfig } from '@roundtable/contracts';
 import { ArtifactEntity, ImplementationEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
-import { listFileTree, PathEscapeError, prepareEmptyWorkspace, SandboxUnavailableError, writeFileChanges } from '@roundtable/sandbox';
+import {
+  commitWorkspace,
+  GitCommandError,
+  GitUnavailableError,
+  listFileTree,
+  openRepoWorkspace,
+  PathEscapeError,
+  prepareEmptyWorkspace,
+  prepareRepoWorkspace,
+  RepoUnusableError,
+  SandboxUnavailableError,
+  workspaceDiff,
+  workspaceDiffStat,
+  writeFileChanges,
+} from '@roundtable/sandbox';
 import type { JobProducer } from '@roundtable/queues';
 import type { TestRunnerChoice } from './sandbox-runners';
 
-/** A request the test-runner refuses for good: recorded on the run, never retried. */
-class WorkspaceRefusal extends Error {}
-
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const TAIL = 4096;
+/** The stored diff artifact; the prompts take a smaller piece of it. */
+const MAX_DIFF_BYTES = 1024 * 1024;
+
+/**
+ * Failures retrying cannot fix: recorded on the op (and so on the run) instead of rethrown.
+ * A rejected path is the engineer's mistake and part of the run's record. No Docker engine or
+ * no sandbox image: falling back to an unsandboxed run is not ours to decide. An unusable repo
+ * or a git command that failed (git's own message says why) will fail the same way again.
+ */
+const RECORDED_FAILURES = [PathEscapeError, SandboxUnavailableError, RepoUnusableError, GitCommandError, GitUnavailableError];
 
 /** Appended to the output of a run outside the sandbox, so the record and every prompt say so. */
 export const PROCESS_RUNNER_NOTICE =
@@ -33,11 +54,17 @@ export class WorkspaceOpsService {
   prepare(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'workspace.done', async (run) => {
       const config = run.config as unknown as ProjectConfig;
-      if (config.repo) {
-        throw new WorkspaceRefusal(`runs against an existing directory or repository (repo: ${config.repo}) are not supported by this test-runner yet; omit repo for a greenfield run`);
-      }
-      const path = await prepareEmptyWorkspace(this.workspaceRoot, runId);
-      return { path, tree: await listFileTree(path) };
+      // The api has checked that repo is a readable directory, on its own machine.
+      const ws = await prepareRepoWorkspace(this.workspaceRoot, runId, config.repo ?? null);
+      return {
+        path: ws.path,
+        tree: await listFileTree(ws.path),
+        source: ws.source,
+        origin: ws.origin,
+        branch: ws.git?.branch ?? null,
+        base_commit: ws.git?.baseCommit ?? null,
+        notes: ws.notes,
+      };
     });
   }
 
@@ -64,8 +91,58 @@ export class WorkspaceOpsService {
         .values(artifacts as unknown as QueryDeepPartialEntity<ArtifactEntity>[])
         .orIgnore()
         .execute();
-      return { written, tree: await listFileTree(ws), artifact_ids: artifacts.map((a) => a.id) };
+      const committed = await this.commitRound(run, opId, impl, written);
+      return { written, tree: await listFileTree(ws), artifact_ids: artifacts.map((a) => a.id), ...committed };
     });
+  }
+
+  /**
+   * The round becomes a commit on the run branch, and the diff of every round so far against
+   * the base becomes an artifact: reviewers see all of the work, not the last round's files.
+   * A workspace made before git workspaces (or without git) gets none of it.
+   */
+  private async commitRound(run: RunEntity, opId: string, impl: ImplementationEntity, written: string[]): Promise<Record<string, unknown>> {
+    const ws = await openRepoWorkspace(this.workspaceRoot, run.id);
+    if (!ws?.git) return {};
+    const body = impl.body as unknown as Implementation;
+    const { commit, committed } = await commitWorkspace(ws, { message: commitMessage(run.id, impl.label, body), paths: written });
+    // A repeated job finds its commit already made: the round is measured from the round before.
+    const [previous] = (await this.ds.query(
+      `SELECT result ->> 'commit' AS commit FROM workspace_ops
+        WHERE run_id = $1 AND kind = 'apply' AND status = 'done' AND id <> $2 AND result ->> 'commit' IS NOT NULL
+        ORDER BY finished_at DESC LIMIT 1`,
+      [run.id, opId],
+    )) as { commit: string }[];
+    const diff = await workspaceDiff(ws, { maxBytes: MAX_DIFF_BYTES });
+    const content = diff.truncated ? `${diff.text}\n[diff cut at ${MAX_DIFF_BYTES} bytes]\n` : diff.text;
+    const diffArtifactId = `${opId}-diff`;
+    await this.ds
+      .createQueryBuilder()
+      .insert()
+      .into(ArtifactEntity)
+      .values({
+        id: diffArtifactId,
+        runId: run.id,
+        callId: null,
+        kind: 'diff',
+        path: `diffs/${impl.label}.diff`,
+        sha256: sha256(content),
+        bytes: Buffer.byteLength(content),
+        content,
+      } as unknown as QueryDeepPartialEntity<ArtifactEntity>)
+      .orIgnore()
+      .execute();
+    return {
+      workspace_source: ws.source,
+      branch: ws.git.branch,
+      base_commit: ws.git.baseCommit,
+      commit,
+      committed,
+      diffstat: await workspaceDiffStat(ws),
+      round_diffstat: await workspaceDiffStat(ws, { from: previous?.commit ?? ws.git.baseCommit, to: commit }),
+      diff_artifact_id: diffArtifactId,
+      diff_truncated: diff.truncated,
+    };
   }
 
   runTests(runId: string, opId: string): Promise<void> {
@@ -132,14 +209,18 @@ export class WorkspaceOpsService {
         const result = await work(run, op);
         await ops.update({ id: opId, status: 'queued' }, { status: 'done', result, finishedAt: new Date() } as never);
       } catch (e) {
-        // A rejected path is the engineer's mistake and part of the run's record; an I/O
-        // failure is ours, and BullMQ retries it.
-        // No Docker engine or no sandbox image: retrying will not help, and falling back to an
-        // unsandboxed run is not ours to decide; the reason goes on the run.
-        if (!(e instanceof PathEscapeError) && !(e instanceof WorkspaceRefusal) && !(e instanceof SandboxUnavailableError)) throw e;
-        await ops.update({ id: opId, status: 'queued' }, { status: 'failed', error: e.message, finishedAt: new Date() });
+        // Anything else (an I/O failure) is ours, and BullMQ retries it.
+        if (!RECORDED_FAILURES.some((kind) => e instanceof kind)) throw e;
+        await ops.update({ id: opId, status: 'queued' }, { status: 'failed', error: (e as Error).message, finishedAt: new Date() });
       }
     }
     await this.producer.add(doneJob, { runId, opId }, { jobId: jobId(opId, 'done') });
   }
+}
+
+/** `I1f1: <the engineer's first line of notes>`; the body says which run and proposal. */
+export function commitMessage(runId: string, label: string, body: Pick<Implementation, 'notes' | 'proposal_id' | 'files'>): string {
+  const firstLine = (body.notes ?? '').split('\n')[0].trim();
+  const summary = firstLine.length > 72 ? `${firstLine.slice(0, 71)}…` : firstLine || 'files from the engineer';
+  return `${label}: ${summary}\n\nRoundtable run ${runId}, implementation ${label} of ${body.proposal_id}.\nFiles: ${body.files.map((f) => f.path).join(', ')}\n`;
 }

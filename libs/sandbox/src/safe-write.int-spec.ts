@@ -72,6 +72,8 @@ describe('writeFileChanges', () => {
     ['C:/x', /drive letter/],
     ['', /empty path/],
     ['a\0b', /NUL byte/],
+    ['.git/hooks/pre-commit', /inside \.git/],
+    ['.git', /inside \.git/],
   ])('rejects %j', async (bad, reason) => {
     await expectRejected([{ path: bad, content: 'pwned' }], bad, reason);
   });

@@ -16,11 +16,14 @@ describe('lexicalPathProblem', () => {
     ['.', 'empty path'],
     ['./', 'empty path'],
     ['a\0b', 'contains a NUL byte'],
+    ['.git', 'is inside .git (repository metadata, not a workspace file)'],
+    ['.git/hooks/pre-commit', 'is inside .git (repository metadata, not a workspace file)'],
+    ['sub/.GIT/config', 'is inside .git (repository metadata, not a workspace file)'],
   ])('%j is refused: %s', (p, reason) => {
     expect(lexicalPathProblem(p)).toBe(reason);
   });
 
-  it.each(['a.py', 'pkg/mod.py', './pkg//mod.py', '..hidden', 'a..b/c', '.github/workflows/ci.yml'])('%j is accepted', (p) => {
+  it.each(['a.py', 'pkg/mod.py', './pkg//mod.py', '..hidden', 'a..b/c', '.github/workflows/ci.yml', '.gitignore', 'x.git/y'])('%j is accepted', (p) => {
     expect(lexicalPathProblem(p)).toBeNull();
   });
 });

@@ -15,6 +15,10 @@ export function lexicalPathProblem(p: string): string | null {
   if (/^[a-zA-Z]:/.test(p)) return 'drive letter';
   if (p.includes('\\')) return 'contains a backslash';
   if (p.split('/').some((seg) => seg === '..')) return "contains '..'";
+  // Repository metadata, not a project file: a written hook would run on the host at the next
+  // commit, a rewritten `.git` file would point the commit at another repository. Any case,
+  // because `.GIT` is `.git` on a case-insensitive filesystem.
+  if (p.split('/').some((seg) => seg.toLowerCase() === '.git')) return 'is inside .git (repository metadata, not a workspace file)';
   if (pathSegments(p).length === 0) return 'empty path';
   return null;
 }

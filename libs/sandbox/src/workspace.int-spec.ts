@@ -45,11 +45,14 @@ describe('workspace', () => {
         { path: 'src/a.py', content: '' },
         { path: 'README.md', content: '' },
         { path: 'tests/test_a.py', content: '' },
-        { path: '.git/HEAD', content: '' },
         { path: 'src/__pycache__/a.cpython-311.pyc', content: '' },
         { path: '.pytest_cache/v/cache/lastfailed', content: '' },
         { path: 'web/node_modules/x/index.js', content: '' },
       ]);
+      // Planted directly: writes refuse .git. A worktree's .git is a file, a plain repository's a directory.
+      await mkdir(path.join(ws, '.git'));
+      await writeFile(path.join(ws, '.git/HEAD'), '');
+      await writeFile(path.join(ws, 'src/.git'), 'gitdir: /elsewhere\n');
       expect(await listFileTree(ws)).toEqual(['README.md', 'src/a.py', 'src/b.py', 'tests/test_a.py']);
     });
 

@@ -14,12 +14,17 @@ const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
  * the files the engineer already wrote, not an empty directory.
  */
 export async function prepareEmptyWorkspace(root: string, runId: string): Promise<string> {
+  const ws = path.join(runDirectory(root, runId), 'workspace');
+  await mkdir(ws, { recursive: true });
+  return ws;
+}
+
+/** `<root>/<runId>`: the workspace and, beside it (outside the sandbox's mount), the run's git metadata. */
+export function runDirectory(root: string, runId: string): string {
   if (!RUN_ID.test(runId) || runId.includes('..')) {
     throw new Error(`runId ${JSON.stringify(runId)} is not usable as a directory name (letters, digits, . _ - only)`);
   }
-  const ws = path.join(path.resolve(root), runId, 'workspace');
-  await mkdir(ws, { recursive: true });
-  return ws;
+  return path.join(path.resolve(root), runId);
 }
 
 /** Generated or vendored trees: listing them would crowd the real files out of a prompt. */
@@ -53,6 +58,8 @@ export async function listFileTree(ws: string, opts: { maxEntries?: number } = {
     for (const entry of entries) {
       visited++;
       const rel = dirRel === '' ? entry.name : `${dirRel}/${entry.name}`;
+      // A worktree's `.git` is a file naming a host path; it is no more the project's than the directory is.
+      if (entry.name === '.git') continue;
       if (entry.isDirectory()) {
         if (!IGNORED_DIRECTORIES.has(entry.name)) pending.push(rel);
       } else {

@@ -35,6 +35,46 @@ describe('renderBuildReport', () => {
     expect(report).not.toMatch(/\$\d/);
   });
 
+  it('has no Diff section when no implementation was committed on a run branch', () => {
+    expect(report).not.toContain('## Diff');
+  });
+
+  it('lists the diff: per implementation its round, then every round against the base, and how to clean up a worktree', () => {
+    const base = 'a'.repeat(40);
+    const common = { source: 'worktree' as const, branch: 'roundtable/run1', baseCommit: base, artifactId: 'x', text: '', truncated: false };
+    const [i1, i1f1] = d.state.implementations;
+    const state = {
+      ...d.state,
+      config: { ...d.state.config, repo: '/src/calc' },
+      workspace: { ...d.state.workspace, path: '/ws/run1/workspace' },
+      implementations: [
+        { ...i1, diff: { ...common, commit: '1'.repeat(40), roundDiffstat: [{ path: 'calc.py', added: 4, deleted: 0 }, { path: 'test_calc.py', added: 5, deleted: 0 }], diffstat: [] } },
+        {
+          ...i1f1,
+          diff: {
+            ...common,
+            commit: '2'.repeat(40),
+            roundDiffstat: [{ path: 'calc.py', added: 1, deleted: 1 }],
+            diffstat: [{ path: 'calc.py', added: 4, deleted: 0 }, { path: 'logo.png', added: null, deleted: null }, { path: 'test_calc.py', added: 5, deleted: 0 }],
+          },
+        },
+      ],
+    };
+    const r = renderBuildReport({ state, decisions: d.decisions, audit });
+    expect(r).toContain(
+      [
+        '## Diff',
+        'Branch roundtable/run1 in a git worktree of /src/calc, from base aaaaaaaaaaaa.',
+        '- I1 → 111111111111: calc.py +4 −0, test_calc.py +5 −0',
+        '- I1f1 → 222222222222: calc.py +1 −1',
+        'All rounds against the base: 3 files, +9 −0 (calc.py +4 −0, logo.png (binary), test_calc.py +5 −0).',
+        'Inspect: `git -C /src/calc diff aaaaaaaaaaaa..roundtable/run1`. Clean up: `git -C /src/calc worktree remove --force /ws/run1/workspace` and `git -C /src/calc branch -D roundtable/run1`.',
+        '',
+        '## Test results',
+      ].join('\n'),
+    );
+  });
+
   it('shows a known cost and failed calls', () => {
     const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, failedCalls: 1, costUsd: 0.1, seconds: null } });
     expect(r).toContain('8 agent calls (1 failed), 20,461 tokens (in 12,000 / out 8,461), cost $0.10, n/a.');

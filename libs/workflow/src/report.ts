@@ -1,4 +1,4 @@
-import type { BuildRunState, Decision, TestRunRecord } from './build/build-types';
+import type { BuildRunState, Decision, DiffStatEntry, TestRunRecord } from './build/build-types';
 import { unresolvedCriticisms } from './build/unresolved-criticisms';
 import { formatUsd } from './budget';
 
@@ -67,6 +67,34 @@ function builtSection(state: BuildRunState): string[] {
     out.push(`- ${impl.label} (${applied}${fix}) for ${impl.proposalLabel}: ${files.join(', ')}`);
     if (impl.body.notes) out.push(`  notes: ${impl.body.notes}`);
     for (const gap of impl.body.known_gaps) out.push(`  known gap: ${gap}`);
+  }
+  return out;
+}
+
+function statText(stat: readonly DiffStatEntry[]): string {
+  if (stat.length === 0) return 'no changes';
+  return stat.map((f) => (f.added === null ? `${f.path} (binary)` : `${f.path} +${f.added} −${f.deleted}`)).join(', ');
+}
+
+const SOURCE_TEXT = { worktree: 'a git worktree of', copy: 'a copy of', empty: "the run's own repository (greenfield)" } as const;
+
+/** Per implementation the commit its round made on the run branch, then every round against the base. */
+function diffSection(state: BuildRunState): string[] {
+  const committed = state.implementations.filter((i) => i.diff);
+  const latest = committed[committed.length - 1]?.diff;
+  if (!latest) return [];
+  const origin = latest.source === 'empty' ? SOURCE_TEXT.empty : `${SOURCE_TEXT[latest.source]} ${state.config.repo ?? 'the project directory'}`;
+  const out = ['## Diff', `Branch ${latest.branch} in ${origin}, from base ${latest.baseCommit.slice(0, 12)}.`];
+  for (const impl of committed) out.push(`- ${impl.label} → ${impl.diff!.commit.slice(0, 12)}: ${statText(impl.diff!.roundDiffstat)}`);
+  const added = latest.diffstat.reduce((n, f) => n + (f.added ?? 0), 0);
+  const deleted = latest.diffstat.reduce((n, f) => n + (f.deleted ?? 0), 0);
+  out.push(`All rounds against the base: ${plural(latest.diffstat.length, 'file')}, +${added} −${deleted} (${statText(latest.diffstat)}).`);
+  if (latest.source === 'worktree' && state.config.repo) {
+    const repo = state.config.repo;
+    out.push(
+      `Inspect: \`git -C ${repo} diff ${latest.baseCommit.slice(0, 12)}..${latest.branch}\`. ` +
+        `Clean up: \`git -C ${repo} worktree remove --force ${state.workspace.path ?? '<workspace>'}\` and \`git -C ${repo} branch -D ${latest.branch}\`.`,
+    );
   }
   return out;
 }
@@ -166,6 +194,7 @@ export function renderBuildReport(input: BuildReportInput): string {
   const sections: string[][] = [
     [`# ${state.config.project} — run ${state.runId}`, '', ...verdictSection(state, decisions)],
     builtSection(state),
+    diffSection(state),
     testSection(state),
     reviewSection(state),
     disagreementSection(state),

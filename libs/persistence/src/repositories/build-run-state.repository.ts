@@ -10,6 +10,8 @@ import type {
   AcceptanceCriterion,
   BuildRunState,
   CritiqueRecord,
+  DiffStatEntry,
+  ImplementationDiff,
   ImplementationRecord,
   ProposalRecord,
   SynthesisRecord,
@@ -19,6 +21,8 @@ import type {
 } from '@roundtable/workflow'; // types only: persistence serves the workflow's view of a run
 
 const TAIL_BYTES = 4096;
+/** How much of a stored diff enters the state (and so a prompt); the artifact keeps all of it. */
+export const DIFF_PROMPT_CHARS = 48 * 1024;
 const zero = (): UsageTotals => ({ calls: 0, tokens: 0, costUsd: 0 });
 
 /** Labels are stored; ids are `${runId}-${label}`, so a label is the id's suffix. */
@@ -40,6 +44,23 @@ interface UsageRow {
   cost: number | string | null;
 }
 
+/** A finished apply op that committed on the run branch (what the test-runner wrote in its result). */
+interface DiffRow {
+  implementationId: string;
+  result: {
+    workspace_source: ImplementationDiff['source'];
+    branch: string;
+    base_commit: string;
+    commit: string;
+    diffstat: DiffStatEntry[];
+    round_diffstat: DiffStatEntry[];
+    diff_artifact_id: string;
+    diff_truncated?: boolean;
+  };
+  text: string | null;
+  chars: number | null;
+}
+
 /** One row, one JSON value per part of the state, keyed by entity property names. */
 interface StateRow {
   proposals: Pick<ProposalEntity, 'id' | 'label' | 'callId' | 'round' | 'revisionOf' | 'status' | 'body'>[];
@@ -48,6 +69,7 @@ interface StateRow {
   test_runs: (TestRunFields & { output: string | null })[];
   synthesis: Pick<SynthesisEntity, 'id' | 'label' | 'callId' | 'partial' | 'body'> | null;
   tree: string[] | null;
+  diffs: DiffRow[];
   questions: { role: string; question: string }[];
   used: UsageRow[];
   reserved: UsageRow[];
@@ -82,6 +104,11 @@ SELECT
   (SELECT o.result -> 'tree' FROM workspace_ops o
     WHERE o.run_id = $1 AND o.status = 'done' AND jsonb_typeof(o.result -> 'tree') = 'array'
     ORDER BY o.finished_at DESC LIMIT 1) AS tree,
+  (SELECT coalesce(json_agg(json_build_object(
+            'implementationId', o.implementation_id, 'result', o.result - 'tree' - 'written' - 'artifact_ids',
+            'text', left(a.content, ${DIFF_PROMPT_CHARS}), 'chars', char_length(a.content)) ORDER BY o.finished_at), '[]')
+     FROM workspace_ops o LEFT JOIN artifacts a ON a.id = o.result ->> 'diff_artifact_id'
+    WHERE o.run_id = $1 AND o.kind = 'apply' AND o.status = 'done' AND o.result ->> 'diff_artifact_id' IS NOT NULL) AS diffs,
   (SELECT coalesce(json_agg(json_build_object('role', q.raised_by_role, 'question', q.question) ORDER BY q.id), '[]')
      FROM open_questions q WHERE q.run_id = $1) AS questions,
   (SELECT coalesce(json_agg(json_build_object(
@@ -98,6 +125,8 @@ SELECT
 export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: Date): Promise<BuildRunState> {
   const runId = run.id;
   const [row] = (await em.query(STATE_SQL, [runId])) as StateRow[];
+  // Oldest first, so an implementation applied again (a rerun) keeps its latest commit.
+  const diffs = new Map(row.diffs.map((d) => [d.implementationId, implementationDiff(d)]));
   return {
     runId,
     status: run.status as RunStatus,
@@ -141,6 +170,7 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
         status: i.status as ImplementationRecord['status'],
         applyError: i.applyError,
         body: i.body as unknown as ImplementationRecord['body'],
+        ...(diffs.has(i.id) ? { diff: diffs.get(i.id) } : {}),
       }),
     ),
     testRuns: row.test_runs.map((t) => testRunRecord(runId, t, t.output ?? '')),
@@ -156,6 +186,21 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
     openQuestions: row.questions.map((q) => ({ role: q.role as BuildRole, question: q.question })),
     usage: usageSnapshot(row.used, row.reserved, run.startedAt, now),
     counters: { ...(run.labelCounters ?? {}), call: run.callSeq },
+  };
+}
+
+function implementationDiff(d: DiffRow): ImplementationDiff {
+  const r = d.result;
+  return {
+    source: r.workspace_source,
+    branch: r.branch,
+    baseCommit: r.base_commit,
+    commit: r.commit,
+    roundDiffstat: r.round_diffstat ?? [],
+    diffstat: r.diffstat ?? [],
+    artifactId: r.diff_artifact_id,
+    text: d.text ?? '',
+    truncated: Boolean(r.diff_truncated) || (d.chars ?? 0) > DIFF_PROMPT_CHARS,
   };
 }
 

@@ -59,6 +59,36 @@ export interface ImplementationRecord {
   status: 'pending' | 'applied' | 'rejected';
   applyError: string | null;
   body: Implementation;
+  /** The run branch once this implementation was applied; absent when the workspace has no git. */
+  diff?: ImplementationDiff;
+}
+
+/** Lines added and deleted in one file; null counts for a binary file. */
+export interface DiffStatEntry {
+  path: string;
+  added: number | null;
+  deleted: number | null;
+}
+
+/**
+ * What the test-runner recorded when it committed an implementation on the run branch
+ * (`roundtable/<runId>`). The diff is cumulative: every round so far against the base commit.
+ */
+export interface ImplementationDiff {
+  /** A worktree of the project's repository, a copy of a directory, or an empty (greenfield) workspace. */
+  source: 'worktree' | 'copy' | 'empty';
+  branch: string;
+  baseCommit: string;
+  commit: string;
+  /** This round's own changes. */
+  roundDiffstat: DiffStatEntry[];
+  /** Every round so far, against baseCommit. */
+  diffstat: DiffStatEntry[];
+  /** The stored diff (artifacts row). */
+  artifactId: string;
+  /** The cumulative diff, or its beginning when `truncated`. */
+  text: string;
+  truncated: boolean;
 }
 
 export interface TestRunRecord {
@@ -172,7 +202,7 @@ export type BuildEvent =
   | { type: 'workspace_prepared'; opId: string; path: string; tree: string[] }
   | { type: 'workspace_failed'; opId: string; error: string }
   | { type: 'agent_call_finished'; call: FinishedCall }
-  | { type: 'files_applied'; opId: string; implementationLabel: string; tree: string[] }
+  | { type: 'files_applied'; opId: string; implementationLabel: string; tree: string[]; diffArtifactId?: string }
   | { type: 'files_rejected'; opId: string; implementationLabel: string; error: string }
   | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
   | { type: 'tests_failed_to_run'; opId: string; error: string }

@@ -52,7 +52,7 @@ export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readon
     'previous_attempt',
     'schema',
   ],
-  validator: ['objective', 'requirements', 'acceptance_criteria', 'files', 'test_result', 'implementation_id', 'schema'],
+  validator: ['objective', 'requirements', 'acceptance_criteria', 'files', 'diff', 'test_result', 'implementation_id', 'schema'],
   synthesizer: [
     'objective',
     'requirements',
@@ -65,6 +65,7 @@ export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readon
     'halt',
     'unresolved_criticisms',
     'acceptance_criteria',
+    'diff',
     'schema',
   ],
 };
@@ -131,6 +132,24 @@ function filesText(implementations: readonly ImplementationRecord[]): { text: st
     text: files.map((f) => evidenceBlock(f.path, 'file', f.content)).join('\n'),
     labels: [...new Set(files.map((f) => f.label))],
   };
+}
+
+/**
+ * The latest commit's diff against the base: every round so far, not only the last one's
+ * files (a fix round returns only what it changes). A greenfield workspace has nothing to
+ * compare against, so the files are the change and the diff would only repeat them.
+ */
+export function diffText(state: BuildRunState): string {
+  const applied = state.implementations.filter((i) => i.status === 'applied' && i.diff);
+  const latest = applied[applied.length - 1];
+  if (!latest?.diff) return '(no diff: the workspace is not under git)';
+  const d = latest.diff;
+  if (d.source === 'empty') return '(greenfield workspace: the files above are the whole change)';
+  const cut = d.truncated ? `; cut short here, the whole diff is artifact ${d.artifactId}` : '';
+  return (
+    `Branch ${d.branch}: rounds ${applied.map((i) => i.label).join(', ')} against base ${d.baseCommit.slice(0, 12)}${cut}.\n` +
+    evidenceBlock(`${latest.label}.diff`, 'diff', d.text || '(no changes)')
+  );
 }
 
 export function testResultText(run: TestRunRecord): string {
@@ -257,6 +276,7 @@ export function validatorPack(state: BuildRunState, implementation: Implementati
       ...base(state),
       acceptance_criteria: criteriaText(state),
       files: files.text || '(no files)',
+      diff: diffText(state),
       test_result: lastRun ? testResultText(lastRun) : '(the tests were not run)',
       implementation_id: implementation.label,
       schema: schemaFor('validator'),
@@ -294,6 +314,7 @@ export function synthesizerPack(state: BuildRunState): ContextPack {
       halt: state.haltReason ?? '(none)',
       unresolved_criticisms: unresolved.length ? evidenceBlock('unresolved', 'unresolved_criticisms', json(unresolved)) : '(none)',
       acceptance_criteria: criteriaText(state),
+      diff: diffText(state),
       schema: schemaFor('synthesizer'),
     },
     contextRefs: [

@@ -1,0 +1,240 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { DataSource } from 'typeorm';
+import { loadProjectConfig } from '@roundtable/contracts';
+import {
+  AgentCallEntity,
+  ArtifactEntity,
+  createDataSource,
+  createTestDatabase,
+  ImplementationEntity,
+  loadBuildRunState,
+  ProjectEntity,
+  ProposalEntity,
+  RunEntity,
+  TestDatabase,
+  WorkspaceOpEntity,
+} from '@roundtable/persistence';
+import type { JobProducer } from '@roundtable/queues';
+import { gitEnv } from '@roundtable/sandbox';
+import { SandboxRunners } from './sandbox-runners';
+import { commitMessage, WorkspaceOpsService } from './workspace-ops.service';
+
+/** prepare / apply / runTests on a real git repository: real Postgres, real git, real Docker. */
+jest.setTimeout(180_000);
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+const IMAGE = process.env.SANDBOX_IMAGE ?? 'roundtable/sandbox:latest';
+const DEMO_DIR = path.join(REPO_ROOT, 'examples/dd-demo');
+const demoConfig = () => loadProjectConfig(readFileSync(path.join(DEMO_DIR, 'project.yaml'), 'utf8'), { env: {}, baseDir: DEMO_DIR });
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '--no-optional-locks', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+const CALC = 'def add(a, b):\n    return a + b\n';
+const TEST_CALC = 'from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n';
+
+describe('WorkspaceOpsService on a git repository', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let tmp: string;
+  let root: string;
+  let repo: string;
+  let service: WorkspaceOpsService;
+  const reported: { name: string; payload: unknown }[] = [];
+  const producer = { add: async (name: string, payload: unknown) => void reported.push({ name, payload }) } as unknown as JobProducer;
+
+  beforeAll(async () => {
+    execFileSync('bash', [path.join(REPO_ROOT, 'scripts/build-sandbox-image.sh')], { env: { ...process.env, SANDBOX_IMAGE: IMAGE }, stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
+    db = await createTestDatabase({ migrate: true });
+    ds = createDataSource(db.url, { poolSize: 2 });
+    await ds.initialize();
+    tmp = await mkdtemp(path.join(tmpdir(), 'rt-ops-repo-'));
+    root = path.join(tmp, 'workspaces');
+    repo = path.join(tmp, 'calc');
+    await mkdir(repo);
+    git(repo, 'init', '-q', '--initial-branch=main');
+    await writeFile(path.join(repo, 'calc.py'), CALC);
+    await writeFile(path.join(repo, 'test_calc.py'), TEST_CALC);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'calc');
+    await ds.getRepository(ProjectEntity).insert({ id: 'proj1', name: 'calc', objective: 'o', requirements: [], config: {} } as never);
+    service = new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE }));
+  }, 15 * 60_000);
+
+  afterAll(async () => {
+    await ds?.destroy();
+    await db?.drop();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  async function seedRun(runId: string, repoPath: string): Promise<void> {
+    const config = { ...demoConfig(), repo: repoPath };
+    await ds.getRepository(RunEntity).insert({ id: runId, projectId: 'proj1', status: 'running', stage: 'INIT', config } as never);
+    await ds.getRepository(AgentCallEntity).insert({
+      id: `${runId}-call1`,
+      runId,
+      seq: 1,
+      stage: 'IMPLEMENT',
+      role: 'engineer',
+      provider: 'replay',
+      model: 'm',
+      status: 'completed',
+      promptHash: 'h',
+      messages: [],
+    });
+    await ds.getRepository(ProposalEntity).insert({ id: `${runId}-P1`, runId, callId: `${runId}-call1`, label: 'P1', round: 1, status: 'accepted', body: {} } as never);
+  }
+
+  async function queueOp(runId: string, id: string, kind: 'prepare' | 'apply' | 'tests', extra: Partial<WorkspaceOpEntity> = {}): Promise<string> {
+    const opId = `${runId}-${id}`;
+    await ds.getRepository(WorkspaceOpEntity).insert({ id: opId, runId, kind, status: 'queued', ...extra } as never);
+    return opId;
+  }
+
+  async function implementation(runId: string, label: string, fixRound: number, files: { path: string; content: string }[], notes: string): Promise<string> {
+    const id = `${runId}-${label}`;
+    await ds.getRepository(ImplementationEntity).insert({
+      id,
+      runId,
+      callId: `${runId}-call1`,
+      label,
+      proposalId: `${runId}-P1`,
+      fixRound,
+      status: 'pending',
+      body: { proposal_id: 'P1', files, test_command: 'python -m pytest -q', notes, assumptions: [], known_gaps: [] },
+    } as never);
+    return id;
+  }
+
+  const opRow = (opId: string) => ds.getRepository(WorkspaceOpEntity).findOneByOrFail({ id: opId });
+
+  it('prepare makes a worktree on roundtable/<runId> and records branch and base commit', async () => {
+    await seedRun('run_prep', repo);
+    const opId = await queueOp('run_prep', 'op1', 'prepare');
+    await service.prepare('run_prep', opId);
+
+    const op = await opRow(opId);
+    expect(op.status).toBe('done');
+    expect(op.result).toEqual({
+      path: path.join(root, 'run_prep', 'workspace'),
+      tree: ['calc.py', 'test_calc.py'],
+      source: 'worktree',
+      origin: repo,
+      branch: 'roundtable/run_prep',
+      base_commit: git(repo, 'rev-parse', 'main').trim(),
+      notes: [],
+    });
+    expect(reported).toContainEqual({ name: 'workspace.done', payload: { runId: 'run_prep', opId } });
+  });
+
+  it('prepare records a repo missing on this machine as the op failure instead of retrying', async () => {
+    await seedRun('run_missing', path.join(tmp, 'nope'));
+    const opId = await queueOp('run_missing', 'op1', 'prepare');
+    await service.prepare('run_missing', opId);
+    const op = await opRow(opId);
+    expect(op.status).toBe('failed');
+    expect(op.error).toBe(`repo ${path.join(tmp, 'nope')}: does not exist on the test-runner`);
+    expect(reported).toContainEqual({ name: 'workspace.done', payload: { runId: 'run_missing', opId } });
+  });
+
+  it('apply commits each round on the run branch and stores the diff of every round; sandbox caches stay out; the repository is untouched', async () => {
+    const runId = 'run_rounds';
+    const before = { head: git(repo, 'rev-parse', 'HEAD'), status: git(repo, 'status', '--porcelain', '--untracked-files=all'), calc: sha(path.join(repo, 'calc.py')), index: sha(path.join(repo, '.git/index')) };
+    await seedRun(runId, repo);
+    const prep = await queueOp(runId, 'op1', 'prepare');
+    await service.prepare(runId, prep);
+    const ws = (await opRow(prep)).result?.path as string;
+    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: ws });
+
+    // I1: mul with a wrong body and its test.
+    const i1 = await implementation(runId, 'I1', 0, [
+      { path: 'calc.py', content: `${CALC}\n\ndef mul(a, b):\n    return a + b\n` },
+      { path: 'test_mul.py', content: 'from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n' },
+    ], 'mul, first cut');
+    const apply1 = await queueOp(runId, 'op2', 'apply', { implementationId: i1 });
+    await service.apply(runId, apply1, i1);
+
+    // T1 in the Docker sandbox, which leaves caches in the workspace (as its own user).
+    const command = 'python -m pytest -q; s=$?; mkdir -p __pycache__ && echo c > __pycache__/calc.cpython-311.pyc; exit $s';
+    const t1 = await queueOp(runId, 'op3', 'tests', { implementationId: i1, result: { command, timeoutS: 60, testLabel: 'T1' } });
+    await service.runTests(runId, t1);
+    expect((await opRow(t1)).result).toMatchObject({ runner: 'docker', passed: 1, failed: 1 });
+
+    // I1f1 fixes calc.py only.
+    const i1f1 = await implementation(runId, 'I1f1', 1, [{ path: 'calc.py', content: `${CALC}\n\ndef mul(a, b):\n    return a * b\n` }], 'mul multiplies');
+    const apply2 = await queueOp(runId, 'op4', 'apply', { implementationId: i1f1 });
+    await service.apply(runId, apply2, i1f1);
+
+    const [r1, r2] = [(await opRow(apply1)).result!, (await opRow(apply2)).result!];
+    expect(r1).toMatchObject({
+      workspace_source: 'worktree',
+      branch: `roundtable/${runId}`,
+      committed: true,
+      round_diffstat: [{ path: 'calc.py', added: 4, deleted: 0 }, { path: 'test_mul.py', added: 5, deleted: 0 }],
+      diff_artifact_id: `${apply1}-diff`,
+      diff_truncated: false,
+    });
+    expect(r2).toMatchObject({
+      committed: true,
+      round_diffstat: [{ path: 'calc.py', added: 1, deleted: 1 }],
+      diffstat: [{ path: 'calc.py', added: 4, deleted: 0 }, { path: 'test_mul.py', added: 5, deleted: 0 }],
+      diff_artifact_id: `${apply2}-diff`,
+    });
+    expect(git(repo, 'rev-parse', `roundtable/${runId}`).trim()).toBe(r2.commit);
+    expect(git(repo, 'log', '--format=%s', `roundtable/${runId}`).trim().split('\n')).toEqual(['I1f1: mul multiplies', 'I1: mul, first cut', 'calc']);
+    // The tests left caches in the workspace; no commit has them.
+    expect(existsSync(path.join(ws, '.pytest_cache'))).toBe(true);
+    expect(existsSync(path.join(ws, '__pycache__/calc.cpython-311.pyc'))).toBe(true);
+    expect(git(repo, 'ls-tree', '-r', '--name-only', `roundtable/${runId}`).trim().split('\n')).toEqual(['calc.py', 'test_calc.py', 'test_mul.py']);
+
+    const diff = await ds.getRepository(ArtifactEntity).findOneByOrFail({ id: `${apply2}-diff` });
+    expect(diff).toMatchObject({ kind: 'diff', path: 'diffs/I1f1.diff', callId: null });
+    expect(diff.content).toContain('+++ b/test_mul.py'); // written in I1, still in I1f1's diff
+    expect(diff.content).toContain('+    return a * b');
+    expect(diff.content).not.toContain('+    return a + b'); // I1's wrong body is gone from the cumulative view
+
+    // The workflow's view: each implementation carries its commit and the cumulative diff.
+    const run = await ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
+    const state = await loadBuildRunState(ds.manager, run, new Date());
+    expect(state.implementations.map((i) => [i.label, i.diff?.commit, i.diff?.source])).toEqual([
+      ['I1', r1.commit, 'worktree'],
+      ['I1f1', r2.commit, 'worktree'],
+    ]);
+    expect(state.implementations[1].diff?.text).toBe(diff.content);
+
+    expect({ head: git(repo, 'rev-parse', 'HEAD'), status: git(repo, 'status', '--porcelain', '--untracked-files=all'), calc: sha(path.join(repo, 'calc.py')), index: sha(path.join(repo, '.git/index')) }).toEqual(before);
+  });
+
+  it('a repeated apply job adds no commit and measures its round from the round before', async () => {
+    const runId = 'run_retry';
+    await seedRun(runId, repo);
+    const prep = await queueOp(runId, 'op1', 'prepare');
+    await service.prepare(runId, prep);
+    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: (await opRow(prep)).result?.path as string });
+    const i1 = await implementation(runId, 'I1', 0, [{ path: 'x.py', content: 'X = 1\n' }], 'x');
+    const apply1 = await queueOp(runId, 'op2', 'apply', { implementationId: i1 });
+    await service.apply(runId, apply1, i1);
+    // The job ran but its row was never marked done (the process died): BullMQ delivers it again.
+    const first = (await opRow(apply1)).result!;
+    await ds.getRepository(WorkspaceOpEntity).update({ id: apply1 }, { status: 'queued', result: null });
+
+    await service.apply(runId, apply1, i1);
+
+    const again = (await opRow(apply1)).result!;
+    expect(again).toMatchObject({ commit: first.commit, committed: false, round_diffstat: [{ path: 'x.py', added: 1, deleted: 0 }] });
+  });
+
+  it('commit messages carry the label and the first line of the notes', () => {
+    expect(commitMessage('run_1', 'I1f1', { proposal_id: 'P2', notes: 'Fix the boundary\nmore', files: [{ path: 'a.py', content: '' }] })).toBe(
+      'I1f1: Fix the boundary\n\nRoundtable run run_1, implementation I1f1 of P2.\nFiles: a.py\n',
+    );
+    expect(commitMessage('r', 'I1', { proposal_id: 'P1', notes: '', files: [] }).split('\n')[0]).toBe('I1: files from the engineer');
+    expect(commitMessage('r', 'I1', { proposal_id: 'P1', notes: 'x'.repeat(100), files: [] }).split('\n')[0]).toHaveLength('I1: '.length + 72);
+  });
+});

@@ -1,0 +1,115 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gitEnv } from '@roundtable/sandbox';
+import { Pipeline, projectConfigFrom, startPipeline, submitRun, waitForTerminal } from '@roundtable/testing';
+
+jest.setTimeout(180_000);
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/repos');
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', '--no-optional-locks', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** Everything about the fixture a run could change by mistake: HEAD, branch, index, status, config, files. */
+function snapshot(repo: string) {
+  return {
+    head: git(repo, 'rev-parse', 'HEAD').trim(),
+    branch: git(repo, 'symbolic-ref', '--short', 'HEAD').trim(),
+    status: git(repo, 'status', '--porcelain', '--untracked-files=all', '--ignored'),
+    files: Object.fromEntries(['calc.py', 'test_calc.py', '.git/index', '.git/config', '.git/HEAD'].map((f) => [f, sha(path.join(repo, f))])),
+  };
+}
+
+describe('a run against an existing git repository (separate processes, Docker sandbox)', () => {
+  let pipeline: Pipeline;
+  let tmp: string;
+  let repo: string;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-repo-'));
+    repo = path.join(tmp, 'calc');
+    cpSync(path.join(FIXTURES, 'calc'), repo, { recursive: true });
+    git(repo, 'init', '-q', '--initial-branch=main');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'calc fixture');
+    pipeline = await startPipeline({ providerQueues: 'replay' });
+  });
+
+  afterAll(async () => {
+    await pipeline?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('works on roundtable/<runId> in a worktree, tests in the sandbox, reports the diff, and leaves the repository as it was', async () => {
+    const before = snapshot(repo);
+    expect(before.status).toBe('');
+
+    const res = await submitRun(pipeline.api, projectConfigFrom(path.join(FIXTURES, 'calc-project.yaml'), { repo }));
+    expect(res.status).toBe(202);
+    const id = res.body.id as string;
+    const run = await waitForTerminal(pipeline, id, 150_000);
+    expect(run).toMatchObject({ status: 'done', stage: 'DONE', verdict: 'ACCEPT', fix_round: 1, halt_reason: null });
+
+    // Every reply was consumed: the guards on what each agent saw (file tree, diff of all rounds) held.
+    const calls = await pipeline.sql<{ role: string; label: string; status: string; valid: boolean }>(
+      `SELECT role, label, status, valid FROM agent_calls WHERE run_id = $1 ORDER BY seq`,
+      [id],
+    );
+    expect(calls.map((c) => `${c.role}:${c.label}`)).toEqual(['proposer:P1', 'critic:C1', 'engineer:I1', 'engineer:I1f1', 'validator:R1', 'synthesizer:S1']);
+    expect(calls.every((c) => c.status === 'completed' && c.valid === true)).toBe(true);
+
+    // The workspace was a worktree of the fixture at main's HEAD; the tree the agents saw is the repository's.
+    const [prepare] = await pipeline.sql<{ result: Record<string, unknown> }>(`SELECT result FROM workspace_ops WHERE run_id = $1 AND kind = 'prepare'`, [id]);
+    expect(prepare.result).toMatchObject({
+      path: path.join(pipeline.workspaceRoot, id, 'workspace'),
+      tree: ['calc.py', 'test_calc.py'],
+      source: 'worktree',
+      origin: repo,
+      branch: `roundtable/${id}`,
+      base_commit: before.head,
+    });
+
+    // The tests ran in the Docker sandbox: the fixture's own test and the new one.
+    const tests = await pipeline.sql<{ label: string; exit_code: number; passed: number; failed: number; runner: string }>(
+      `SELECT label, exit_code, passed, failed, runner FROM test_runs WHERE run_id = $1 ORDER BY label`,
+      [id],
+    );
+    expect(tests).toEqual([
+      { label: 'T1', exit_code: 1, passed: 1, failed: 1, runner: 'docker' },
+      { label: 'T2', exit_code: 0, passed: 2, failed: 0, runner: 'docker' },
+    ]);
+
+    // The run branch holds one commit per round on top of main, and nothing the tests left behind.
+    const branch = `roundtable/${id}`;
+    expect(git(repo, 'log', '--format=%s', branch).trim().split('\n')).toEqual([
+      'I1f1: mul multiplies: T1 showed it added its arguments',
+      'I1: Adds mul() next to add() and a test file for it',
+      'calc fixture',
+    ]);
+    expect(git(repo, 'ls-tree', '-r', '--name-only', branch).trim().split('\n')).toEqual(['calc.py', 'test_calc.py', 'test_mul.py']);
+    expect(git(repo, 'show', `${branch}:calc.py`)).toContain('def mul(a: float, b: float) -> float:\n    return a * b\n');
+    expect(git(repo, 'diff', '--name-only', `main..${branch}`).trim().split('\n')).toEqual(['calc.py', 'test_mul.py']);
+
+    // Each round's cumulative diff is an artifact.
+    const diffs = await pipeline.sql<{ path: string; content: string }>(`SELECT path, content FROM artifacts WHERE run_id = $1 AND kind = 'diff' ORDER BY path`, [id]);
+    expect(diffs.map((d) => d.path)).toEqual(['diffs/I1.diff', 'diffs/I1f1.diff']);
+    expect(diffs[1].content).toContain('+++ b/test_mul.py');
+    expect(diffs[1].content).toContain('+    return a * b');
+
+    // The report lists the diff per implementation and over all rounds.
+    const report = await (await fetch(`${pipeline.api}/v1/runs/${id}/report`)).text();
+    const commit = (rev: string) => git(repo, 'rev-parse', rev).trim().slice(0, 12);
+    expect(report).toContain(`## Diff\nBranch ${branch} in a git worktree of ${repo}, from base ${before.head.slice(0, 12)}.`);
+    expect(report).toContain(`- I1 → ${commit(`${branch}~1`)}: calc.py +4 −0, test_mul.py +6 −0`);
+    expect(report).toContain(`- I1f1 → ${commit(branch)}: calc.py +1 −1`);
+    expect(report).toContain('All rounds against the base: 2 files, +10 −0 (calc.py +4 −0, test_mul.py +6 −0).');
+
+    // The fixture's own branch, index, config and files are exactly as before.
+    expect(snapshot(repo)).toEqual(before);
+    expect(git(repo, 'worktree', 'list', '--porcelain')).toContain(`worktree ${prepare.result.path}\n`);
+  });
+});
