@@ -14,6 +14,8 @@ function implementation(over: Record<string, unknown> = {}) {
 describe('FileChange paths', () => {
   it.each([
     ['../x', /'\.\.'/],
+    ['.git/hooks/pre-commit', /inside \.git/],
+    ['sub/.GIT/config', /inside \.git/],
     ['a/../../x', /'\.\.'/],
     ['a/..', /'\.\.'/],
     ['/etc/passwd', /absolute/],

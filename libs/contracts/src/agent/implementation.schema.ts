@@ -15,6 +15,8 @@ export function unsafePathReason(p: string): string | null {
   if (segments.some((seg) => seg === '..')) return `${shown} contains '..'; paths must stay inside the workspace`;
   // The sandbox refuses these too; catching them here gets a repair call instead of a failed write.
   if (segments.every((seg) => seg === '' || seg === '.')) return `${shown} names no file; give a file path such as src/app.py`;
+  // The run's history lives in .git: a hook written there would run on the host at the next commit.
+  if (segments.some((seg) => seg.toLowerCase() === '.git')) return `${shown} is inside .git; only the project's files may be changed`;
   return null;
 }
 
