@@ -52,7 +52,7 @@ REDIS_LOCAL_IMAGE="${REDIS_LOCAL_IMAGE:-roundtable/redis:local}"
 SUITE="${SERVICES_SUITE:-bookworm}"
 # minbase already has libstdc++6 and libgcc-s1 (apt needs them), which is all the Node binary
 # links beyond glibc.
-BASE_PACKAGES="ca-certificates,tini"
+BASE_PACKAGES="ca-certificates,tini,git"
 ARCH="$(dpkg --print-architecture 2>/dev/null || uname -m)"
 
 say() { echo "build-service-images: $*" >&2; }
@@ -89,7 +89,6 @@ SUDO=""
 work="$(mktemp -d -t rt-images.XXXXXX)"
 # shellcheck disable=SC2064 # expand now: the path is fixed
 trap "$SUDO rm -rf '$work'" EXIT
-script_hash="$(hash16 <"${BASH_SOURCE[0]}")"
 started=$SECONDS
 
 # --- 1. Debian base: debootstrap once, cached as a tarball --------------------------------------
@@ -151,8 +150,16 @@ npm_dir="$(npm root -g)/npm"
 ca_bundle="${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}"
 [ -s "$ca_bundle" ] || ca_bundle=/etc/ssl/certs/ca-certificates.crt
 
+# Each key covers exactly what goes into its image (the Dockerfile text and the files it
+# copies), so editing this script's comments or the infra images rebuilds nothing here, and the
+# services image's npm ci layer stays cached.
+runtime_dockerfile="FROM $BASE_IMAGE
+COPY node /usr/local/bin/node
+# A library the binary links and the base lacks shows here, not at the first service start.
+RUN ! ldd /usr/local/bin/node | grep -q 'not found' && node --version
+CMD [\"node\"]"
 node_key="$({
-  echo "$base_key $script_hash"
+  echo "$runtime_dockerfile"
   sha256sum "$node_bin" | cut -d' ' -f1
 } | hash16)"
 RUNTIME_IMAGE="roundtable/node-runtime:$node_key"
@@ -160,20 +167,20 @@ if [ "$(recipe_of "$RUNTIME_IMAGE")" != "$node_key" ]; then
   ctx="$work/node-runtime"
   mkdir -p "$ctx"
   cp "$node_bin" "$ctx/node"
-  cat >"$ctx/Dockerfile" <<EOF
-FROM $BASE_IMAGE
-COPY node /usr/local/bin/node
-# A library the binary links and the base lacks shows here, not at the first service start.
-RUN ! ldd /usr/local/bin/node | grep -q 'not found' && node --version
-LABEL roundtable.recipe=$node_key
-CMD ["node"]
-EOF
+  printf '%s\nLABEL roundtable.recipe=%s\n' "$runtime_dockerfile" "$node_key" >"$ctx/Dockerfile"
   docker_build "$RUNTIME_IMAGE" "$ctx"
   say "built $RUNTIME_IMAGE (node $node_version)"
 fi
 
+build_dockerfile="FROM $RUNTIME_IMAGE
+COPY npm /usr/local/lib/node_modules/npm
+COPY host-ca.crt /usr/local/share/roundtable/host-ca.crt
+RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
+ && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \\
+ && npm --version
+ENV NODE_EXTRA_CA_CERTS=/usr/local/share/roundtable/host-ca.crt"
 build_key="$({
-  echo "$node_key"
+  echo "$build_dockerfile"
   cat "$npm_dir/package.json"
   sha256sum "$ca_bundle" | cut -d' ' -f1
 } | hash16)"
@@ -183,16 +190,7 @@ if [ "$(recipe_of "$BUILD_IMAGE")" != "$build_key" ]; then
   mkdir -p "$ctx"
   cp -a "$npm_dir" "$ctx/npm"
   cp "$ca_bundle" "$ctx/host-ca.crt"
-  cat >"$ctx/Dockerfile" <<EOF
-FROM $RUNTIME_IMAGE
-COPY npm /usr/local/lib/node_modules/npm
-COPY host-ca.crt /usr/local/share/roundtable/host-ca.crt
-RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\
- && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \\
- && npm --version
-ENV NODE_EXTRA_CA_CERTS=/usr/local/share/roundtable/host-ca.crt
-LABEL roundtable.recipe=$build_key
-EOF
+  printf '%s\nLABEL roundtable.recipe=%s\n' "$build_dockerfile" "$build_key" >"$ctx/Dockerfile"
   docker_build "$BUILD_IMAGE" "$ctx"
   say "built $BUILD_IMAGE (npm $(node -p "require('$npm_dir/package.json').version"))"
 fi
@@ -302,6 +300,12 @@ tar -C "$root" --exclude='*.spec.ts' --exclude='*.int-spec.ts' --exclude='*.e2e-
   docker_build "$SERVICES_IMAGE" --build-arg "NODE_IMAGE=$BUILD_IMAGE" --build-arg "RUNTIME_BASE=$RUNTIME_IMAGE" \
     -f docker/services/Dockerfile -
 say "built $SERVICES_IMAGE in $((SECONDS - t0)) s ($((SECONDS - started)) s in all)"
+
+# Bases of earlier recipes; one still under a newer image or a container stays (rmi without -f).
+for current in "$BASE_IMAGE" "$RUNTIME_IMAGE" "$BUILD_IMAGE"; do
+  docker image ls --format '{{.Repository}}:{{.Tag}}' "${current%:*}" | grep -vxF "$current" |
+    xargs -r docker rmi >/dev/null 2>&1 || true
+done
 
 if [ "$print_env" = 1 ]; then
   cat <<EOF

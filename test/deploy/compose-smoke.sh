@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Smoke test of the compose deployment: builds the images without a registry, brings the whole
+# stack up (docker-compose.yml), submits examples/dd-demo through the API, waits for the run to
+# be `done` with verdict ACCEPT, scales worker-replay to 2, and tears everything down (volumes
+# too), whatever happened. Exit 0 only when every step passed; on a failure the services' logs
+# are printed.
+#
+#   bash test/deploy/compose-smoke.sh
+#
+# Needs a Docker engine that answers (scripts/ensure-docker.sh), node with the repository's
+# node_modules, and `docker compose` or `docker-compose` (installed from Debian when missing and
+# running as root). Root or sudo for the first image build (debootstrap; cached afterwards).
+#
+# Environment:
+#   ROUNDTABLE_TOKEN          sent as `Authorization: Bearer …` on every API request when set
+#   RT_SMOKE_BUILD_TIMEOUT_S  bound on building the images (default 1500: a cold build is minutes)
+#   RT_SMOKE_TIMEOUT_S        bound on everything after the build (default 420)
+#   RT_SMOKE_KEEP=1           leave the stack up afterwards (prints how to take it down)
+#
+# The stack gets its own compose project name, free host ports and a workspace directory under
+# /tmp, so it runs beside a development stack and other smoke runs. The demo's tests run in the
+# sandbox image (roundtable/sandbox, scripts/build-sandbox-image.sh) started by test-runner
+# through the host's Docker socket; its workspace path is the same on the host and in test-runner.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+
+build_timeout_s="${RT_SMOKE_BUILD_TIMEOUT_S:-1500}"
+timeout_s="${RT_SMOKE_TIMEOUT_S:-420}"
+project="rtsmoke$$"
+started=$SECONDS
+
+say() { echo "compose-smoke: $*" >&2; }
+fail() {
+  say "FAILED: $*"
+  exit 1
+}
+
+docker info >/dev/null 2>&1 || fail "no Docker engine answers (scripts/ensure-docker.sh starts one)"
+
+if docker compose version >/dev/null 2>&1; then
+  compose_bin=(docker compose)
+elif command -v docker-compose >/dev/null 2>&1; then
+  compose_bin=(docker-compose)
+elif [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  say "installing docker-compose (apt)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker-compose >&2 ||
+    { apt-get update >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker-compose >&2; }
+  compose_bin=(docker-compose)
+else
+  fail "neither 'docker compose' nor 'docker-compose' is installed"
+fi
+compose() { "${compose_bin[@]}" -p "$project" -f "$root/docker-compose.yml" "$@"; }
+
+# --- images: no registry needed ------------------------------------------------------------------
+
+t0=$SECONDS
+timeout "$build_timeout_s" bash scripts/build-sandbox-image.sh || fail "building the sandbox image failed or took over ${build_timeout_s}s"
+image_env="$(timeout "$build_timeout_s" bash scripts/build-service-images.sh --print-env)" ||
+  fail "building the service images failed or took over ${build_timeout_s}s"
+while IFS='=' read -r key value; do
+  [ -n "$key" ] && export "$key=$value"
+done <<<"$image_env"
+build_s=$((SECONDS - t0))
+say "images ready in ${build_s}s"
+
+# --- the stack -------------------------------------------------------------------------------------
+
+work="$(mktemp -d -t rt-smoke.XXXXXX)"
+export ROUNDTABLE_WORKSPACES="$work/workspaces"
+export DOCKER_GID
+DOCKER_GID="$(stat -c %g /var/run/docker.sock)" || fail "no /var/run/docker.sock here: test-runner mounts the engine's socket from that path"
+export API_PORT=0 POSTGRES_PORT=0 REDIS_PORT=0 # any free host port: a dev stack may hold the defaults
+export SANDBOX_IMAGE="${SANDBOX_IMAGE:-roundtable/sandbox:latest}"
+deadline=$((SECONDS + timeout_s))
+ok=0
+
+teardown() {
+  local status=$?
+  if [ "${RT_SMOKE_KEEP:-}" = 1 ]; then
+    say "left up (RT_SMOKE_KEEP=1): api ${ROUNDTABLE_API:-not up}; take it down with:"
+    say "  ${compose_bin[*]} -p $project -f $root/docker-compose.yml down -v; rm -rf $work"
+    exit "$status"
+  fi
+  if [ "$ok" != 1 ]; then
+    say "--- compose ps"
+    compose ps >&2 || true
+    # docker logs, not compose logs: docker-compose v1 prints nothing for running containers.
+    local id
+    for id in $(compose ps -q 2>/dev/null); do
+      say "--- logs of $(docker inspect -f '{{.Name}}' "$id" | sed 's#^/##') (last 80 lines)"
+      docker logs --tail 80 "$id" 2>&1 | sed $'s/\e\\[[0-9;]*m//g' >&2 || true
+    done
+  fi
+  compose down -v --remove-orphans --timeout 30 >/dev/null 2>&1 || say "compose down failed (project $project)"
+  # The sandbox wrote as uid 10001; a root container removes what this user may not.
+  rm -rf "$work" 2>/dev/null ||
+    docker run --rm --user 0:0 --entrypoint /bin/rm -v "$work:$work" "$ROUNDTABLE_IMAGE" -rf "$work/workspaces" >/dev/null 2>&1 || true
+  rm -rf "$work" 2>/dev/null || true
+  exit "$status"
+}
+trap teardown EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+remaining() { echo $((deadline - SECONDS)); }
+[ "$(remaining)" -gt 0 ] || fail "no time left after the build"
+
+t0=$SECONDS
+say "docker compose up -d (project $project)"
+timeout "$(remaining)" "${compose_bin[@]}" -p "$project" -f "$root/docker-compose.yml" up -d --no-build >&2 ||
+  fail "compose up failed"
+api_port="$(compose port api 3000 | sed -E 's/.*:([0-9]+)$/\1/')"
+[ -n "$api_port" ] || fail "api publishes no port"
+export ROUNDTABLE_API="http://127.0.0.1:$api_port"
+
+# The host-side client: readiness, submission, following. Node, because it is here anyway.
+client="$work/smoke-client.cjs"
+cat >"$client" <<'EOF'
+const { readFileSync } = require('node:fs');
+const { parse } = require(require.resolve('yaml', { paths: [process.cwd()] }));
+const api = process.env.ROUNDTABLE_API;
+const headers = process.env.ROUNDTABLE_TOKEN ? { authorization: `Bearer ${process.env.ROUNDTABLE_TOKEN}` } : {};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const deadline = Date.now() + Number(process.argv[3]) * 1000;
+// A request to a published port whose container does not listen yet is held open by the
+// engine's proxy, and fetch's socket does not keep node alive: without this ref'd timer node
+// would exit in the middle of the step, with code 0 and no output. Ending any other way than
+// through the last line below is a failure.
+setInterval(() => {}, 1000);
+process.exitCode = 1;
+
+async function call(method, route, body) {
+  const res = await fetch(api + route, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let json;
+  try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: res.status, text, json };
+}
+
+async function ready() {
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const r = await call('GET', '/readyz');
+      if (r.status === 200) return console.log(`api ready: ${r.text.slice(0, 200)}`);
+      last = `HTTP ${r.status} ${r.text.slice(0, 300)}`;
+    } catch (e) {
+      last = e.cause?.message ?? e.message;
+    }
+    await sleep(500);
+  }
+  throw new Error(`api /readyz not ready in time: ${last}`);
+}
+
+async function demo() {
+  const config = parse(readFileSync('examples/dd-demo/project.yaml', 'utf8'));
+  // The services read the cassette by path: the copy inside the image, not the host's.
+  config.providers.replay.cassette = '/app/examples/dd-demo/cassette.yaml';
+  const sub = await call('POST', '/v1/runs', config);
+  if (sub.status !== 202 || !sub.json?.id) throw new Error(`POST /v1/runs answered HTTP ${sub.status}: ${sub.text.slice(0, 2000)}`);
+  const id = sub.json.id;
+  console.log(`run ${id} submitted`);
+  let run, stage;
+  while (Date.now() < deadline) {
+    const r = await call('GET', `/v1/runs/${id}`);
+    if (r.status !== 200) throw new Error(`GET /v1/runs/${id} answered HTTP ${r.status}: ${r.text.slice(0, 500)}`);
+    run = r.json;
+    if (run.stage !== stage) console.log(`  [${(stage = run.stage)}] status ${run.status}`);
+    if (['done', 'halted', 'needs_input', 'cancelled', 'failed'].includes(run.status)) break;
+    await sleep(500);
+  }
+  if (run?.status !== 'done') throw new Error(`run ${id} ended ${run?.status} at ${run?.stage} (halt reason: ${run?.halt_reason ?? 'none'})`);
+  if (run.verdict !== 'ACCEPT') throw new Error(`run ${id} is done with verdict ${run.verdict}, not ACCEPT`);
+  // The tests really ran, in the Docker sandbox (test-runner's default, through the socket): the
+  // report holds the final test run's counts, and a process-runner run would be labelled.
+  const report = await call('GET', `/v1/runs/${id}/report`);
+  if (report.status !== 200) throw new Error(`GET /v1/runs/${id}/report answered HTTP ${report.status}`);
+  const passing = /→ exit 0, ([1-9]\d*) passed, 0 failed/.exec(report.text);
+  if (!passing) throw new Error(`the report of run ${id} shows no passing test run:\n${report.text.slice(0, 3000)}`);
+  if (report.text.includes('[runner: process]')) throw new Error(`run ${id} ran its tests without the Docker sandbox`);
+  console.log(`run ${id} done, verdict ${run.verdict}, last test run: ${passing[1]} passed`);
+}
+
+const step = { ready, demo }[process.argv[2]];
+step().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
+EOF
+
+node "$client" ready "$(remaining)" >&2 || fail "the api did not become ready"
+up_s=$((SECONDS - t0))
+say "stack up and api ready in ${up_s}s ($ROUNDTABLE_API)"
+
+t0=$SECONDS
+node "$client" demo "$(remaining)" >&2 || fail "the dd-demo run did not finish done/ACCEPT"
+demo_s=$((SECONDS - t0))
+say "dd-demo done with ACCEPT in ${demo_s}s"
+
+# --- one provider group scales alone -----------------------------------------------------------------
+
+t0=$SECONDS
+timeout "$(remaining)" "${compose_bin[@]}" -p "$project" -f "$root/docker-compose.yml" \
+  up -d --no-build --no-recreate --no-deps --scale worker-replay=2 worker-replay >&2 || fail "scaling worker-replay failed"
+running_of() { # $1: service; prints how many of its containers are running
+  local n=0 id
+  for id in $(compose ps -q "$1"); do
+    [ "$(docker inspect -f '{{.State.Running}}' "$id")" = true ] && n=$((n + 1))
+  done
+  echo "$n"
+}
+sleep 3 # a container that crashes on start would be counted as running for an instant
+replay_n="$(running_of worker-replay)"
+[ "$replay_n" = 2 ] || fail "worker-replay runs $replay_n containers after --scale worker-replay=2"
+anthropic_n="$(running_of worker-anthropic)"
+[ "$anthropic_n" = 1 ] || fail "worker-anthropic runs $anthropic_n containers; scaling worker-replay must leave it at 1"
+say "worker-replay scaled to 2 (worker-anthropic still 1) in $((SECONDS - t0))s"
+
+ok=1
+say "PASSED in $((SECONDS - started))s (images ${build_s}s, up ${up_s}s, demo ${demo_s}s)"
