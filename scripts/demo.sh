@@ -72,8 +72,10 @@ trap stop_services EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# Three workers on one machine cannot all serve the ops port's default (9464): each takes a free port
+# and logs it. Text logs, because these are read by a person; deployments keep the JSON default.
 for svc in api orchestrator provider-worker test-runner; do
-  NO_COLOR=1 node "dist/apps/$svc/main.js" >"runs/logs/$svc.log" 2>&1 &
+  NO_COLOR=1 HEALTH_PORT=0 LOG_FORMAT=text node "dist/apps/$svc/main.js" >"runs/logs/$svc.log" 2>&1 &
   pids+=($!)
 done
 

@@ -47,6 +47,11 @@ export async function startApi(overrides: Partial<ApiEnv> = {}): Promise<ApiHarn
     API_BODY_LIMIT: '64kb',
     SSE_HEARTBEAT_MS: 15_000,
     SSE_RETRY_MS: 3000,
+    LOG_FORMAT: 'json',
+    API_TOKENS: [],
+    // The suites post more than a real client would; the limit has its own test.
+    RATE_LIMIT_WRITES_PER_MIN: 0,
+    CORS_ORIGINS: [],
     ...overrides,
   };
   let app: NestExpressApplication | undefined;

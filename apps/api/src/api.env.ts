@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CommonEnv } from '@roundtable/contracts';
+import { ApiTokensEnv } from './api-tokens';
 
 export const ApiEnv = CommonEnv.extend({
   PORT: z.coerce
@@ -25,5 +26,29 @@ export const ApiEnv = CommonEnv.extend({
     .int('SSE_RETRY_MS must be a whole number')
     .min(0, 'SSE_RETRY_MS must be 0 or more')
     .default(3000),
+  /**
+   * An internal ops port with /healthz, /readyz and /metrics and no token, as every worker has (0: any
+   * free port). Unset: none; /metrics is then only on PORT, behind the token.
+   */
+  HEALTH_PORT: z.coerce
+    .number({ error: 'HEALTH_PORT must be a TCP port number, e.g. 9464' })
+    .int('HEALTH_PORT must be a whole number')
+    .min(0, 'HEALTH_PORT must be between 0 and 65535')
+    .max(65535, 'HEALTH_PORT must be between 0 and 65535')
+    .optional(),
+  /** `name:token:role,…` (role write or read). Unset: the API runs open, and says so loudly at start. */
+  API_TOKENS: ApiTokensEnv,
+  /** Writes (POST …) a token may make per minute, as a token bucket per token (per client address when open); 0: no limit. */
+  RATE_LIMIT_WRITES_PER_MIN: z.coerce
+    .number({ error: 'RATE_LIMIT_WRITES_PER_MIN must be a number of writes a minute, e.g. 60' })
+    .int('RATE_LIMIT_WRITES_PER_MIN must be a whole number')
+    .min(0, 'RATE_LIMIT_WRITES_PER_MIN must be 0 (no limit) or more')
+    .default(60),
+  /** Browser origins allowed to call the API (comma list, e.g. https://ops.example.com). Unset: no CORS headers at all. */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((s) => (s ?? '').split(',').map((o) => o.trim()).filter(Boolean))
+    .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'CORS_ORIGINS is a comma list of origins such as https://ops.example.com (scheme and host, no path), or *'),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

@@ -3,12 +3,13 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { openMigratedDataSource } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { createRedisConnection, JobProducer, ServiceOps } from '@roundtable/queues';
 import { AgentCallsService } from './agent-calls.service';
 import type { ApiEnv } from './api.env';
 import { BullBoardService } from './bull-board.service';
 import { CallsController } from './calls.controller';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
 import { ReadinessService } from './readiness.service';
 import { RunQueryService } from './run-query.service';
 import { RunControlController } from './run-control.controller';
@@ -44,13 +45,13 @@ class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
-/** Wires the REST API: Postgres, Redis, the outbox for run.start/cancel/resume, the event stream, Bull Board, health. */
+/** Wires the REST API: Postgres, Redis, the outbox for run.start/cancel/resume, the event stream, Bull Board, health, metrics. */
 @Module({})
 export class ApiModule {
   static forRoot(env: ApiEnv): DynamicModule {
     return {
       module: ApiModule,
-      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController],
+      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
       providers: [
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
@@ -89,6 +90,12 @@ export class ApiModule {
         { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },
         { provide: ReadinessService, useFactory: (ds: DataSource, r: Redis) => new ReadinessService(ds, r), inject: [DS, REDIS] },
         { provide: BullBoardService, useFactory: (ds: DataSource, r: Redis) => new BullBoardService(ds, r, env.QUEUE_PREFIX), inject: [DS, REDIS] },
+        // Metrics for /metrics behind the doors, and with HEALTH_PORT the same internal ops port the workers have.
+        {
+          provide: ServiceOps,
+          useFactory: (ds: DataSource, r: Redis) => new ServiceOps(ds, r, { service: 'api', prefix: env.QUEUE_PREFIX, healthPort: env.HEALTH_PORT ?? null }),
+          inject: [DS, REDIS],
+        },
         Connections,
       ],
     };

@@ -1,27 +1,53 @@
 import { NestFactory } from '@nestjs/core';
-import type { LogLevel } from '@nestjs/common';
+import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiExceptionFilter } from './api-exception.filter';
 import type { ApiEnv } from './api.env';
+import { TokenBook } from './api-tokens';
 import { ApiModule } from './api.module';
+import { bearerAuth } from './bearer-auth.middleware';
 import { registerBodyParsers } from './body-parsers';
 import { BULL_BOARD_PATH, BullBoardService } from './bull-board.service';
+import { docsHandler, DOCS_PATH } from './openapi/docs.handler';
+import { buildOpenApiDocument } from './openapi/openapi-document';
+import { writeRateLimit } from './write-rate-limit.middleware';
+
+/** Headers a browser client sends and may read, when CORS_ORIGINS lets it call at all. */
+const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Last-Event-ID'];
+const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining'];
 
 /**
  * Builds the api application without listening, so main.ts and the integration tests run the
  * same wiring. abortOnError is off: a failed start (unmigrated database, Redis down) must
  * reach runService as an error, not abort the process from inside Nest.
+ *
+ * Middleware order is the order a request meets the doors: CORS (answers preflights, which carry
+ * no token), the bearer check, the write rate limit, and only then the body parsers, so an
+ * anonymous or throttled client cannot make the API read a body. Bull Board and /docs sit behind
+ * the same doors.
  */
-export async function createApiApp(env: ApiEnv, opts: { logger?: LogLevel[] | false } = {}): Promise<NestExpressApplication> {
+export async function createApiApp(env: ApiEnv, opts: { logger?: LogLevel[] | LoggerService | false } = {}): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(env), {
     bodyParser: false,
     abortOnError: false,
     logger: opts.logger ?? ['error', 'warn', 'log'],
   });
+  // Behind a load balancer the client address is the forwarded one; it keys the open API's rate limit.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  if (env.CORS_ORIGINS.length) {
+    app.enableCors({
+      origin: env.CORS_ORIGINS.includes('*') ? true : env.CORS_ORIGINS,
+      allowedHeaders: CORS_REQUEST_HEADERS,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      maxAge: 600,
+    });
+  }
+  app.use(bearerAuth(new TokenBook(env.API_TOKENS)));
+  app.use(writeRateLimit(env.RATE_LIMIT_WRITES_PER_MIN));
   registerBodyParsers(app, env.API_BODY_LIMIT);
   app.useGlobalFilters(new ApiExceptionFilter());
   // Mounted before init() registers Nest's routes and its 404 handler.
+  app.use(DOCS_PATH, docsHandler(buildOpenApiDocument({ version: '1', bodyLimit: env.API_BODY_LIMIT, writesPerMinute: env.RATE_LIMIT_WRITES_PER_MIN })));
   app.use(BULL_BOARD_PATH, app.get(BullBoardService).router());
-  app.enableShutdownHooks();
   return app;
 }

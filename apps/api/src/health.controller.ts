@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
+import { failingChecks } from '@roundtable/observability';
 import { ApiError } from './api-error';
 import { ReadinessService } from './readiness.service';
 
@@ -6,7 +7,7 @@ import { ReadinessService } from './readiness.service';
 export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 
-  /** Liveness: the process serves HTTP; dependencies are /readyz's business. */
+  /** Liveness: the process serves HTTP; dependencies are /readyz's business. Both answer without a token. */
   @Get('healthz')
   @HttpCode(200)
   health() {
@@ -16,12 +17,7 @@ export class HealthController {
   @Get('readyz')
   async ready() {
     const r = await this.readiness.check();
-    if (!r.ready) {
-      const failing = Object.entries(r.checks)
-        .filter(([, v]) => v !== 'ok')
-        .map(([k, v]) => `${k}: ${v}`);
-      throw new ApiError(503, { error: 'not_ready', message: `not ready: ${failing.join('; ')}`, checks: r.checks });
-    }
+    if (!r.ready) throw new ApiError(503, { error: 'not_ready', message: `not ready: ${failingChecks(r)}`, checks: r.checks });
     return { status: 'ok', checks: r.checks };
   }
 }

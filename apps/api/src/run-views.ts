@@ -1,13 +1,17 @@
 import type { BudgetConfig, ProjectConfig } from '@roundtable/contracts';
 import type { AgentCallEntity, RunEntity } from '@roundtable/persistence';
+import type { CallDetail, CallSummary, RunDetail, RunSummary } from './openapi/api-replies.schema';
 import type { ProviderUsage, RunUsage } from './run-usage';
 
-/** The JSON shapes the API answers with: snake_case, dates as ISO strings, absent values as null. */
+/**
+ * The JSON shapes the API answers with: snake_case, dates as ISO strings, absent values as null.
+ * Typed by the reply schemas that /docs/openapi.json is generated from, so the two cannot drift.
+ */
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 const projectOf = (run: RunEntity): string => String((run.config as Partial<ProjectConfig>).project ?? '');
 
-export function runSummaryView(run: RunEntity) {
+export function runSummaryView(run: RunEntity): RunSummary {
   return {
     id: run.id,
     project: projectOf(run),
@@ -33,7 +37,7 @@ function capsOf(run: RunEntity) {
   };
 }
 
-export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Record<string, ProviderUsage>) {
+export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Record<string, ProviderUsage>): RunDetail {
   return {
     id: run.id,
     project: projectOf(run),
@@ -55,7 +59,7 @@ export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Recor
   };
 }
 
-export function callSummaryView(c: AgentCallEntity) {
+export function callSummaryView(c: AgentCallEntity): CallSummary {
   return {
     id: c.id,
     seq: c.seq,
@@ -80,7 +84,7 @@ export function callSummaryView(c: AgentCallEntity) {
 }
 
 /** Everything recorded about one LLM request: the exact prompt, the reply, and its accounting. */
-export function callDetailView(c: AgentCallEntity) {
+export function callDetailView(c: AgentCallEntity): CallDetail {
   return {
     ...callSummaryView(c),
     run_id: c.runId,

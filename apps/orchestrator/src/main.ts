@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseServiceEnv } from '@roundtable/contracts';
+import { JsonLogger } from '@roundtable/observability';
 import { runService } from '@roundtable/queues';
 import { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorModule } from './orchestrator.module';
 
 runService('orchestrator', async () => {
   const env = parseServiceEnv('orchestrator', OrchestratorEnv);
-  const app = await NestFactory.createApplicationContext(OrchestratorModule.forRoot(env), { logger: ['error', 'warn', 'log'], abortOnError: false });
-  app.enableShutdownHooks();
-  return app;
+  const logger = new JsonLogger({ service: 'orchestrator', format: env.LOG_FORMAT });
+  // Shutdown is runService's: SIGTERM closes the worker (running steps finish) and exits 0.
+  return NestFactory.createApplicationContext(OrchestratorModule.forRoot(env), { logger, abortOnError: false });
 });

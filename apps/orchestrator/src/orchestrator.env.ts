@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CommonEnv } from '@roundtable/contracts';
+import { WorkerEnv } from '@roundtable/contracts';
 
-export const OrchestratorEnv = CommonEnv.extend({
+export const OrchestratorEnv = WorkerEnv.extend({
   PROMPTS_DIR: z.string().optional(),
   /** How old an unsent outbox row must be before the sweeper re-sends it. */
   OUTBOX_SWEEP_MS: z.coerce.number().int().positive().default(5000),

@@ -1,17 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { infraProviders, INFRA, type JobProducer } from '@roundtable/queues';
+import { OutboxDispatcher } from '@roundtable/events';
+import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
 import type { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorStepService } from './orchestrator-step.service';
 import { OrchestratorWorker } from './orchestrator.worker';
+import { OutcomeCountingPublisher } from './run-outcome.metrics';
 import { defaultPromptsDir, loadPromptTemplates } from './prompt-templates';
 import { loadPanelPromptTemplates } from './panel/panel-prompt-templates';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
-/** Wires the orchestrator: Postgres, Redis, the outbox, the pure workflow and the queue worker. */
+/** Wires the orchestrator: Postgres, Redis, the outbox, the pure workflow, the queue worker and its ops port. */
 @Module({})
 export class OrchestratorModule {
   static forRoot(env: OrchestratorEnv): DynamicModule {
@@ -19,23 +20,24 @@ export class OrchestratorModule {
       module: OrchestratorModule,
       providers: [
         ...infraProviders(env, 'orchestrator'),
+        ...opsProviders(env, 'orchestrator'),
         {
           provide: OrchestratorStepService,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer, ops: ServiceOps) =>
             new OrchestratorStepService(
               ds,
               new OutboxDispatcher(ds, p),
-              new RunEventPublisher(r, env.QUEUE_PREFIX),
+              new OutcomeCountingPublisher(r, env.QUEUE_PREFIX, ds, ops.metrics),
               loadPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
               loadPanelPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
             ),
-          inject: [DS, REDIS, PRODUCER],
+          inject: [DS, REDIS, PRODUCER, ServiceOps],
         },
         {
           provide: OrchestratorWorker,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, steps: OrchestratorStepService) =>
-            new OrchestratorWorker(r, env.QUEUE_PREFIX, steps, new OutboxDispatcher(ds, p), env.OUTBOX_SWEEP_MS, env.ORCHESTRATOR_CONCURRENCY),
-          inject: [DS, REDIS, PRODUCER, OrchestratorStepService],
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer, steps: OrchestratorStepService, ops: ServiceOps) =>
+            new OrchestratorWorker(r, env.QUEUE_PREFIX, steps, new OutboxDispatcher(ds, p), env.OUTBOX_SWEEP_MS, env.ORCHESTRATOR_CONCURRENCY, ops.metrics),
+          inject: [DS, REDIS, PRODUCER, OrchestratorStepService, ServiceOps],
         },
       ],
     };

@@ -3,6 +3,7 @@ import type { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobName, QUEUE } from '@roundtable/contracts';
 import type { OutboxDispatcher } from '@roundtable/events';
+import type { RoundtableMetrics } from '@roundtable/observability';
 import { startTypedWorker } from '@roundtable/queues';
 import type { OrchestratorStepService } from './orchestrator-step.service';
 import { StaleJobError } from './job-to-event';
@@ -23,6 +24,7 @@ export class OrchestratorWorker implements OnApplicationBootstrap, BeforeApplica
     private readonly outbox: OutboxDispatcher,
     private readonly sweepMs: number,
     private readonly concurrency: number,
+    private readonly metrics?: RoundtableMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -41,6 +43,7 @@ export class OrchestratorWorker implements OnApplicationBootstrap, BeforeApplica
       connection: this.connection,
       prefix: this.prefix,
       concurrency: this.concurrency,
+      metrics: this.metrics,
       handlers: {
         'run.start': apply('run.start'),
         'agent.done': apply('agent.done'),

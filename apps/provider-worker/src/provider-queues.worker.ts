@@ -3,6 +3,7 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { agentQueueName, type ProviderConfig } from '@roundtable/contracts';
+import type { RoundtableMetrics } from '@roundtable/observability';
 import { startTypedWorker, type JobProducer } from '@roundtable/queues';
 import type { AgentCallService, ExecuteResult } from './agent-call.service';
 import { queueSettings } from './queue-settings';
@@ -15,6 +16,10 @@ export interface ProviderQueuesOptions {
   discoveryMs: number;
   /** For PROVIDER_CONCURRENCY_<NAME> overrides. */
   env?: NodeJS.ProcessEnv;
+  /** Job durations per queue. */
+  metrics?: RoundtableMetrics;
+  /** Told what each delivery's execute() recorded (call counters); its failure never fails the job. */
+  afterExecute?: (runId: string, result: ExecuteResult, since: Date) => Promise<void>;
 }
 
 /**
@@ -92,8 +97,14 @@ export class ProviderQueuesWorker implements OnApplicationBootstrap, BeforeAppli
       prefix: this.opts.prefix,
       concurrency: settings.concurrency,
       limiter: settings.limiter,
+      metrics: this.opts.metrics,
       handlers: {
-        'agent.call': async (p, job, token) => this.backOff(queueName, job, token, await this.calls.execute(p.runId, p.callId)),
+        'agent.call': async (p, job, token) => {
+          const since = new Date();
+          const result = await this.calls.execute(p.runId, p.callId);
+          await this.opts.afterExecute?.(p.runId, result, since).catch((e: Error) => this.log.warn(`metrics for ${result.callId}: ${e.message}`));
+          await this.backOff(queueName, job, token, result);
+        },
       },
     });
     worker.on('failed', (job, err) => this.log.error(`agent call ${job?.data?.callId} failed: ${err.message}`));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CommonEnv } from '@roundtable/contracts';
+import { WorkerEnv } from '@roundtable/contracts';
 
-export const ProviderWorkerEnv = CommonEnv.extend({
+export const ProviderWorkerEnv = WorkerEnv.extend({
   PROVIDER_QUEUES: z
     .string({ error: 'PROVIDER_QUEUES is not set: give a comma list of provider names (e.g. replay,anthropic) or * for all' })
     .min(1, 'PROVIDER_QUEUES is empty: give a comma list of provider names or *')

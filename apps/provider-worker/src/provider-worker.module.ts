@@ -1,7 +1,8 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { infraProviders, INFRA, type JobProducer } from '@roundtable/queues';
+import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
+import { AgentCallMetrics } from './agent-call.metrics';
 import { AgentCallService } from './agent-call.service';
 import { loadPricingTable } from './pricing-file';
 import type { ProviderWorkerEnv } from './provider-worker.env';
@@ -17,6 +18,7 @@ export class ProviderWorkerModule {
       module: ProviderWorkerModule,
       providers: [
         ...infraProviders(env, 'provider-worker'),
+        ...opsProviders(env, 'provider-worker'),
         {
           provide: AgentCallService,
           useFactory: (ds: DataSource, p: JobProducer) =>
@@ -28,14 +30,18 @@ export class ProviderWorkerModule {
         },
         {
           provide: ProviderQueuesWorker,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService) =>
-            new ProviderQueuesWorker(ds, r, p, calls, {
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService, ops: ServiceOps) => {
+            const callMetrics = new AgentCallMetrics(ds, ops.metrics);
+            return new ProviderQueuesWorker(ds, r, p, calls, {
               prefix: env.QUEUE_PREFIX,
               providers: env.PROVIDER_QUEUES,
               concurrency: env.PROVIDER_CONCURRENCY,
               discoveryMs: env.PROVIDER_DISCOVERY_MS,
-            }),
-          inject: [DS, REDIS, PRODUCER, AgentCallService],
+              metrics: ops.metrics,
+              afterExecute: (runId, result, since) => callMetrics.observe(runId, result, since),
+            });
+          },
+          inject: [DS, REDIS, PRODUCER, AgentCallService, ServiceOps],
         },
       ],
     };

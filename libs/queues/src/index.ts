@@ -4,3 +4,4 @@ export * from './job-producer';
 export * from './typed-worker';
 export * from './run-service';
 export * from './service-infra';
+export * from './service-ops';

@@ -2,25 +2,41 @@ import type { JobsOptions, WorkerOptions } from 'bullmq';
 import type { QueueKind } from '@roundtable/contracts';
 
 /**
- * Attempts, backoff and locks per queue kind, in one table. Agent calls can take minutes,
- * so their lock is long and a stalled job is retried once before it is failed; the
- * orchestrator's steps are short transactions and may be retried more.
+ * Attempts, backoff and locks per queue kind, in one table.
+ *
+ * Locks are not sized to the job. A worker renews its job's lock every lockDuration / 2 for as long as
+ * the job runs, so an LLM call may take ten minutes under a 60 s lock. What lockDuration decides is
+ * how soon a job whose worker died (OOM, node lost, SIGKILL after the grace period) is noticed: the
+ * stalled checker (every stalledInterval) moves a job whose lock has expired back to wait, so a dead
+ * worker's job is taken again after at most lockDuration + stalledInterval (~90 s here). A longer lock
+ * would only make that wait longer; a shorter one risks a false stall if the event loop ever stalls
+ * for lockDuration / 2 (the workers do I/O, never seconds of CPU on one tick).
+ *
+ * maxStalledCount is how many such recoveries a job gets before it is failed. An agent call that
+ * stalled may already have reached the provider and been billed, and a call that stalls twice is more
+ * likely killing its worker than unlucky, so agent jobs get one recovery. Orchestrator steps are
+ * short, idempotent transactions (applied_events), and tests and workspace ops cost only time, so
+ * they get more.
+ *
+ * A graceful stop (SIGTERM → Worker.close()) is not a stall: it takes no new jobs and waits for the
+ * running ones, so a deployment's terminationGracePeriodSeconds must exceed the longest agent call
+ * (its timeout_s plus the adapter backstop) and the longest test run.
  */
 export const QUEUE_DEFAULTS: Record<QueueKind, { job: JobsOptions; worker: Partial<WorkerOptions> }> = {
   orchestrator: {
     job: { attempts: 5, backoff: { type: 'exponential', delay: 200 }, removeOnComplete: 1000, removeOnFail: 5000 },
-    worker: { concurrency: 8, lockDuration: 30_000, maxStalledCount: 3 },
+    worker: { concurrency: 8, lockDuration: 30_000, stalledInterval: 30_000, maxStalledCount: 3 },
   },
   agent: {
     job: { attempts: 3, backoff: { type: 'exponential', delay: 3000 }, removeOnComplete: 1000, removeOnFail: 5000 },
-    worker: { concurrency: 4, lockDuration: 10 * 60_000, maxStalledCount: 1 },
+    worker: { concurrency: 4, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 1 },
   },
   workspace: {
     job: { attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 5000 },
-    worker: { concurrency: 2, lockDuration: 60_000, maxStalledCount: 2 },
+    worker: { concurrency: 2, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 2 },
   },
   tests: {
     job: { attempts: 2, backoff: { type: 'fixed', delay: 1000 }, removeOnComplete: 1000, removeOnFail: 5000 },
-    worker: { concurrency: 2, lockDuration: 15 * 60_000, maxStalledCount: 1 },
+    worker: { concurrency: 2, lockDuration: 60_000, stalledInterval: 30_000, maxStalledCount: 2 },
   },
 };

@@ -35,7 +35,8 @@ export async function startService(name: ServiceName, env: Record<string, string
   if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
   let out = '';
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    // HEALTH_PORT 0: several workers on one machine must not all claim 9464; healthUrl() finds the port.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HEALTH_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -57,6 +58,17 @@ export async function startService(name: ServiceName, env: Record<string, string
     });
   });
   return svc;
+}
+
+/** The base URL of a worker's ops server (/healthz, /readyz, /metrics), from the port it logged at start. */
+export async function healthUrl(svc: RunningService, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = /ops server on port (\d+)/.exec(svc.output());
+    if (m) return `http://127.0.0.1:${m[1]}`;
+    if (Date.now() > deadline) throw new Error(`${svc.name} did not log its ops port within ${timeoutMs} ms:\n${svc.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** SIGTERM (graceful: workers finish their jobs), then SIGKILL after a grace period. */

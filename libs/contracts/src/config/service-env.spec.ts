@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CommonEnv, parseServiceEnv, ServiceEnvError } from './service-env';
+import { CommonEnv, parseServiceEnv, ServiceEnvError, WorkerEnv } from './service-env';
 
 const good = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/roundtable', REDIS_URL: 'redis://127.0.0.1:6379' };
 
@@ -14,8 +14,13 @@ function failure(env: NodeJS.ProcessEnv, schema: z.ZodType = CommonEnv): Service
 }
 
 describe('parseServiceEnv with CommonEnv', () => {
-  it('parses a good environment and defaults QUEUE_PREFIX to roundtable', () => {
-    expect(parseServiceEnv('api', CommonEnv, { ...good })).toEqual({ ...good, QUEUE_PREFIX: 'roundtable' });
+  it('parses a good environment and defaults QUEUE_PREFIX to roundtable and LOG_FORMAT to json', () => {
+    expect(parseServiceEnv('api', CommonEnv, { ...good })).toEqual({ ...good, QUEUE_PREFIX: 'roundtable', LOG_FORMAT: 'json' });
+  });
+
+  it('refuses a LOG_FORMAT it does not write', () => {
+    expect(parseServiceEnv('api', CommonEnv, { ...good, LOG_FORMAT: 'text' }).LOG_FORMAT).toBe('text');
+    expect(failure({ ...good, LOG_FORMAT: 'xml' }).message).toContain('LOG_FORMAT must be json or text');
   });
 
   it('ignores unrelated variables', () => {
@@ -56,5 +61,16 @@ describe('parseServiceEnv with CommonEnv', () => {
     const ApiEnv = CommonEnv.extend({ PORT: z.coerce.number().int().default(3000) });
     expect(parseServiceEnv('api', ApiEnv, { ...good, PORT: '8080' }).PORT).toBe(8080);
     expect(failure({ ...good, PORT: 'http' }, ApiEnv).message).toContain('  - PORT: ');
+  });
+});
+
+describe('WorkerEnv', () => {
+  it('defaults HEALTH_PORT to 9464 and takes 0 for any free port', () => {
+    expect(parseServiceEnv('orchestrator', WorkerEnv, { ...good }).HEALTH_PORT).toBe(9464);
+    expect(parseServiceEnv('orchestrator', WorkerEnv, { ...good, HEALTH_PORT: '0' }).HEALTH_PORT).toBe(0);
+  });
+
+  it.each(['http', '70000', '-1', '1.5'])('refuses HEALTH_PORT=%j, naming it', (port) => {
+    expect(failure({ ...good, HEALTH_PORT: port }, WorkerEnv).message).toMatch(/ {2}- HEALTH_PORT: HEALTH_PORT must be/);
   });
 });

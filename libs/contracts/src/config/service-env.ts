@@ -12,6 +12,19 @@ export const CommonEnv = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'QUEUE_PREFIX may hold letters, digits, _ and - only')
     .default('roundtable'),
+  /** json: one object per line, for a log pipeline (the default); text: readable lines, for a terminal. */
+  LOG_FORMAT: z.enum(['json', 'text'], { error: 'LOG_FORMAT must be json or text' }).default('json'),
+});
+
+/** Settings of the queue workers (orchestrator, provider-worker, test-runner) on top of CommonEnv. */
+export const WorkerEnv = CommonEnv.extend({
+  /** The ops port: /healthz, /readyz, /metrics for kubelet probes and Prometheus. 0: any free port (logged). */
+  HEALTH_PORT: z.coerce
+    .number({ error: 'HEALTH_PORT must be a TCP port number, e.g. 9464' })
+    .int('HEALTH_PORT must be a whole number')
+    .min(0, 'HEALTH_PORT must be between 0 and 65535')
+    .max(65535, 'HEALTH_PORT must be between 0 and 65535')
+    .default(9464),
 });
 
 export class ServiceEnvError extends Error {

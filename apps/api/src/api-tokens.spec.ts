@@ -1,0 +1,52 @@
+import { ApiTokensEnv, TokenBook } from './api-tokens';
+
+const messages = (raw: string) => {
+  const r = ApiTokensEnv.safeParse(raw);
+  if (r.success) throw new Error('expected API_TOKENS to be refused');
+  return r.error.issues.map((i) => i.message);
+};
+
+describe('API_TOKENS', () => {
+  it('parses name:token:role entries; the token may hold colons', () => {
+    expect(ApiTokensEnv.parse(' ci:aaaaaaaaaaaaaaaa:write , dash:bb:bb:bbbbbbbbbbbbbb:read')).toEqual([
+      { name: 'ci', token: 'aaaaaaaaaaaaaaaa', role: 'write' },
+      { name: 'dash', token: 'bb:bb:bbbbbbbbbbbbbb', role: 'read' },
+    ]);
+  });
+
+  it('unset or empty means no tokens (the API runs open)', () => {
+    expect(ApiTokensEnv.parse(undefined)).toEqual([]);
+    expect(ApiTokensEnv.parse('')).toEqual([]);
+  });
+
+  it('names each bad entry and the fix, never echoing a token', () => {
+    const secret = 'cccccccccccccccccccc';
+    const all = messages(`ci:${secret}:admin,short:abc:read,:${secret}x:write,nocolons,ci2:${secret}:read`);
+    expect(all).toEqual([
+      'API_TOKENS entry 1 (ci): the role must be write or read, not "admin"',
+      'API_TOKENS entry 2 (short): the token must be at least 16 characters without spaces (e.g. openssl rand -hex 24)',
+      expect.stringMatching(/^API_TOKENS entry 3 is not name:token:role\. API_TOKENS is a comma list of name:token:role/),
+      expect.stringMatching(/^API_TOKENS entry 4 is not name:token:role\. /),
+    ]);
+    expect(all.join('\n')).not.toContain(secret);
+  });
+
+  it('refuses the same name or the same token twice', () => {
+    expect(messages('a:aaaaaaaaaaaaaaaa:write,a:bbbbbbbbbbbbbbbb:read')).toEqual(['API_TOKENS entry 2 (a): the name a is given twice']);
+    expect(messages('a:aaaaaaaaaaaaaaaa:write,b:aaaaaaaaaaaaaaaa:read')).toEqual(['API_TOKENS entry 2 (b): the same token is given to a already']);
+  });
+});
+
+describe('TokenBook', () => {
+  it('finds the holder of a presented token, and nobody for another', () => {
+    const book = new TokenBook([
+      { name: 'ci', token: 'aaaaaaaaaaaaaaaa', role: 'write' },
+      { name: 'dash', token: 'bbbbbbbbbbbbbbbb', role: 'read' },
+    ]);
+    expect(book.open).toBe(false);
+    expect(book.find('bbbbbbbbbbbbbbbb')).toMatchObject({ name: 'dash', role: 'read' });
+    expect(book.find('aaaaaaaaaaaaaaa')).toBeNull();
+    expect(book.find('')).toBeNull();
+    expect(new TokenBook([]).open).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+export type TokenRole = 'read' | 'write';
+
+export interface ApiToken {
+  /** Who holds it: in logs and rate-limit keys, never the token itself. */
+  name: string;
+  token: string;
+  role: TokenRole;
+}
+
+const MIN_TOKEN_LENGTH = 16;
+const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const FORMAT = 'API_TOKENS is a comma list of name:token:role with role write or read, e.g. ci:3f9c…e1:write,dashboard:77ab…02:read';
+
+/**
+ * API_TOKENS: `name:token:role,…`. The token is what lies between the first and the last colon, so
+ * it may hold colons itself. Messages name the entry by its position and name, never its token.
+ * Unset or empty: no tokens, and the API runs open (main.ts warns loudly).
+ */
+export const ApiTokensEnv = z
+  .string()
+  .optional()
+  .transform((raw, ctx): ApiToken[] => {
+    const entries = (raw ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+    const tokens: ApiToken[] = [];
+    entries.forEach((entry, i) => {
+      const first = entry.indexOf(':');
+      const last = entry.lastIndexOf(':');
+      const name = first > 0 ? entry.slice(0, first) : '';
+      const at = `API_TOKENS entry ${i + 1}${NAME.test(name) ? ` (${name})` : ''}`;
+      if (first <= 0 || last <= first) return ctx.addIssue({ code: 'custom', message: `${at} is not name:token:role. ${FORMAT}` });
+      const token = entry.slice(first + 1, last);
+      const role = entry.slice(last + 1);
+      if (!NAME.test(name)) ctx.addIssue({ code: 'custom', message: `${at}: the name may hold letters, digits, _ . and - (1 to 64 of them)` });
+      else if (role !== 'read' && role !== 'write') ctx.addIssue({ code: 'custom', message: `${at}: the role must be write or read, not "${role}"` });
+      else if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+        ctx.addIssue({ code: 'custom', message: `${at}: the token must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. openssl rand -hex 24)` });
+      } else if (tokens.some((t) => t.name === name)) ctx.addIssue({ code: 'custom', message: `${at}: the name ${name} is given twice` });
+      else if (tokens.some((t) => t.token === token)) ctx.addIssue({ code: 'custom', message: `${at}: the same token is given to ${tokens.find((t) => t.token === token)!.name} already` });
+      else tokens.push({ name, token, role });
+    });
+    return tokens;
+  });
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Looks a presented token up in constant time per entry (digests of equal length, timingSafeEqual). */
+export class TokenBook {
+  private readonly entries: { digest: Buffer; token: ApiToken }[];
+
+  constructor(tokens: readonly ApiToken[]) {
+    this.entries = tokens.map((t) => ({ digest: digest(t.token), token: t }));
+  }
+
+  /** No tokens configured: every request is let in. */
+  get open(): boolean {
+    return this.entries.length === 0;
+  }
+
+  find(presented: string): ApiToken | null {
+    const d = digest(presented);
+    let found: ApiToken | null = null;
+    for (const e of this.entries) if (timingSafeEqual(e.digest, d)) found = e.token;
+    return found;
+  }
+}

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { AgentCallStatus, JudgeRole, RunStatus } from '@roundtable/contracts';
+
+/**
+ * The JSON the API answers with, as zod schemas: the view functions are typed by them (run-views.ts),
+ * the integration tests parse live replies with them, and /docs/openapi.json is generated from them.
+ * So the document cannot describe a shape the API does not send.
+ */
+
+const iso = z.string().describe('ISO 8601 timestamp');
+
+export const ApiErrorBody = z
+  .object({
+    error: z.string().describe('stable snake_case code, e.g. invalid_project_config, unauthorized, rate_limited'),
+    message: z.string().describe('a sentence for a human'),
+  })
+  .catchall(z.unknown());
+
+export const RunLinks = z.object({ self: z.string(), events: z.string(), report: z.string(), calls: z.string() });
+
+export const SubmittedRun = z.object({ id: z.string(), status: z.literal('queued'), links: RunLinks });
+
+export const RunSummary = z
+  .object({
+    id: z.string(),
+    project: z.string(),
+    workflow: z.string(),
+    status: RunStatus,
+    stage: z.string(),
+    verdict: z.string().nullable(),
+    created_at: iso.nullable(),
+    finished_at: iso.nullable(),
+  });
+
+export const RunList = z.array(RunSummary);
+
+export const RunUsage = z
+  .object({
+    calls: z.number(),
+    failed_calls: z.number(),
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    tokens: z.number(),
+    cost_usd: z.number().nullable().describe('null when no call had a known price (never a guessed 0)'),
+    seconds: z.number().nullable(),
+  });
+
+export const ProviderUsage = z
+  .object({ calls: z.number(), input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number().nullable() });
+
+export const RunCaps = z
+  .object({
+    max_calls: z.number().nullable(),
+    max_tokens: z.number().nullable(),
+    max_cost_usd: z.number().nullable(),
+    max_seconds: z.number().nullable(),
+    max_rounds: z.number().nullable(),
+    max_fix_rounds: z.number().nullable(),
+    per_provider: z.record(z.string(), z.unknown()),
+  });
+
+export const PanelSummary = z
+  .object({
+    idea: z.string(),
+    recommendation: z.string().nullable(),
+    confidence: z.number().nullable(),
+    partial: z.boolean().nullable(),
+    scores: z.record(z.string(), z.unknown()),
+    revote_baseline: z.unknown(),
+    debate_messages: z.number(),
+    max_debate_rounds: z.number(),
+    quality: z.string().nullable(),
+    low_confidence: z.boolean(),
+    warnings: z.array(z.string()),
+    appeal: z.object({ status: z.string(), judges: z.array(JudgeRole) }).nullable(),
+    can_appeal: z.union([z.literal(true), z.string()]).describe('true, or why the run cannot be appealed'),
+  });
+
+export const RunDetail = RunSummary.extend({
+  round: z.number(),
+  fix_round: z.number(),
+  confidence: z.number().nullable(),
+  halt_reason: z.string().nullable(),
+  criteria: z.array(z.string()).nullable(),
+  started_at: iso.nullable(),
+  usage: RunUsage,
+  caps: RunCaps,
+  usage_by_provider: z.record(z.string(), ProviderUsage),
+  panel: PanelSummary.optional().describe('panel runs only'),
+});
+
+export const CallSummary = z
+  .object({
+    id: z.string(),
+    seq: z.number(),
+    stage: z.string(),
+    role: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    label: z.string().nullable(),
+    attempt: z.number(),
+    status: AgentCallStatus,
+    valid: z.boolean().nullable(),
+    error: z.string().nullable(),
+    error_code: z.string().nullable(),
+    input_tokens: z.number().nullable(),
+    output_tokens: z.number().nullable(),
+    cost_usd: z.number().nullable(),
+    cost_source: z.string().nullable(),
+    latency_ms: z.number().nullable(),
+    created_at: iso.nullable(),
+    finished_at: iso.nullable(),
+  });
+
+export const CallList = z.array(CallSummary);
+
+export const CallDetail = CallSummary.extend({
+  run_id: z.string(),
+  repair_of: z.string().nullable(),
+  schema_name: z.string().nullable(),
+  prompt_hash: z.string(),
+  messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).describe('the exact prompt sent'),
+  context_refs: z.array(z.string()),
+  max_tokens: z.number().nullable(),
+  temperature: z.number().nullable(),
+  timeout_ms: z.number().nullable(),
+  response_text: z.string().nullable(),
+  parsed: z.unknown(),
+  cached_input_tokens: z.number().nullable(),
+  request_id: z.string().nullable(),
+  billing: z.string().nullable(),
+  argv: z.array(z.string()).nullable(),
+  started_at: iso.nullable(),
+});
+
+export const ControlRequested = z
+  .object({
+    id: z.string(),
+    requested: z.enum(['cancel', 'resume']),
+    status: RunStatus.describe("the run's status when the request was accepted"),
+    job_id: z.string(),
+    links: RunLinks,
+  });
+
+export const AppealRequested = z
+  .object({
+    id: z.string(),
+    requested: z.literal('appeal'),
+    status: RunStatus,
+    judges: z.array(JudgeRole),
+    evidence: z.number().describe('how many evidence items were accepted'),
+    job_id: z.string(),
+    links: RunLinks,
+  });
+
+export const HealthReply = z.object({ status: z.literal('ok') });
+export const ReadyReply = z.object({ status: z.literal('ok'), checks: z.record(z.string(), z.string()) });
+
+export type RunSummary = z.infer<typeof RunSummary>;
+export type RunDetail = z.infer<typeof RunDetail>;
+export type CallSummary = z.infer<typeof CallSummary>;
+export type CallDetail = z.infer<typeof CallDetail>;

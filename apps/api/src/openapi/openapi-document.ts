@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { PanelProjectConfig, ProjectConfig, RunEventEnvelope } from '@roundtable/contracts';
+import { AppealRequest } from '../appeal-request.schema';
+import { ResumeRequest } from '../resume-request.schema';
+import * as Replies from './api-replies.schema';
+
+type JsonObject = Record<string, unknown>;
+
+/** Request bodies are described as a client writes them (defaults optional): zod's input side. */
+const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
+  BuildProjectConfig: ProjectConfig,
+  PanelProjectConfig,
+  ResumeRequest,
+  AppealRequest,
+};
+
+/** Replies as the API sends them: zod's output side. */
+const REPLY_SCHEMAS: Record<string, z.ZodType> = {
+  ApiError: Replies.ApiErrorBody,
+  RunLinks: Replies.RunLinks,
+  SubmittedRun: Replies.SubmittedRun,
+  RunSummary: Replies.RunSummary,
+  RunList: Replies.RunList,
+  RunUsage: Replies.RunUsage,
+  ProviderUsage: Replies.ProviderUsage,
+  RunCaps: Replies.RunCaps,
+  PanelSummary: Replies.PanelSummary,
+  RunDetail: Replies.RunDetail,
+  CallSummary: Replies.CallSummary,
+  CallList: Replies.CallList,
+  CallDetail: Replies.CallDetail,
+  ControlRequested: Replies.ControlRequested,
+  AppealRequested: Replies.AppealRequested,
+  RunEvent: RunEventEnvelope,
+  Health: Replies.HealthReply,
+  Ready: Replies.ReadyReply,
+};
+
+/** One registry per direction, so a schema used by another is a $ref to its component, not a copy. */
+function componentsOf(schemas: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonObject> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+  const { schemas: out } = z.toJSONSchema(registry, { io, unrepresentable: 'any', target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
+  return Object.fromEntries(
+    Object.entries(out).map(([id, s]) => {
+      const { $schema: _s, $id: _i, ...rest } = s as JsonObject;
+      return [id, rest];
+    }),
+  );
+}
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (description: string, id: string) => ({ description, content: { 'application/json': { schema: ref(id) } } });
+const error = (description: string) => json(description, 'ApiError');
+
+const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'run_0123456789' };
+
+/** Every route behind the token answers these too. */
+const AUTH_ERRORS = {
+  '401': { ...error('No bearer token, or one API_TOKENS does not hold.'), headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="roundtable"' } } },
+};
+const WRITE_ERRORS = {
+  ...AUTH_ERRORS,
+  '403': error('The token is read-only; this route needs a write token.'),
+  '429': {
+    ...error('More writes a minute than RATE_LIMIT_WRITES_PER_MIN allows for this token (or client address).'),
+    headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds until the next write is accepted' } },
+  },
+};
+
+export interface OpenApiSettings {
+  version: string;
+  bodyLimit: string;
+  writesPerMinute: number;
+}
+
+/**
+ * The OpenAPI 3.1 document of the REST API, built from the zod schemas the API validates requests
+ * with and types its replies by (z.toJSONSchema). Served at /docs/openapi.json, rendered at /docs.
+ */
+export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
+  const writeNote = `Needs a write token. At most ${s.writesPerMinute} writes a minute per token; bodies up to ${s.bodyLimit}.`;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Roundtable API',
+      version: s.version,
+      description: [
+        'Submit, follow and inspect runs of LLM teams. Every route except /healthz and /readyz needs `Authorization: Bearer <token>`',
+        '(tokens from API_TOKENS, role `read` or `write`; writes need `write`). Bull Board, the queue dashboard, is at /admin/queues (write tokens only).',
+      ].join(' '),
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A token from API_TOKENS (name:token:role).' } },
+      schemas: { ...componentsOf(REQUEST_SCHEMAS, 'input'), ...componentsOf(REPLY_SCHEMAS, 'output') },
+    },
+    paths: {
+      '/v1/runs': {
+        post: {
+          summary: 'Submit a run',
+          description: `The body is a project file: JSON, or YAML as text (application/yaml, text/plain). ${writeNote}`,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { oneOf: [ref('BuildProjectConfig'), ref('PanelProjectConfig')] } },
+              'application/yaml': { schema: { type: 'string', description: 'the same project file as YAML text' } },
+            },
+          },
+          responses: {
+            '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: { Location: { schema: { type: 'string' } } } },
+            '400': error('The project file is not valid; `issues` names each field.'),
+            '413': error(`The body is larger than API_BODY_LIMIT (${s.bodyLimit}).`),
+            ...WRITE_ERRORS,
+          },
+        },
+        get: {
+          summary: 'List runs, newest first',
+          parameters: [
+            { name: 'status', in: 'query', schema: { type: 'string', enum: ['queued', 'running', 'done', 'halted', 'needs_input', 'cancelled', 'failed'] } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
+          ],
+          responses: { '200': json('Runs', 'RunList'), '400': error('A query parameter is not valid.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}': {
+        get: { summary: 'One run with its usage against its caps', parameters: [runId], responses: { '200': json('The run', 'RunDetail'), '404': error('No such run.'), ...AUTH_ERRORS } },
+      },
+      '/v1/runs/{id}/report': {
+        get: {
+          summary: "The run's report (Markdown)",
+          parameters: [runId],
+          responses: { '200': { description: 'The report', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': error('No such run.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/events': {
+        get: {
+          summary: "The run's events as Server-Sent Events",
+          description: 'Replays the log after Last-Event-ID (or ?after=), then follows live; each data frame is one RunEvent, its id the sequence. Ends after a terminal event.',
+          parameters: [runId, { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer' } }, { name: 'after', in: 'query', schema: { type: 'integer' } }],
+          responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: ref('RunEvent') } } }, '404': error('No such run.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/cancel': {
+        post: {
+          summary: 'Cancel a run (it stops between steps)',
+          description: writeNote,
+          parameters: [runId],
+          responses: { '202': json('Cancel requested', 'ControlRequested'), '404': error('No such run.'), '409': error('The run has ended.'), ...WRITE_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/resume': {
+        post: {
+          summary: 'Resume a halted, needs_input or failed run',
+          description: writeNote,
+          parameters: [runId],
+          requestBody: { required: false, content: { 'application/json': { schema: ref('ResumeRequest') } } },
+          responses: { '202': json('Resume requested', 'ControlRequested'), '400': error('The body is not valid.'), '404': error('No such run.'), '409': error('The run cannot be resumed.'), ...WRITE_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/appeal': {
+        post: {
+          summary: 'Appeal a finished panel with new evidence',
+          description: writeNote,
+          parameters: [runId],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('AppealRequest') } } },
+          responses: { '202': json('Appeal requested', 'AppealRequested'), '400': error('The body is not valid.'), '404': error('No such run.'), '409': error('The run cannot be appealed.'), ...WRITE_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/calls': {
+        get: {
+          summary: "The run's agent calls (one per LLM request)",
+          parameters: [
+            runId,
+            { name: 'role', in: 'query', schema: { type: 'string' } },
+            { name: 'stage', in: 'query', schema: { type: 'string' } },
+            { name: 'failed', in: 'query', schema: { type: 'string', enum: ['true', 'false'] } },
+          ],
+          responses: { '200': json('Calls', 'CallList'), '400': error('A query parameter is not valid.'), '404': error('No such run.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/calls/{callId}': {
+        get: {
+          summary: 'One agent call: the exact prompt, the reply and its accounting',
+          parameters: [runId, { name: 'callId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json('The call', 'CallDetail'), '404': error('No such run or call.'), ...AUTH_ERRORS },
+        },
+      },
+      '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': json('The process serves', 'Health') } } },
+      '/readyz': {
+        get: { summary: 'Readiness: Postgres and Redis answer', security: [], responses: { '200': json('Ready', 'Ready'), '503': error('Not ready; the message names the failing dependency.') } },
+      },
+      '/metrics': {
+        get: {
+          summary: 'Prometheus metrics (any token)',
+          responses: { '200': { description: 'Text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } }, ...AUTH_ERRORS },
+        },
+      },
+    },
+  };
+}
