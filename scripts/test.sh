@@ -8,6 +8,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # shellcheck source=scripts/ensure-infra.sh
 source scripts/ensure-infra.sh
+# The sandbox tests and the e2e runs use the Docker engine and the sandbox image (built from
+# Debian packages, no registry); quick when both are already there.
+bash scripts/ensure-docker.sh
 
 npm run -s build
 
