@@ -90,12 +90,15 @@ async function main(): Promise<number> {
       }
     }
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       process.stderr.write(`bench: ${signal}, cleaning up\n`);
       void cleanUp().finally(() => process.exit(130));
     });
   }
+  // A reader that goes away (`| head`) must not kill the bench before it has stopped the
+  // services it started and dropped its database: the rest of the output is simply lost.
+  process.stdout.on('error', () => undefined);
 
   let services: RunningService[] = [];
   try {
