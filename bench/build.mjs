@@ -1,9 +1,10 @@
-// Bundles bench/overhead.bench.ts to dist/bench/overhead.js the way tools/build.mjs bundles
-// the services (swc for decorator metadata, then esbuild; node_modules stay external).
-// One difference: each module keeps its source directory as __dirname, so code that finds
-// the repository from its own location (libs/testing locating dist/apps/*) works bundled.
+// Bundles bench/<name>.bench.ts to dist/bench/<name>.js the way tools/build.mjs bundles the
+// services (swc for decorator metadata, then esbuild; node_modules stay external). One
+// difference: each module keeps its source directory as __dirname, so code that finds the
+// repository from its own location (libs/testing locating dist/apps/*) works bundled, and the
+// SSE bench's bundle can start itself as its worker thread (new Worker(__filename)).
 //
-// Usage: node bench/build.mjs
+// Usage: node bench/build.mjs [overhead|sse]   (default: overhead)
 import { build } from 'esbuild';
 import { transformFile } from '@swc/core';
 import { readFileSync } from 'node:fs';
@@ -36,10 +37,11 @@ const aliasPlugin = {
   },
 };
 
+const name = process.argv[2] ?? 'overhead';
 try {
   await build({
-    entryPoints: [path.join(root, 'bench/overhead.bench.ts')],
-    outfile: path.join(root, 'dist/bench/overhead.js'),
+    entryPoints: [path.join(root, `bench/${name}.bench.ts`)],
+    outfile: path.join(root, `dist/bench/${name}.js`),
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -49,7 +51,7 @@ try {
     plugins: [aliasPlugin, swcPlugin],
     logLevel: 'warning',
   });
-  console.log('built dist/bench/overhead.js');
+  console.log(`built dist/bench/${name}.js`);
 } catch (err) {
   console.error(`build bench failed${err?.errors?.length ? '' : `: ${err?.message ?? err}`}`);
   process.exit(1);

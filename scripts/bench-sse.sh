@@ -15,5 +15,5 @@ else
 fi
 
 node tools/build.mjs api
-node bench/build-sse.mjs
+node bench/build.mjs sse
 exec node --enable-source-maps dist/bench/sse.js
