@@ -9,8 +9,6 @@ import {
   type Problem,
   type Proposal,
   type Review,
-  type RunEventPayload,
-  type RunEventType,
   type RunStatus,
   type Stage,
   type Synthesis,
@@ -24,7 +22,6 @@ import type {
   ChatMessage,
   Command,
   CritiqueRecord,
-  Decision,
   DomainRecord,
   FinishedCall,
   ImplementationRecord,
@@ -46,6 +43,7 @@ import {
   validatorPack,
   type ContextPack,
 } from './context-packs';
+import { StepAccumulator } from '../step-accumulator';
 
 /**
  * The build workflow as one pure step: decide(state, event) → what the orchestrator writes and
@@ -65,18 +63,12 @@ const ROLE_BY_STAGE: Partial<Record<Stage, BuildRole>> = {
 };
 
 /** Accumulates one step's output over a private copy of the state; the input is never touched. */
-class Step {
-  readonly state: BuildRunState;
-  readonly decisions: Decision[] = [];
-  readonly records: DomainRecord[] = [];
-  readonly commands: Command[] = [];
-  readonly events: NewRunEvent[] = [];
-
+class Step extends StepAccumulator<BuildRunState, Stage, DomainRecord, Command> {
   constructor(
     input: BuildRunState,
     readonly ctx: StepContext,
   ) {
-    this.state = {
+    super({
       ...input,
       criteria: input.criteria ? [...input.criteria] : null,
       workspace: { ...input.workspace, tree: [...input.workspace.tree] },
@@ -86,48 +78,11 @@ class Step {
       testRuns: [...input.testRuns],
       openQuestions: [...(input.openQuestions ?? [])],
       counters: { ...input.counters },
-    };
-  }
-
-  get runId(): string {
-    return this.state.runId;
-  }
-
-  get config(): BuildRunState['config'] {
-    return this.state.config;
-  }
-
-  get touched(): boolean {
-    return this.decisions.length + this.records.length + this.commands.length + this.events.length > 0;
-  }
-
-  id(label: string): string {
-    return `${this.runId}-${label}`;
-  }
-
-  peek(family: string): number {
-    return (this.state.counters[family] ?? 0) + 1;
-  }
-
-  bump(family: string): number {
-    const n = this.peek(family);
-    this.state.counters[family] = n;
-    return n;
+    });
   }
 
   opId(): string {
     return `${this.runId}-op${this.bump('op')}`;
-  }
-
-  emit<T extends RunEventType>(type: T, payload: RunEventPayload<T>): void {
-    this.events.push({ type, payload } as NewRunEvent);
-  }
-
-  go(to: Stage, reason: string, refs: string[] = []): void {
-    const from = this.state.stage;
-    this.decisions.push({ from, to, reason, refs });
-    this.emit('stage_changed', { from, to, reason });
-    this.state.stage = to;
   }
 
   result(): StepResult {

@@ -13,11 +13,10 @@ import {
   type PanelStage,
   type PanelWarning,
   type Revote,
-  type RunEventPayload,
-  type RunEventType,
   type RunStatus,
 } from '@roundtable/contracts';
 import type { UsageSnapshot, UsageTotals } from '../build/build-types';
+import { StepAccumulator } from '../step-accumulator';
 import { budgetWarnings, checkBudget, estimateTokens, providerExhausted, type BudgetCheck } from '../budget';
 import { assessPanel, assessRevote, clampRevote, REVOTE_CAP } from '../verification/panel-quality';
 import {
@@ -40,7 +39,6 @@ import {
   type ModeratorRecord,
   type PanelAgentCallCommand,
   type PanelCallKind,
-  type PanelDecision,
   type PanelEvent,
   type PanelFinishedCall,
   type PanelPhase,
@@ -68,18 +66,12 @@ import {
 /** Retries of weak judges before a still-weak panel fails the run. */
 export const MAX_PANEL_RETRIES = 2;
 
-class PanelStep {
-  readonly state: PanelRunState;
-  readonly decisions: PanelDecision[] = [];
-  readonly records: PanelRecord[] = [];
-  readonly commands: PanelAgentCallCommand[] = [];
-  readonly events: NewRunEvent[] = [];
-
+class PanelStep extends StepAccumulator<PanelRunState, PanelStage, PanelRecord, PanelAgentCallCommand> {
   constructor(
     input: PanelRunState,
     readonly ctx: PanelStepContext,
   ) {
-    this.state = {
+    super({
       ...input,
       verdicts: [...input.verdicts],
       turns: [...input.turns],
@@ -91,44 +83,7 @@ class PanelStep {
       phaseSeconds: { ...input.phaseSeconds },
       calls: [...input.calls],
       counters: { ...input.counters },
-    };
-  }
-
-  get runId(): string {
-    return this.state.runId;
-  }
-
-  get config(): PanelRunState['config'] {
-    return this.state.config;
-  }
-
-  get touched(): boolean {
-    return this.decisions.length + this.records.length + this.commands.length + this.events.length > 0;
-  }
-
-  id(label: string): string {
-    return `${this.runId}-${label}`;
-  }
-
-  peek(family: string): number {
-    return (this.state.counters[family] ?? 0) + 1;
-  }
-
-  bump(family: string): number {
-    const n = this.peek(family);
-    this.state.counters[family] = n;
-    return n;
-  }
-
-  emit<T extends RunEventType>(type: T, payload: RunEventPayload<T>): void {
-    this.events.push({ type, payload } as NewRunEvent);
-  }
-
-  go(to: PanelStage, reason: string, refs: string[] = []): void {
-    const from = this.state.stage;
-    this.decisions.push({ from, to, reason, refs });
-    this.emit('stage_changed', { from, to, reason });
-    this.state.stage = to;
+    });
   }
 
   warn(warning: PanelWarning): void {

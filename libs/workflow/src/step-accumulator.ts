@@ -1,0 +1,62 @@
+import type { NewRunEvent, RunEventPayload, RunEventType } from '@roundtable/contracts';
+
+/** What every workflow's state has that one step's bookkeeping needs. */
+export interface StepState<G extends string> {
+  runId: string;
+  stage: G;
+  counters: Record<string, number>;
+  config: unknown;
+}
+
+/**
+ * One decide() step's output, accumulated over a private copy of the state (the input is never
+ * touched): stage changes as Decisions each with its stage_changed event, label counters for
+ * stable short ids, events, records and commands. Shared by the build and panel workflows so
+ * the two record a step the same way.
+ */
+export abstract class StepAccumulator<S extends StepState<G>, G extends string, R, C> {
+  readonly decisions: { from: G; to: G; reason: string; refs: string[] }[] = [];
+  readonly records: R[] = [];
+  readonly commands: C[] = [];
+  readonly events: NewRunEvent[] = [];
+
+  /** `state` must already be the step's own copy of the input. */
+  protected constructor(readonly state: S) {}
+
+  get runId(): string {
+    return this.state.runId;
+  }
+
+  get config(): S['config'] {
+    return this.state.config;
+  }
+
+  get touched(): boolean {
+    return this.decisions.length + this.records.length + this.commands.length + this.events.length > 0;
+  }
+
+  id(label: string): string {
+    return `${this.runId}-${label}`;
+  }
+
+  peek(family: string): number {
+    return (this.state.counters[family] ?? 0) + 1;
+  }
+
+  bump(family: string): number {
+    const n = this.peek(family);
+    this.state.counters[family] = n;
+    return n;
+  }
+
+  emit<T extends RunEventType>(type: T, payload: RunEventPayload<T>): void {
+    this.events.push({ type, payload } as NewRunEvent);
+  }
+
+  go(to: G, reason: string, refs: string[] = []): void {
+    const from = this.state.stage;
+    this.decisions.push({ from, to, reason, refs });
+    this.emit('stage_changed', { from, to, reason } as RunEventPayload<'stage_changed'>);
+    this.state.stage = to;
+  }
+}
