@@ -14,7 +14,7 @@ export interface StepState<G extends string> {
  * stable short ids, events, records and commands. Shared by the build and panel workflows so
  * the two record a step the same way.
  */
-export abstract class StepAccumulator<S extends StepState<G>, G extends string, R, C> {
+export abstract class StepAccumulator<S extends StepState<G>, G extends string, R, C, V extends string = string> {
   readonly decisions: { from: G; to: G; reason: string; refs: string[] }[] = [];
   readonly records: R[] = [];
   readonly commands: C[] = [];
@@ -58,5 +58,19 @@ export abstract class StepAccumulator<S extends StepState<G>, G extends string, 
     this.decisions.push({ from, to, reason, refs });
     this.emit('stage_changed', { from, to, reason } as RunEventPayload<'stage_changed'>);
     this.state.stage = to;
+  }
+
+  /** The run's verdict and confidence as this step leaves them (null until the final synthesis). */
+  protected abstract outcome(): { verdict: V | null; confidence: number | null };
+
+  result() {
+    return {
+      state: this.state,
+      decisions: this.decisions,
+      records: this.records,
+      commands: this.commands,
+      events: this.events,
+      ...this.outcome(),
+    };
   }
 }

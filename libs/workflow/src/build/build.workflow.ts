@@ -12,6 +12,7 @@ import {
   type RunStatus,
   type Stage,
   type Synthesis,
+  type Verdict,
 } from '@roundtable/contracts';
 import { budgetWarnings, checkBudget, estimateTokens, providerExhausted } from '../budget';
 import type {
@@ -63,7 +64,7 @@ const ROLE_BY_STAGE: Partial<Record<Stage, BuildRole>> = {
 };
 
 /** Accumulates one step's output over a private copy of the state; the input is never touched. */
-class Step extends StepAccumulator<BuildRunState, Stage, DomainRecord, Command> {
+class Step extends StepAccumulator<BuildRunState, Stage, DomainRecord, Command, Verdict> {
   constructor(
     input: BuildRunState,
     readonly ctx: StepContext,
@@ -85,17 +86,9 @@ class Step extends StepAccumulator<BuildRunState, Stage, DomainRecord, Command> 
     return `${this.runId}-op${this.bump('op')}`;
   }
 
-  result(): StepResult {
+  protected outcome() {
     const body = this.state.synthesis?.body ?? null;
-    return {
-      state: this.state,
-      decisions: this.decisions,
-      records: this.records,
-      commands: this.commands,
-      events: this.events,
-      verdict: body?.overall_verdict ?? null,
-      confidence: body?.confidence ?? null,
-    };
+    return { verdict: body?.overall_verdict ?? null, confidence: body?.confidence ?? null };
   }
 }
 

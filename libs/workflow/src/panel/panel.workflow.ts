@@ -1,4 +1,5 @@
 import {
+  type PanelRecommendation,
   AGENT_SCHEMAS,
   formatZodIssues,
   JUDGES,
@@ -66,7 +67,7 @@ import {
 /** Retries of weak judges before a still-weak panel fails the run. */
 export const MAX_PANEL_RETRIES = 2;
 
-class PanelStep extends StepAccumulator<PanelRunState, PanelStage, PanelRecord, PanelAgentCallCommand> {
+class PanelStep extends StepAccumulator<PanelRunState, PanelStage, PanelRecord, PanelAgentCallCommand, PanelRecommendation> {
   constructor(
     input: PanelRunState,
     readonly ctx: PanelStepContext,
@@ -92,17 +93,9 @@ class PanelStep extends StepAccumulator<PanelRunState, PanelStage, PanelRecord, 
     this.emit('panel_warning', warning);
   }
 
-  result(): PanelStepResult {
+  protected outcome() {
     const body = this.state.moderator?.body ?? null;
-    return {
-      state: this.state,
-      decisions: this.decisions,
-      records: this.records,
-      commands: this.commands,
-      events: this.events,
-      verdict: body?.overall_recommendation ?? null,
-      confidence: body?.confidence ?? null,
-    };
+    return { verdict: body?.overall_recommendation ?? null, confidence: body?.confidence ?? null };
   }
 }
 
