@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
-import { AgentCallEntity, RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
-import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
+import { RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import type { BuildEvent, FinishedCall, ReadFile } from '@roundtable/workflow';
 import { labelOfId, testRunRecord } from '@roundtable/persistence';
 
 /** The key under which an event is recorded as applied (the orchestrator's inbox). */
@@ -23,18 +23,40 @@ export function eventKeyOf(name: JobName, payload: Record<string, unknown>, jobI
 
 export class StaleJobError extends Error {}
 
-interface ChainRow {
+/** The finished call as settleFinishedCall reads it, with the tries it retried. */
+interface SettledCallRow {
   id: string;
+  role: string;
+  stage: string;
+  label: string | null;
+  attempt: number;
+  retry: number;
+  provider: string;
+  model: string;
+  status: string;
+  valid: boolean | null;
+  parsed: Record<string, unknown> | null;
+  response_text: string | null;
+  error: string | null;
+  error_code: string | null;
+  schema_name: string | null;
+  messages: FinishedCall['messages'];
   input_tokens: number | null;
   output_tokens: number | null;
   cost_usd: string | null;
-  error: string | null;
-  error_code: string | null;
+  latency_ms: number | null;
+  /** The tries before this one (transient retries, linked by `retry_of`), oldest first. */
+  prior: { id: string; error: string | null; errorCode: string | null }[];
 }
 
-/** A call and the tries it retried (its `retry_of` links), oldest first. */
-async function retryChain(em: EntityManager, runId: string, lastId: string): Promise<ChainRow[]> {
-  const rows: (ChainRow & { depth: number })[] = await em.query(
+/**
+ * Settles a finished call in one statement: reads it and its retry chain (agent.done names
+ * the last try; the tries before it are settled with it), releases the chain's budget
+ * reservations and adds the chain's usage to usage_by_provider. Nothing is released or
+ * counted unless the call has finished; the caller throws then, and the transaction rolls back.
+ */
+async function settleFinishedCall(em: EntityManager, runId: string, callId: string): Promise<SettledCallRow | undefined> {
+  const [row] = (await em.query(
     `WITH RECURSIVE chain AS (
        SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 0 AS depth
          FROM agent_calls WHERE id = $1 AND run_id = $2
@@ -42,11 +64,35 @@ async function retryChain(em: EntityManager, runId: string, lastId: string): Pro
        SELECT c.id, c.retry_of, c.input_tokens, c.output_tokens, c.cost_usd, c.error, c.error_code, chain.depth + 1
          FROM agent_calls c JOIN chain ON c.id = chain.retry_of
         WHERE chain.depth < 50
+     ),
+     call AS (SELECT * FROM agent_calls WHERE id = $1 AND run_id = $2),
+     finished AS (SELECT provider FROM call WHERE status IN ('completed', 'failed')),
+     released AS (
+       DELETE FROM budget_reservations
+        WHERE run_id = $2 AND call_id IN (SELECT id FROM chain) AND EXISTS (SELECT 1 FROM finished)
+     ),
+     counted AS (
+       INSERT INTO usage_by_provider (run_id, provider, calls, input_tokens, output_tokens, cost_usd)
+       SELECT $2, finished.provider, t.calls, t.input_tokens, t.output_tokens, t.cost_usd
+         FROM finished,
+              (SELECT count(*) AS calls, coalesce(sum(input_tokens), 0) AS input_tokens,
+                      coalesce(sum(output_tokens), 0) AS output_tokens, sum(cost_usd) AS cost_usd FROM chain) t
+       ON CONFLICT (run_id, provider) DO UPDATE SET
+         calls = usage_by_provider.calls + EXCLUDED.calls,
+         input_tokens = usage_by_provider.input_tokens + EXCLUDED.input_tokens,
+         output_tokens = usage_by_provider.output_tokens + EXCLUDED.output_tokens,
+         cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN usage_by_provider.cost_usd
+                         ELSE COALESCE(usage_by_provider.cost_usd, 0) + EXCLUDED.cost_usd END
      )
-     SELECT id, input_tokens, output_tokens, cost_usd::text AS cost_usd, error, error_code, depth FROM chain ORDER BY depth DESC`,
-    [lastId, runId],
-  );
-  return rows;
+     SELECT call.id, call.role, call.stage, call.label, call.attempt, call.retry, call.provider, call.model, call.status,
+            call.valid, call.parsed, call.response_text, call.error, call.error_code, call.schema_name, call.messages,
+            call.input_tokens, call.output_tokens, call.cost_usd::text AS cost_usd, call.latency_ms,
+            (SELECT coalesce(json_agg(json_build_object('id', p.id, 'error', p.error, 'errorCode', p.error_code) ORDER BY p.depth DESC), '[]')
+               FROM chain p WHERE p.depth > 0) AS prior
+       FROM call`,
+    [callId, runId],
+  )) as SettledCallRow[];
+  return row;
 }
 
 /** What the test-runner writes on a finished `tests` op (plus the label the orchestrator asked for). */
@@ -111,34 +157,11 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       return { type: 'cancel' };
     case 'agent.done': {
       const p = payload as JobOf<'agent.done'>;
-      const call = await em.findOneByOrFail(AgentCallEntity, { id: p.callId, runId: run.id });
+      const call = await settleFinishedCall(em, run.id, p.callId);
+      if (!call) throw new Error(`agent call ${p.callId} of run ${run.id} does not exist`);
       if (call.status !== 'completed' && call.status !== 'failed') {
         throw new StaleJobError(`agent call ${call.id} is ${call.status}, not finished`);
       }
-      // agent.done names the last try; the tries before it (transient retries) are settled with it.
-      const chain = await retryChain(em, run.id, call.id);
-      const tries = chain.map((c) => c.id);
-      await em.query(`DELETE FROM budget_reservations WHERE run_id = $1 AND call_id = ANY($2)`, [run.id, tries]);
-      const costs = chain.map((c) => c.cost_usd).filter((c): c is string => c !== null);
-      await em.query(
-        `INSERT INTO usage_by_provider (run_id, provider, calls, input_tokens, output_tokens, cost_usd)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (run_id, provider) DO UPDATE SET
-           calls = usage_by_provider.calls + EXCLUDED.calls,
-           input_tokens = usage_by_provider.input_tokens + EXCLUDED.input_tokens,
-           output_tokens = usage_by_provider.output_tokens + EXCLUDED.output_tokens,
-           cost_usd = CASE WHEN EXCLUDED.cost_usd IS NULL THEN usage_by_provider.cost_usd
-                           ELSE COALESCE(usage_by_provider.cost_usd, 0) + EXCLUDED.cost_usd END`,
-        [
-          run.id,
-          call.provider,
-          chain.length,
-          chain.reduce((n, c) => n + (c.input_tokens ?? 0), 0),
-          chain.reduce((n, c) => n + (c.output_tokens ?? 0), 0),
-          costs.length ? costs.reduce((n, c) => n + Number(c), 0) : null,
-        ],
-      );
-      const prior = chain.slice(0, -1);
       const finished: FinishedCall = {
         id: call.id,
         role: call.role as FinishedCall['role'],
@@ -146,18 +169,23 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
         label: call.label,
         attempt: call.attempt,
         retry: call.retry,
-        priorAttempts: prior.map((c) => ({ id: c.id, error: c.error, errorCode: c.error_code })),
+        priorAttempts: call.prior,
         provider: call.provider,
         model: call.model,
-        status: call.status,
+        status: call.status as FinishedCall['status'],
         valid: call.valid,
         parsed: call.parsed,
-        responseText: call.responseText,
+        responseText: call.response_text,
         error: call.error,
-        errorCode: call.errorCode,
-        schemaName: call.schemaName && isAgentSchemaName(call.schemaName) ? call.schemaName : null,
+        errorCode: call.error_code,
+        schemaName: call.schema_name && isAgentSchemaName(call.schema_name) ? call.schema_name : null,
         messages: call.messages,
-        usage: { inputTokens: call.inputTokens, outputTokens: call.outputTokens, costUsd: call.costUsd, latencyMs: call.latencyMs },
+        usage: {
+          inputTokens: call.input_tokens,
+          outputTokens: call.output_tokens,
+          costUsd: call.cost_usd === null ? null : Number(call.cost_usd),
+          latencyMs: call.latency_ms,
+        },
       };
       return { type: 'agent_call_finished', call: finished };
     }
@@ -165,6 +193,15 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       const p = payload as JobOf<'workspace.done'>;
       const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
       const result = (op.result ?? {}) as { path?: string; tree?: string[]; diff_artifact_id?: string };
+      if (op.kind === 'read') {
+        // A read that failed as a whole (no workspace) still answers each path, so the role is asked again.
+        const read = (op.result ?? {}) as { paths?: string[]; files?: ReadFile[] };
+        const files =
+          op.status === 'done'
+            ? (read.files ?? [])
+            : (read.paths ?? []).map((path) => ({ path, content: null, bytes: null, truncated: false, error: op.error ?? 'the files could not be read' }));
+        return { type: 'files_read', opId: op.id, files };
+      }
       if (op.kind === 'prepare') {
         return op.status === 'done'
           ? { type: 'workspace_prepared', opId: op.id, path: result.path ?? '', tree: result.tree ?? [] }

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { JobName, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
 import { RunEntity } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
@@ -28,13 +28,10 @@ export class OrchestratorStepService {
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
     const eventKey = eventKeyOf(name, payload, jobIdValue);
     const written = await this.ds.transaction(async (em) => {
-      const run = await em.findOne(RunEntity, { where: { id: payload.runId }, lock: { mode: 'pessimistic_write' } });
-      if (!run) throw new Error(`run ${payload.runId} does not exist`);
-      const inserted: unknown[] = await em.query(
-        `INSERT INTO applied_events (run_id, event_key) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_key`,
-        [run.id, eventKey],
-      );
-      if (inserted.length === 0) return 'duplicate' as const;
+      const locked = await lockRunAndRecordEvent(em, payload.runId, eventKey);
+      if (!locked) throw new Error(`run ${payload.runId} does not exist`);
+      const { run, fresh } = locked;
+      if (!fresh) return 'duplicate' as const;
       if (run.workflow === 'panel') {
         if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
         return applyPanelStep(em, run, name, payload, this.panelTemplates, new Date());
@@ -51,9 +48,37 @@ export class OrchestratorStepService {
       return writeStep(em, run, result);
     });
     if (typeof written === 'string') return written;
-    await this.outbox.dispatch(written.outboxIds);
+    await this.outbox.dispatchRows(written.outbox);
     await this.publisher.publish(written.events);
     if (written.status === 'cancelled') await this.outbox.withdrawQueuedJobs(payload.runId);
     return 'applied';
   }
+}
+
+/** `"column" AS "property"` for every column of the run entity, so a raw row maps onto it. */
+let runColumns: string | null = null;
+function runColumnList(em: EntityManager): string {
+  runColumns ??= em.connection
+    .getMetadata(RunEntity)
+    .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
+    .join(', ');
+  return runColumns;
+}
+
+/**
+ * Step 1 in one round trip: locks the run row (FOR UPDATE, which serialises the run's steps)
+ * and records the event in the inbox; `fresh` is false when it was already applied. The CTE
+ * that inserts reads the locked row, so the lock is taken first, as with two statements.
+ * Null when the run does not exist.
+ */
+async function lockRunAndRecordEvent(em: EntityManager, runId: string, eventKey: string): Promise<{ run: RunEntity; fresh: boolean } | null> {
+  const rows = (await em.query(
+    `WITH run AS (SELECT ${runColumnList(em)} FROM runs WHERE id = $1 FOR UPDATE),
+          inbox AS (INSERT INTO applied_events (run_id, event_key) SELECT "id", $2 FROM run ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT run.*, EXISTS (SELECT 1 FROM inbox) AS "__fresh" FROM run`,
+    [runId, eventKey],
+  )) as (Record<string, unknown> & { __fresh: boolean })[];
+  if (!rows.length) return null;
+  const { __fresh: fresh, ...fields } = rows[0];
+  return { run: Object.assign(new RunEntity(), fields), fresh };
 }

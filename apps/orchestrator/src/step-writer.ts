@@ -1,39 +1,32 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { agentQueueName, jobId, NewRunEvent, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
-import {
-  AgentCallEntity,
-  BudgetReservationEntity,
-  CritiqueEntity,
-  DecisionEntity,
-  ImplementationEntity,
-  OpenQuestionEntity,
-  ProposalEntity,
-  RunEntity,
-  SynthesisEntity,
-  WorkspaceOpEntity,
-} from '@roundtable/persistence';
-import { addToOutbox, appendRunEvents, OutboxJob } from '@roundtable/events';
+import type { RunEntity } from '@roundtable/persistence';
+import { checkRunEvents, insertRunEvents, OutboxJob, OutboxRow, writeOutbox } from '@roundtable/events';
 import type { BuildRunState, Command, DomainRecord, PanelAgentCallCommand, StepResult } from '@roundtable/workflow';
 
-type Row<T> = QueryDeepPartialEntity<T>;
-const row = <T>(v: unknown) => v as Row<T>;
 const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
 
 export interface WrittenStep {
-  outboxIds: number[];
+  /** The outbox rows written, handed to OutboxDispatcher.dispatchRows after the commit. */
+  outbox: OutboxRow[];
   events: RunEventEnvelope[];
   status: string;
 }
 
 const idOf = (runId: string, label: string | null | undefined) => (label ? `${runId}-${label}` : null);
 
+/** A jsonb parameter: node-postgres would send a JS array as a Postgres array, and null must stay SQL NULL. */
+export const jsonParam = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+
 /**
  * Writes everything one decide() returned, inside the step's transaction: the run's new
  * scalar state, domain rows, decisions, events, queued agent calls with their budget
  * reservations, workspace operations, and the outbox rows that will enqueue the jobs.
  * Inserts use deterministic ids with ON CONFLICT DO NOTHING, so a replayed step adds nothing.
+ *
+ * Plain SQL, one statement per kind of row (multi-row where a step writes several): this runs
+ * on every step, and TypeORM's query building cost more CPU than the statements themselves.
  */
 export async function writeStep(em: EntityManager, run: RunEntity, result: StepResult, extraEvents: NewRunEvent[] = []): Promise<WrittenStep> {
   const runId = run.id;
@@ -41,105 +34,127 @@ export async function writeStep(em: EntityManager, run: RunEntity, result: StepR
   const becameRunning = run.status === 'queued' && s.status === 'running';
   const becameTerminal = !TERMINAL.has(run.status) && TERMINAL.has(s.status);
   const { call: callSeq, ...labelCounters } = s.counters;
+  const newEvents = [...result.events, ...extraEvents];
+  checkRunEvents(newEvents);
 
-  await em.update(
-    RunEntity,
-    { id: runId },
-    row<RunEntity>({
-      status: s.status,
-      stage: s.stage,
-      round: s.round,
-      fixRound: s.fixRound,
-      criteria: s.criteria,
-      criteriaLocked: s.criteria !== null,
-      unresolved: s.unresolved,
-      haltReason: s.haltReason,
-      config: s.config, // a resume may raise caps
-      workspacePath: s.workspace.path,
-      labelCounters,
-      callSeq: callSeq ?? run.callSeq,
-      ...(result.verdict ? { verdict: result.verdict, confidence: result.confidence } : {}),
-      ...(becameRunning ? { startedAt: new Date() } : {}),
-      ...(becameTerminal ? { finishedAt: new Date() } : {}),
-    }),
-  );
+  const sets: string[] = [];
+  const params: unknown[] = [runId];
+  const set = (column: string, value: unknown) => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  };
+  set('status', s.status);
+  set('stage', s.stage);
+  set('round', s.round);
+  set('fix_round', s.fixRound);
+  set('criteria', jsonParam(s.criteria));
+  set('criteria_locked', s.criteria !== null);
+  set('unresolved', s.unresolved);
+  set('halt_reason', s.haltReason);
+  // decide() hands back the loaded config object unless a resume raised caps: only then is it rewritten.
+  if (s.config !== (run.config as unknown)) set('config', jsonParam(s.config));
+  set('workspace_path', s.workspace.path);
+  set('label_counters', jsonParam(labelCounters));
+  set('call_seq', callSeq ?? run.callSeq);
+  if (result.verdict) {
+    set('verdict', result.verdict);
+    set('confidence', result.confidence);
+  }
+  if (becameRunning) set('started_at', new Date());
+  if (becameTerminal) set('finished_at', new Date());
+  params.push(newEvents.length);
+  // The run row is locked FOR UPDATE by the step, so bumping event_seq here (instead of in a
+  // separate UPDATE per append) keeps the log gap-free: no other writer can move it meanwhile.
+  const [[updated]] = (await em.query(
+    `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length}, updated_at = now() WHERE id = $1 RETURNING event_seq`,
+    params,
+  )) as [{ event_seq: number }[], number];
+  if (!updated) throw new Error(`run ${runId} does not exist`);
 
   for (const r of result.records) await writeRecord(em, runId, r);
+  await insertDecisions(em, runId, result.decisions);
 
-  if (result.decisions.length) {
-    await em.insert(
-      DecisionEntity,
-      result.decisions.map((d) => row<DecisionEntity>({ runId, fromStage: d.from, toStage: d.to, reason: d.reason, refs: d.refs })),
-    );
-  }
-
-  const outbox: OutboxJob[] = [];
+  const jobs: OutboxJob[] = [];
   let seq = run.callSeq;
-  for (const c of result.commands) outbox.push(await writeCommand(em, s, c, () => ++seq));
+  for (const c of result.commands) jobs.push(await writeCommand(em, s, c, () => ++seq));
 
-  const events = await appendRunEvents(em, runId, [...result.events, ...extraEvents]);
-  const outboxIds = await addToOutbox(em, outbox);
-  return { outboxIds, events, status: s.status };
+  const events = await insertRunEvents(em, runId, Number(updated.event_seq) - newEvents.length, newEvents);
+  const outbox = await writeOutbox(em, jobs);
+  return { outbox, events, status: s.status };
+}
+
+/** A step's decisions in one INSERT. */
+export async function insertDecisions(
+  em: EntityManager,
+  runId: string,
+  decisions: readonly { from: string; to: string; reason: string; refs: unknown }[],
+): Promise<void> {
+  if (!decisions.length) return;
+  await em.query(
+    `INSERT INTO decisions (run_id, from_stage, to_stage, reason, refs)
+     SELECT $1, d.from_stage, d.to_stage, d.reason, d.refs
+       FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (from_stage text, to_stage text, reason text, refs jsonb)) WITH ORDINALITY AS d(from_stage, to_stage, reason, refs, ord)
+      ORDER BY d.ord`,
+    [runId, JSON.stringify(decisions.map((d) => ({ from_stage: d.from, to_stage: d.to, reason: d.reason, refs: d.refs })))],
+  );
 }
 
 async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): Promise<void> {
-  const insert = async <T>(entity: new () => T, value: unknown) => {
-    await em.createQueryBuilder().insert().into(entity).values(row<T>(value)).orIgnore().execute();
-  };
   switch (r.kind) {
     case 'proposal':
-      return insert(ProposalEntity, {
-        id: r.record.id,
-        runId,
-        callId: r.record.callId,
-        label: r.record.label,
-        revisionOf: idOf(runId, r.record.revisionOf),
-        round: r.record.round,
-        status: r.record.status,
-        body: r.record.body,
-      });
+      await em.query(
+        `INSERT INTO proposals (id, run_id, call_id, label, revision_of, round, status, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT DO NOTHING`,
+        [r.record.id, runId, r.record.callId, r.record.label, idOf(runId, r.record.revisionOf), r.record.round, r.record.status, jsonParam(r.record.body)],
+      );
+      return;
     case 'proposal_status':
-      await em.update(ProposalEntity, { id: idOf(runId, r.label)! }, { status: r.status });
+      await em.query(`UPDATE proposals SET status = $2 WHERE id = $1`, [idOf(runId, r.label), r.status]);
       return;
     case 'critique':
-      return insert(CritiqueEntity, {
-        id: r.record.id,
-        runId,
-        callId: r.record.callId,
-        label: r.record.label,
-        targetKind: r.record.targetKind,
-        targetId: idOf(runId, r.record.targetLabel),
-        verdict: r.record.verdict,
-        body: r.record.body,
-      });
+      await em.query(
+        `INSERT INTO critiques (id, run_id, call_id, label, target_kind, target_id, verdict, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT DO NOTHING`,
+        [
+          r.record.id,
+          runId,
+          r.record.callId,
+          r.record.label,
+          r.record.targetKind,
+          idOf(runId, r.record.targetLabel),
+          r.record.verdict,
+          jsonParam(r.record.body),
+        ],
+      );
+      return;
     case 'implementation':
-      return insert(ImplementationEntity, {
-        id: r.record.id,
-        runId,
-        callId: r.record.callId,
-        label: r.record.label,
-        proposalId: idOf(runId, r.record.proposalLabel),
-        fixRound: r.record.fixRound,
-        status: r.record.status,
-        applyError: r.record.applyError,
-        body: r.record.body,
-        artifactIds: [],
-      });
+      await em.query(
+        `INSERT INTO implementations (id, run_id, call_id, label, proposal_id, fix_round, status, apply_error, body, artifact_ids)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '[]') ON CONFLICT DO NOTHING`,
+        [
+          r.record.id,
+          runId,
+          r.record.callId,
+          r.record.label,
+          idOf(runId, r.record.proposalLabel),
+          r.record.fixRound,
+          r.record.status,
+          r.record.applyError ?? null,
+          jsonParam(r.record.body),
+        ],
+      );
+      return;
     case 'implementation_status':
-      await em.update(ImplementationEntity, { id: idOf(runId, r.label)! }, { status: r.status, applyError: r.applyError });
+      await em.query(`UPDATE implementations SET status = $2, apply_error = $3 WHERE id = $1`, [idOf(runId, r.label), r.status, r.applyError ?? null]);
       return;
     case 'synthesis':
-      return insert(SynthesisEntity, {
-        id: r.record.id,
-        runId,
-        callId: r.record.callId,
-        label: r.record.label,
-        verdict: r.record.body?.overall_verdict ?? null,
-        partial: r.record.partial,
-        body: r.record.body,
-      });
+      await em.query(
+        `INSERT INTO syntheses (id, run_id, call_id, label, verdict, partial, body) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+        [r.record.id, runId, r.record.callId ?? null, r.record.label, r.record.body?.overall_verdict ?? null, r.record.partial, jsonParam(r.record.body)],
+      );
+      return;
     case 'open_question':
-      await em.insert(OpenQuestionEntity, row<OpenQuestionEntity>({ runId, raisedByRole: r.role, question: r.question, status: 'open' }));
+      await em.query(`INSERT INTO open_questions (run_id, raised_by_role, question, status) VALUES ($1, $2, $3, 'open')`, [runId, r.role, r.question]);
       return;
   }
 }
@@ -149,42 +164,38 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
   const runId = s.runId;
   switch (c.kind) {
     case 'agent_call': {
-      const promptHash = createHash('sha256').update(JSON.stringify(c.messages)).digest('hex');
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(AgentCallEntity)
-        .values(
-          row<AgentCallEntity>({
-            id: c.callId,
-            runId,
-            seq: nextSeq(),
-            stage: c.stage,
-            role: c.role,
-            provider: c.provider,
-            model: c.model,
-            label: c.label,
-            attempt: c.attempt,
-            repairOf: c.repairOf,
-            status: 'queued',
-            promptHash,
-            messages: c.messages,
-            contextRefs: c.contextRefs,
-            schemaName: c.schemaName,
-            maxTokens: c.maxTokens,
-            temperature: c.temperature,
-            timeoutMs: c.timeoutMs,
-          }),
-        )
-        .orIgnore()
-        .execute();
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(BudgetReservationEntity)
-        .values(row<BudgetReservationEntity>({ callId: c.callId, runId, provider: c.provider, calls: 1, tokens: c.estimatedTokens, costUsd: null }))
-        .orIgnore()
-        .execute();
+      const messages = JSON.stringify(c.messages);
+      const promptHash = createHash('sha256').update(messages).digest('hex');
+      // The audit row and its budget reservation in one round trip (a data-modifying CTE).
+      await em.query(
+        `WITH call AS (
+           INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
+                                    messages, context_refs, schema_name, max_tokens, temperature, timeout_ms)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', $11, $12, $13, $14, $15, $16, $17)
+           ON CONFLICT DO NOTHING)
+         INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens, cost_usd) VALUES ($1, $2, $6, 1, $18, NULL)
+         ON CONFLICT DO NOTHING`,
+        [
+          c.callId,
+          runId,
+          nextSeq(),
+          c.stage,
+          c.role,
+          c.provider,
+          c.model,
+          c.label ?? null,
+          c.attempt ?? 1,
+          c.repairOf ?? null,
+          promptHash,
+          messages,
+          JSON.stringify(c.contextRefs ?? []),
+          c.schemaName ?? null,
+          c.maxTokens ?? null,
+          c.temperature ?? null,
+          c.timeoutMs ?? null,
+          c.estimatedTokens,
+        ],
+      );
       return {
         runId,
         queue: agentQueueName(c.provider),
@@ -199,13 +210,10 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
       const kind = c.kind === 'workspace.prepare' ? 'prepare' : c.kind === 'workspace.apply' ? 'apply' : 'tests';
       const implementationId = c.kind === 'workspace.prepare' ? null : idOf(runId, c.implementationLabel);
       const result = c.kind === 'tests.run' ? { command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } : null;
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(WorkspaceOpEntity)
-        .values(row<WorkspaceOpEntity>({ id: c.opId, runId, kind, status: 'queued', implementationId, result }))
-        .orIgnore()
-        .execute();
+      await em.query(
+        `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
+        [c.opId, runId, kind, implementationId, jsonParam(result)],
+      );
       const payload = implementationId ? { runId, opId: c.opId, implementationId } : { runId, opId: c.opId };
       return {
         runId,
@@ -214,6 +222,23 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
         jobId: jobId(c.opId, kind),
         payload,
       };
+    }
+    case 'workspace.read': {
+      // The request rides on the op row; the test-runner adds the files it read to the same result.
+      const request = {
+        label: c.label,
+        role: c.role,
+        call_id: c.callId,
+        paths: c.paths,
+        reason: c.reason,
+        refused: c.refused,
+        max_bytes_per_file: c.maxBytesPerFile,
+      };
+      await em.query(
+        `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
+        [c.opId, runId, jsonParam(request)],
+      );
+      return { runId, queue: QUEUE.workspace, jobName: 'workspace.read', jobId: jobId(c.opId, 'read'), payload: { runId, opId: c.opId } };
     }
   }
 }

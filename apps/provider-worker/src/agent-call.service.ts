@@ -1,12 +1,26 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AGENT_SCHEMAS, agentJsonSchema, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig } from '@roundtable/contracts';
-import { AgentCallEntity, BudgetReservationEntity, RunEntity } from '@roundtable/persistence';
+import { AGENT_SCHEMAS, agentJsonSchema, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig, type ProviderConfig } from '@roundtable/contracts';
+import { AgentCallEntity, BudgetReservationEntity } from '@roundtable/persistence';
 import { Completion, createProvider, priceCall, ProviderError, type PricingTable } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { recordedError, retryPlan, type RetryPlan } from './retry-policy';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
+
+type AgentConfig = ProjectConfig['agents'][keyof ProjectConfig['agents']];
+
+/** A call claimed for this delivery, with what calling it needs from its run. */
+interface ClaimedCall {
+  call: AgentCallEntity;
+  runStatus: string;
+  /** The run config's entry for the call's provider; null when the config has none. */
+  providerCfg: ProviderConfig | null;
+  /** The run config's entry for the call's role. */
+  agent: AgentConfig | undefined;
+  /** Replay plays replies in order per role: this call's position among the run's calls of that role (and provider). */
+  ordinal: number;
+}
 
 /** The adapters enforce `timeout_s` themselves; this only catches an adapter that never returns. */
 const BACKSTOP_MS = 10_000;
@@ -53,13 +67,23 @@ export class AgentCallService {
 
   async execute(runId: string, callId: string): Promise<ExecuteResult> {
     const repo = this.ds.getRepository(AgentCallEntity);
-    let call = await repo.findOneBy({ id: callId, runId });
-    if (!call) throw new Error(`agent call ${callId} of run ${runId} does not exist`);
-    for (let next = await this.retryOf(call); next; next = await this.retryOf(next)) call = next;
+    // The usual delivery names a queued call: claimed in one statement. Otherwise (a retried
+    // chain, a redelivery of a finished call) find the newest try first, as before.
+    let claimed = await this.claim(runId, callId);
+    let call: AgentCallEntity;
+    if (claimed) {
+      call = claimed.call;
+    } else {
+      const found = await repo.findOneBy({ id: callId, runId });
+      if (!found) throw new Error(`agent call ${callId} of run ${runId} does not exist`);
+      call = found;
+      for (let next = await this.retryOf(call); next; next = await this.retryOf(next)) call = next;
+      if (call.status === 'queued' || call.status === 'running') claimed = await this.claim(runId, call.id);
+    }
 
-    if (call.status === 'queued' || call.status === 'running') {
-      await repo.update({ id: call.id }, { status: 'running', startedAt: new Date() });
-      const { outcome, error } = await this.callProvider(call);
+    if (claimed) {
+      call = claimed.call;
+      const { outcome, error } = await this.callProvider(claimed);
       const plan = error ? retryPlan(error, call.retry, this.opts.retryDelaysMs) : null;
       if (plan) {
         const retryId = await this.recordAndRetry(call, outcome);
@@ -74,6 +98,54 @@ export class AgentCallService {
     return { kind: 'done', callId: call.id };
   }
 
+  /**
+   * Marks a queued (or interrupted running) call `running` and reads, in the same statement,
+   * what calling it needs: the row, the run's status (a cancelled run's calls are not sent),
+   * the run config's entries for this provider and role (not the whole config), and the
+   * replay ordinal. Null when the call is not open (finished, or not this run's).
+   *
+   * Committed with synchronous_commit off (set_config(..., true) lasts for this statement's
+   * own transaction): the mark is re-derivable. If a crash loses it, the row is still
+   * `queued`, which every reader treats like `running` (a redelivery claims it again, and
+   * the outcome UPDATE accepts either), so only the started_at of an interrupted try is lost.
+   * The outcome itself is committed durably, before agent.done is sent.
+   */
+  private async claim(runId: string, callId: string): Promise<ClaimedCall | null> {
+    const rows = (await this.ds.query(
+      `WITH claimed AS (
+         UPDATE agent_calls SET status = 'running', started_at = now()
+           FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+          WHERE agent_calls.id = $1 AND agent_calls.run_id = $2 AND agent_calls.status IN ('queued', 'running')
+         RETURNING agent_calls.*
+       )
+       SELECT ${this.callColumns()}, r.status AS "__runStatus",
+              r.config -> 'providers' -> claimed.provider AS "__providerCfg",
+              r.config -> 'agents' -> claimed.role AS "__agent",
+              (SELECT count(*) FROM agent_calls c
+                WHERE c.run_id = claimed.run_id AND c.role = claimed.role AND c.provider = claimed.provider AND c.seq < claimed.seq) AS "__ordinal"
+         FROM claimed JOIN runs r ON r.id = claimed.run_id`,
+      [callId, runId],
+    )) as (Record<string, unknown> & { __runStatus: string; __providerCfg: ProviderConfig | null; __agent: AgentConfig | null; __ordinal: string })[];
+    if (!rows.length) return null;
+    const { __runStatus, __providerCfg, __agent, __ordinal, ...fields } = rows[0];
+    const call = new AgentCallEntity();
+    for (const c of this.ds.getMetadata(AgentCallEntity).columns) {
+      const v = fields[c.propertyName];
+      (call as unknown as Record<string, unknown>)[c.propertyName] = c.transformer && !Array.isArray(c.transformer) ? c.transformer.from(v) : v;
+    }
+    return { call, runStatus: __runStatus, providerCfg: __providerCfg, agent: __agent ?? undefined, ordinal: Number(__ordinal) };
+  }
+
+  private columns?: string;
+  /** `claimed."column" AS "property"` for every agent_calls column, so the row maps onto the entity. */
+  private callColumns(): string {
+    this.columns ??= this.ds
+      .getMetadata(AgentCallEntity)
+      .columns.map((c) => `claimed."${c.databaseName}" AS "${c.propertyName}"`)
+      .join(', ');
+    return this.columns;
+  }
+
   private async retryOf(call: AgentCallEntity): Promise<AgentCallEntity | null> {
     if (call.status !== 'failed') return null;
     return this.ds.getRepository(AgentCallEntity).findOneBy({ retryOf: call.id, runId: call.runId });
@@ -81,13 +153,24 @@ export class AgentCallService {
 
   /** Conditional: a second delivery of the same job cannot overwrite a recorded outcome. */
   private async record(em: EntityManager, callId: string, outcome: Outcome): Promise<boolean> {
-    const res = await em
-      .createQueryBuilder()
-      .update(AgentCallEntity)
-      .set({ ...outcome, finishedAt: new Date() } as never)
-      .where('id = :id AND status IN (:...open)', { id: callId, open: ['queued', 'running'] })
-      .execute();
-    return (res.affected ?? 0) > 0;
+    // Plain SQL built from the entity's column names: this runs once per call, and TypeORM's
+    // update builder cost more CPU than the statement.
+    const meta = this.ds.getMetadata(AgentCallEntity);
+    const params: unknown[] = [callId];
+    const sets: string[] = [];
+    for (const [property, value] of Object.entries({ ...outcome, finishedAt: new Date() })) {
+      if (value === undefined) continue; // as TypeORM: an absent field is left alone
+      const column = meta.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`agent_calls has no column for ${property}`);
+      // jsonb goes as JSON text: node-postgres would send a JS array as a Postgres array.
+      params.push(column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value);
+      sets.push(`"${column.databaseName}" = $${params.length}`);
+    }
+    const [, affected] = (await em.query(
+      `UPDATE agent_calls SET ${sets.join(', ')} WHERE id = $1 AND status IN ('queued', 'running')`,
+      params,
+    )) as [unknown[], number];
+    return affected > 0;
   }
 
   /**
@@ -140,21 +223,18 @@ export class AgentCallService {
     });
   }
 
-  private async callProvider(call: AgentCallEntity): Promise<{ outcome: Outcome; error: ProviderError | null }> {
+  private async callProvider(claimed: ClaimedCall): Promise<{ outcome: Outcome; error: ProviderError | null }> {
+    const { call, providerCfg, agent } = claimed;
     const failed = (errorCode: string, error: string): { outcome: Outcome; error: null } => ({
       outcome: { status: 'failed', valid: null, error, errorCode },
       error: null,
     });
-    const run = await this.ds.getRepository(RunEntity).findOneByOrFail({ id: call.runId });
-    if (run.status === 'cancelled') {
+    if (claimed.runStatus === 'cancelled') {
       // Cancel stops between steps: a call not yet started is not sent (and not billed).
       return failed('CANCELLED', 'the run was cancelled before this call started');
     }
-    const config = run.config as unknown as ProjectConfig;
-    const providerCfg = config.providers[call.provider];
     if (!providerCfg) return failed('PROVIDER_ERROR', `provider "${call.provider}" is not in the run's config`);
     if (!call.schemaName || !isAgentSchemaName(call.schemaName)) return failed('SCHEMA_UNKNOWN', `unknown schema ${call.schemaName}`);
-    const agent = (config.agents as Partial<ProjectConfig['agents']> | undefined)?.[call.role as keyof ProjectConfig['agents']];
     const timeoutMs = call.timeoutMs ?? 180_000;
     const started = Date.now();
     let completion: Completion;
@@ -172,7 +252,7 @@ export class AgentCallService {
           maxTurns: agent?.max_turns,
           effort: agent?.effort,
           role: call.role,
-          ordinal: await this.ordinalOf(call),
+          ordinal: claimed.ordinal,
         }),
         timeoutMs + BACKSTOP_MS,
       );
@@ -210,17 +290,4 @@ export class AgentCallService {
     };
   }
 
-  /** Replay plays replies in order per role: this call's position among the run's calls of that role. */
-  private async ordinalOf(call: AgentCallEntity): Promise<number> {
-    return this.ds
-      .getRepository(AgentCallEntity)
-      .createQueryBuilder('c')
-      .where('c.run_id = :runId AND c.role = :role AND c.provider = :provider AND c.seq < :seq', {
-        runId: call.runId,
-        role: call.role,
-        provider: call.provider,
-        seq: call.seq,
-      })
-      .getCount();
-  }
 }

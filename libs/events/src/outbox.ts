@@ -1,6 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { JobProducer } from '@roundtable/queues';
 import { OutboxEntity } from '@roundtable/persistence';
 
@@ -12,14 +11,35 @@ export interface OutboxJob {
   payload: Record<string, unknown>;
 }
 
+/** An outbox row as written: the job and the id it was given. */
+export interface OutboxRow extends OutboxJob {
+  id: number;
+}
+
 /** Writes jobs to send, in the caller's transaction: they exist exactly when the state change does. */
 export async function addToOutbox(em: EntityManager, jobs: OutboxJob[]): Promise<number[]> {
+  return (await writeOutbox(em, jobs)).map((r) => r.id);
+}
+
+/**
+ * addToOutbox, answering with the rows themselves, so the caller can hand them to
+ * OutboxDispatcher.dispatchRows after its commit instead of reading them back by id.
+ * One INSERT for any number of jobs (plain SQL: this runs on every orchestrator step).
+ */
+export async function writeOutbox(em: EntityManager, jobs: OutboxJob[]): Promise<OutboxRow[]> {
   if (!jobs.length) return [];
-  const result = await em.insert(
-    OutboxEntity,
-    jobs.map((j) => ({ ...j, sentAt: null })) as unknown as QueryDeepPartialEntity<OutboxEntity>[],
-  );
-  return result.identifiers.map((i) => Number(i.id));
+  const rows = (await em.query(
+    `INSERT INTO outbox (run_id, queue, job_name, job_id, payload)
+     SELECT j.run_id, j.queue, j.job_name, j.job_id, j.payload
+       FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (run_id text, queue text, job_name text, job_id text, payload jsonb))
+            WITH ORDINALITY AS j(run_id, queue, job_name, job_id, payload, ord)
+      ORDER BY j.ord
+     RETURNING id`,
+    [JSON.stringify(jobs.map((j) => ({ run_id: j.runId, queue: j.queue, job_name: j.jobName, job_id: j.jobId, payload: j.payload })))],
+  )) as { id: string }[];
+  // The serial ids are drawn in the SELECT's order, so ascending ids pair with the jobs in order.
+  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  return jobs.map((j, i) => ({ ...j, id: ids[i] }));
 }
 
 /**
@@ -41,6 +61,14 @@ export class OutboxDispatcher {
       [ids],
     );
     return this.send(rows.map((r) => ({ id: Number(r.id), queue: r.queue, jobName: r.job_name, jobId: r.job_id, payload: r.payload })));
+  }
+
+  /**
+   * dispatch() for rows the caller has just written and committed (writeOutbox): they are
+   * unsent by construction, so they go out without being read back.
+   */
+  async dispatchRows(rows: OutboxRow[]): Promise<number> {
+    return this.send(rows);
   }
 
   /** Re-sends rows left unsent for longer than `olderThanMs`. */

@@ -1,5 +1,4 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { NewRunEvent, RUN_EVENT_PAYLOADS, RunEventEnvelope } from '@roundtable/contracts';
 import { RunEventEntity } from '@roundtable/persistence';
 
@@ -21,21 +20,49 @@ export function toEnvelope(e: RunEventEntity): RunEventEnvelope {
  */
 export async function appendRunEvents(em: EntityManager, runId: string, events: NewRunEvent[]): Promise<RunEventEnvelope[]> {
   if (events.length === 0) return [];
-  for (const e of events) RUN_EVENT_PAYLOADS[e.type].parse(e.payload);
+  checkRunEvents(events);
   // TypeORM answers an UPDATE … RETURNING with [rows, rowCount], not the rows alone.
   const [rows] = (await em.query(`UPDATE runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq`, [
     runId,
     events.length,
   ])) as [{ event_seq: number }[], number];
   if (!rows.length) throw new Error(`run ${runId} does not exist`);
-  const last = Number(rows[0].event_seq);
-  const first = last - events.length + 1;
+  return insertRunEvents(em, runId, Number(rows[0].event_seq) - events.length, events);
+}
+
+/** Throws on an event the catalogue does not describe (a bug, caught before it reaches a client). */
+export function checkRunEvents(events: NewRunEvent[]): void {
+  for (const e of events) RUN_EVENT_PAYLOADS[e.type].parse(e.payload);
+}
+
+/**
+ * Inserts events numbered after `lastSequence` in one multi-row INSERT. For a writer that
+ * already holds the run row FOR UPDATE and moves runs.event_seq past these events in its own
+ * UPDATE of that row (the orchestrator step): the lock is what keeps the log gap-free, and
+ * the step saves the separate event_seq round trip. Call checkRunEvents first.
+ */
+export async function insertRunEvents(
+  em: EntityManager,
+  runId: string,
+  lastSequence: number,
+  events: NewRunEvent[],
+): Promise<RunEventEnvelope[]> {
+  if (events.length === 0) return [];
   const now = new Date();
-  const entities = events.map((e, i) =>
-    em.create(RunEventEntity, { runId, sequence: first + i, type: e.type, payload: e.payload as Record<string, unknown>, createdAt: now }),
+  const envelopes: RunEventEnvelope[] = events.map((e, i) => ({
+    type: e.type,
+    run_id: runId,
+    sequence: lastSequence + 1 + i,
+    payload: e.payload as Record<string, unknown>,
+    created_at: now.toISOString(),
+  }));
+  // One statement for any number of events; the rows travel as one JSON array.
+  await em.query(
+    `INSERT INTO run_events (run_id, sequence, type, payload, created_at)
+     SELECT $1, e.sequence, e.type, e.payload, $3 FROM jsonb_to_recordset($2::jsonb) AS e(sequence integer, type text, payload jsonb)`,
+    [runId, JSON.stringify(envelopes.map((e) => ({ sequence: e.sequence, type: e.type, payload: e.payload }))), now],
   );
-  await em.insert(RunEventEntity, entities as unknown as QueryDeepPartialEntity<RunEventEntity>[]);
-  return entities.map(toEnvelope);
+  return envelopes;
 }
 
 /** Events after a sequence, oldest first: the replay half of the SSE stream and of audits. */

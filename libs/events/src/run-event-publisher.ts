@@ -16,8 +16,7 @@ export class RunEventPublisher {
   ) {}
 
   async publish(events: RunEventEnvelope[]): Promise<void> {
-    for (const e of events) {
-      await this.redis.publish(runEventChannel(this.prefix, e.run_id), JSON.stringify(e));
-    }
+    // Sent together, not one round trip each: one connection keeps them in order anyway.
+    await Promise.all(events.map((e) => this.redis.publish(runEventChannel(this.prefix, e.run_id), JSON.stringify(e))));
   }
 }

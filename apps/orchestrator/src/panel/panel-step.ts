@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { JobOf, TERMINAL_RUN_STATUSES, type JobName, type RunStatus } from '@roundtable/contracts';
-import { addToOutbox, appendRunEvents, type OutboxJob } from '@roundtable/events';
-import { DecisionEntity, loadRunUsage, RunEntity } from '@roundtable/persistence';
+import { appendRunEvents, writeOutbox, type OutboxJob } from '@roundtable/events';
+import { loadRunUsage, RunEntity } from '@roundtable/persistence';
 import {
   decidePanel,
   panelStateOf,
@@ -13,7 +13,7 @@ import {
   type PanelStepResult,
 } from '@roundtable/workflow';
 import { jobToBuildEvent } from '../job-to-event';
-import { writeCommand, type WrittenStep } from '../step-writer';
+import { insertDecisions, writeCommand, type WrittenStep } from '../step-writer';
 
 type Row<T> = QueryDeepPartialEntity<T>;
 
@@ -87,16 +87,11 @@ export async function writePanelStep(em: EntityManager, run: RunEntity, result: 
     ...(run.status === 'queued' && s.status === 'running' ? { startedAt: new Date() } : {}),
     ...(!terminal(run.status) && terminal(s.status) ? { finishedAt: new Date() } : {}),
   } as Row<RunEntity>);
-  if (result.decisions.length) {
-    await em.insert(
-      DecisionEntity,
-      result.decisions.map((d) => ({ runId, fromStage: d.from, toStage: d.to, reason: d.reason, refs: d.refs }) as Row<DecisionEntity>),
-    );
-  }
-  const outbox: OutboxJob[] = [];
+  await insertDecisions(em, runId, result.decisions);
+  const jobs: OutboxJob[] = [];
   let seq = run.callSeq;
-  for (const c of result.commands) outbox.push(await writeCommand(em, s, c, () => ++seq));
+  for (const c of result.commands) jobs.push(await writeCommand(em, s, c, () => ++seq));
   const events = await appendRunEvents(em, runId, result.events);
-  const outboxIds = await addToOutbox(em, outbox);
-  return { outboxIds, events, status: s.status };
+  const outbox = await writeOutbox(em, jobs);
+  return { outbox, events, status: s.status };
 }
