@@ -59,8 +59,48 @@ describe('a run against an existing git repository (separate processes, Docker s
       `SELECT role, label, status, valid FROM agent_calls WHERE run_id = $1 ORDER BY seq`,
       [id],
     );
-    expect(calls.map((c) => `${c.role}:${c.label}`)).toEqual(['proposer:P1', 'critic:C1', 'engineer:I1', 'engineer:I1f1', 'validator:R1', 'synthesizer:S1']);
+    // The critic, the engineer (I1) and the validator each asked to read files first, and answered under the same label.
+    expect(calls.map((c) => `${c.role}:${c.label}`)).toEqual([
+      'proposer:P1',
+      'critic:C1',
+      'critic:C1',
+      'engineer:I1',
+      'engineer:I1',
+      'engineer:I1f1',
+      'validator:R1',
+      'validator:R1',
+      'synthesizer:S1',
+    ]);
     expect(calls.every((c) => c.status === 'completed' && c.valid === true)).toBe(true);
+
+    // Files requested and read: one `read` op per request, answered from the worktree (size-capped, path-checked).
+    const reads = await pipeline.sql<{ status: string; result: { label: string; role: string; paths: string[]; files: { path: string; content: string | null; error: string | null }[] } }>(
+      `SELECT status, result FROM workspace_ops WHERE run_id = $1 AND kind = 'read' ORDER BY created_at`,
+      [id],
+    );
+    expect(reads.map((r) => [r.status, r.result.role, r.result.label, r.result.paths])).toEqual([
+      ['done', 'critic', 'C1', ['calc.py', 'test_calc.py']],
+      ['done', 'engineer', 'I1', ['calc.py']],
+      ['done', 'validator', 'R1', ['test_mul.py', 'test_calc.py', 'nope.py']],
+    ]);
+    expect(reads[0].result.files[0]).toMatchObject({ path: 'calc.py', content: readFileSync(path.join(FIXTURES, 'calc', 'calc.py'), 'utf8'), error: null });
+    expect(reads[2].result.files.map((f) => [f.path, f.error])).toEqual([
+      ['test_mul.py', null],
+      ['test_calc.py', null],
+      ['nope.py', 'no such file in the workspace'],
+    ]);
+    const readEvents = await pipeline.sql<{ type: string; payload: { label: string } }>(
+      `SELECT type, payload FROM run_events WHERE run_id = $1 AND type IN ('files_requested', 'files_read') ORDER BY sequence`,
+      [id],
+    );
+    expect(readEvents.map((e) => `${e.type}:${e.payload.label}`)).toEqual([
+      'files_requested:C1',
+      'files_read:C1',
+      'files_requested:I1',
+      'files_read:I1',
+      'files_requested:R1',
+      'files_read:R1',
+    ]);
 
     // The workspace was a worktree of the fixture at main's HEAD; the tree the agents saw is the repository's.
     const [prepare] = await pipeline.sql<{ result: Record<string, unknown> }>(`SELECT result FROM workspace_ops WHERE run_id = $1 AND kind = 'prepare'`, [id]);

@@ -146,6 +146,15 @@ export class RunRenderer {
         const p = ev.payload as Payload<'files_rejected'>;
         return [`${s.cyan(`[${this.stage ?? 'IMPLEMENT'}]`)} ${p.label} ${s.red('files rejected')}: ${oneLine(p.error)}`];
       }
+      case 'files_requested': {
+        const p = ev.payload as Payload<'files_requested'>;
+        return [`${s.cyan(`[${this.stage ?? 'READ'}]`)} ${p.label} ${p.role} asks to read ${p.paths.join(', ')} (request ${p.round})`];
+      }
+      case 'files_read': {
+        const p = ev.payload as Payload<'files_read'>;
+        const missing = p.files.filter((f) => f.error !== null).length;
+        return [`${s.cyan(`[${this.stage ?? 'READ'}]`)} ${p.label} read ${p.files.length - missing} file(s)${missing ? `, ${missing} not readable` : ''}`];
+      }
       case 'budget_warning': {
         const p = ev.payload as Payload<'budget_warning'>;
         const pct = p.limit > 0 ? ` (${Math.round((p.used / p.limit) * 100)}%)` : '';

@@ -29,6 +29,7 @@ export class TestRunnerWorker implements OnApplicationBootstrap, BeforeApplicati
         handlers: {
           'workspace.prepare': (p) => this.ops.prepare(p.runId, p.opId),
           'workspace.apply': (p) => this.ops.apply(p.runId, p.opId, p.implementationId),
+          'workspace.read': (p) => this.ops.read(p.runId, p.opId),
         },
       }),
       startTypedWorker({

@@ -12,6 +12,7 @@ import {
   PathEscapeError,
   prepareEmptyWorkspace,
   prepareRepoWorkspace,
+  readWorkspaceFiles,
   RepoUnusableError,
   SandboxUnavailableError,
   workspaceDiff,
@@ -145,6 +146,22 @@ export class WorkspaceOpsService {
     };
   }
 
+  /**
+   * Reading before writing: the files a role asked for, each read alone so one missing or
+   * refused path (outside the workspace, a symlink out, a directory, a binary) is an answer
+   * for that path and not a failed request. The orchestrator wraps the contents in evidence
+   * blocks; here they are only read, capped at `max_bytes_per_file`.
+   */
+  read(runId: string, opId: string): Promise<void> {
+    return this.perform(runId, opId, 'workspace.done', async (run, op) => {
+      const request = (op.result ?? {}) as { paths?: string[]; max_bytes_per_file?: number };
+      const ws = await this.workspaceOf(run);
+      const files = [];
+      for (const p of request.paths ?? []) files.push(await readOne(ws, p, request.max_bytes_per_file ?? 32 * 1024));
+      return { ...request, files };
+    });
+  }
+
   runTests(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'tests.done', async (run, op) => {
       const { command, timeoutS } = op.result as { command: string; timeoutS: number };
@@ -215,6 +232,34 @@ export class WorkspaceOpsService {
       }
     }
     await this.producer.add(doneJob, { runId, opId }, { jobId: jobId(opId, 'done') });
+  }
+}
+
+interface ReadOutcome {
+  path: string;
+  content: string | null;
+  bytes: number | null;
+  truncated: boolean;
+  error: string | null;
+}
+
+async function readOne(ws: string, p: string, maxBytes: number): Promise<ReadOutcome> {
+  try {
+    const [f] = await readWorkspaceFiles(ws, [p], { maxBytesPerFile: maxBytes });
+    // A NUL byte in what was read: a binary file would only be noise (and tokens) in a prompt.
+    if (f.content.includes('\0')) return { path: p, content: null, bytes: f.bytes, truncated: false, error: 'a binary file; not shown' };
+    return { path: p, content: f.content, bytes: f.bytes, truncated: f.truncated, error: null };
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why =
+      err.code === 'ENOENT'
+        ? 'no such file in the workspace'
+        : err.code === 'EISDIR'
+          ? 'a directory, not a file'
+          : err instanceof PathEscapeError
+            ? `refused: ${err.message}`
+            : `could not be read: ${err.message}`;
+    return { path: p, content: null, bytes: null, truncated: false, error: why };
   }
 }
 

@@ -74,6 +74,8 @@ export interface WorkspaceFileContent {
   path: string;
   content: string;
   truncated: boolean;
+  /** The file's whole size on disk. */
+  bytes: number;
 }
 
 /**
@@ -113,6 +115,7 @@ export async function readWorkspaceFiles(
         path: target.relative,
         content: buffer.subarray(0, filled).toString('utf8'),
         truncated: size > maxBytes,
+        bytes: size,
       });
     } finally {
       await handle.close();

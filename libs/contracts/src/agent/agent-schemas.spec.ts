@@ -4,8 +4,22 @@ import { AGENT_SCHEMAS, AgentSchemaName, agentJsonSchema, formatZodIssues, isAge
 const names = Object.keys(AGENT_SCHEMAS) as AgentSchemaName[];
 
 describe('AGENT_SCHEMAS', () => {
-  it('holds the schemas an agent may be asked for: the build\'s five and the panel\'s four', () => {
-    expect(names.sort()).toEqual(['Critique', 'DebateTurn', 'Implementation', 'JudgeVerdict', 'ModeratorSynthesis', 'Proposal', 'Review', 'Revote', 'Synthesis']);
+  it('holds the schemas an agent may be asked for: the build\'s five, the file request and its three "or" forms, and the panel\'s four', () => {
+    expect(names.sort()).toEqual([
+      'Critique',
+      'CritiqueOrFilesRequested',
+      'DebateTurn',
+      'FilesRequested',
+      'Implementation',
+      'ImplementationOrFilesRequested',
+      'JudgeVerdict',
+      'ModeratorSynthesis',
+      'Proposal',
+      'Review',
+      'ReviewOrFilesRequested',
+      'Revote',
+      'Synthesis',
+    ]);
     expect(AgentSchemaName.options.sort()).toEqual(names);
   });
 
@@ -21,8 +35,11 @@ describe('agentJsonSchema', () => {
   it.each(names)('%s is an object schema whose properties match the zod shape', (name) => {
     const js = agentJsonSchema(name);
     expect(js.type).toBe('object');
-    const shape = (AGENT_SCHEMAS[name] as unknown as z.ZodObject).shape;
-    expect(Object.keys(js.properties as object).sort()).toEqual(Object.keys(shape).sort());
+    const schema = AGENT_SCHEMAS[name] as unknown as z.ZodObject | z.ZodUnion<z.ZodObject[]>;
+    // A union ("the artifact, or a request for files") is offered as one object with every field of both.
+    const shapes = schema instanceof z.ZodUnion ? schema.options.map((o) => o.shape) : [schema.shape];
+    const keys = [...new Set(shapes.flatMap((s) => Object.keys(s)))];
+    expect(Object.keys(js.properties as object).sort()).toEqual(keys.sort());
     expect(Array.isArray(js.required)).toBe(true);
     expect(JSON.parse(JSON.stringify(js))).toEqual(js);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Critique } from './critique.schema';
+import { FilesRequested, orFilesRequested } from './files-requested.schema';
 import { Implementation } from './implementation.schema';
 import { Proposal } from './proposal.schema';
 import { Review } from './review.schema';
@@ -19,6 +20,11 @@ export const AGENT_SCHEMAS = {
   Implementation,
   Review,
   Synthesis,
+  // Reading before writing: the artifact, or a request to read files first (issue 4).
+  FilesRequested,
+  CritiqueOrFilesRequested: orFilesRequested(Critique),
+  ImplementationOrFilesRequested: orFilesRequested(Implementation),
+  ReviewOrFilesRequested: orFilesRequested(Review),
   // The panel workflow's replies (seed 003).
   JudgeVerdict,
   DebateTurn,
@@ -34,9 +40,46 @@ export function isAgentSchemaName(name: string): name is AgentSchemaName {
 
 /** A readable one-line-per-issue account of why a reply failed its schema (for the repair call). */
 export function formatZodIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+  return describeIssues(error.issues, []).join('; ');
+}
+
+/**
+ * A failed union ("the artifact, or a request for files") says only "Invalid input"; the
+ * repair call needs the reasons of the branch the reply was closest to: the one with the
+ * fewest issues, the artifact on a tie (it is listed first).
+ */
+function describeIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): string[] {
+  return issues.flatMap((i) => {
+    const path = [...prefix, ...i.path];
+    if (i.code === 'invalid_union' && i.errors.length > 0) {
+      const closest = i.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+      return describeIssues(closest, path);
+    }
+    return [`${path.length ? path.map(String).join('.') : '(root)'}: ${i.message}`];
+  });
 }
 
 export function agentJsonSchema(name: AgentSchemaName): Record<string, unknown> {
-  return z.toJSONSchema(AGENT_SCHEMAS[name], { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = AGENT_SCHEMAS[name];
+  if (schema instanceof z.ZodUnion) return mergedObjectSchema(name, schema.options as readonly z.ZodType[]);
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+/**
+ * "The artifact, or a request for files" as one object schema: structured-output APIs
+ * (OpenAI strict mode, Anthropic tool input, Gemini) want an object at the root, not anyOf.
+ * Every property of either shape is offered and none is required; the zod union decides
+ * afterwards which one the reply is, and the prompt says how to choose.
+ */
+function mergedObjectSchema(name: string, options: readonly z.ZodType[]): Record<string, unknown> {
+  const parts = options.map((o) => z.toJSONSchema(o, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+  const properties = Object.assign({}, ...parts.map((p) => p.properties ?? {})) as Record<string, unknown>;
+  return {
+    $schema: parts[0].$schema,
+    type: 'object',
+    description: `${name}: either the whole artifact, or only {"paths": [...], "reason": "..."} to read files first`,
+    properties,
+    required: [],
+    additionalProperties: false,
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BuildRole } from '../run/run-vocabulary';
+import { MAX_FILES_PER_REQUEST } from '../agent/files-requested.schema';
 import { SandboxConfig } from './sandbox-config.schema';
 
 /** A provider name is a queue-name suffix (`agent.<name>`) and so a Redis key: keep it simple. */
@@ -98,6 +99,23 @@ export const BudgetConfig = z
   .strict();
 export type BudgetConfig = z.infer<typeof BudgetConfig>;
 
+/**
+ * Reading before writing (issue 4): on an existing repository the critic, engineer and
+ * validator may ask for files before they answer. Each request is an LLM call and counts
+ * against the budget; these bound how often and how much.
+ */
+export const FileRequestsConfig = z
+  .object({
+    /** Request rounds per answer (C1, I1, R1 …); 0 turns reading off. */
+    max_rounds: z.number().int().min(0).max(5).default(2),
+    /** Paths honoured per request; more are refused with a note, not read. */
+    max_files: z.number().int().min(1).max(MAX_FILES_PER_REQUEST).default(8),
+    /** A longer file is cut here and marked as cut. */
+    max_bytes_per_file: z.number().int().min(256).max(1024 * 1024).default(32 * 1024),
+  })
+  .strict();
+export type FileRequestsConfig = z.infer<typeof FileRequestsConfig>;
+
 export const RolePermission = z
   .object({ workspace: z.enum(['none', 'read', 'write']), run_tests: z.boolean().default(false) })
   .strict();
@@ -119,6 +137,7 @@ export const ProjectConfig = z
     test_command: z.string().min(1).optional(),
     test_timeout_s: z.number().positive().default(120),
     sandbox: SandboxConfig,
+    file_requests: FileRequestsConfig.default(FileRequestsConfig.parse({})),
   })
   .strict();
 export type ProjectConfig = z.infer<typeof ProjectConfig>;

@@ -67,6 +67,20 @@ export const RUN_EVENT_PAYLOADS = {
   criteria_locked: z.object({ criteria: z.array(z.object({ id: z.string(), text: z.string() })) }),
   implementation_recorded: z.object({ label: z.string(), files: z.array(z.string()), fix_round: z.number().int() }),
   files_rejected: z.object({ label: z.string(), error: z.string() }),
+  /** Reading before writing: a role asked to read files before giving its answer `label`. */
+  files_requested: z.object({
+    role: z.string(),
+    label: z.string(),
+    call_id: z.string(),
+    paths: z.array(z.string()),
+    round: z.number().int().min(1),
+    /** Paths over the per-request limit, not read. */
+    refused: z.array(z.string()).optional(),
+  }),
+  files_read: z.object({
+    label: z.string(),
+    files: z.array(z.object({ path: z.string(), bytes: z.number().int().nullable(), truncated: z.boolean(), error: z.string().nullable() })),
+  }),
   tests_started: z.object({ implementation: z.string(), command: z.string() }),
   tests_completed: z.object({
     label: z.string(),

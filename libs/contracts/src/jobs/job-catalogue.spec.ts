@@ -15,6 +15,7 @@ const minimal: { [N in JobName]: Record<string, unknown> } = {
   'agent.call': { runId: 'r1', callId: 'c1' },
   'workspace.prepare': { runId: 'r1', opId: 'o1' },
   'workspace.apply': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
+  'workspace.read': { runId: 'r1', opId: 'o1' },
   'tests.run': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
 };
 

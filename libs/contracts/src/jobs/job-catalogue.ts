@@ -43,6 +43,8 @@ export const JOBS = {
   workspace: {
     'workspace.prepare': RunRef.extend({ opId: z.string().min(1) }),
     'workspace.apply': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),
+    /** Read the files a role asked for (reading before writing); the op row holds the paths. */
+    'workspace.read': RunRef.extend({ opId: z.string().min(1) }),
   },
   tests: {
     'tests.run': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),

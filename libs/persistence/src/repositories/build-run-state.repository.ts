@@ -11,9 +11,11 @@ import type {
   BuildRunState,
   CritiqueRecord,
   DiffStatEntry,
+  FileReadRecord,
   ImplementationDiff,
   ImplementationRecord,
   ProposalRecord,
+  ReadFile,
   SynthesisRecord,
   TestRunRecord,
   UsageSnapshot,
@@ -61,6 +63,22 @@ interface DiffRow {
   chars: number | null;
 }
 
+/** A `read` workspace op: what a role asked for (written by the orchestrator) and what was read (by the test-runner). */
+interface ReadRow {
+  id: string;
+  status: string;
+  error: string | null;
+  result: {
+    label: string;
+    role: string;
+    call_id: string;
+    paths: string[];
+    reason: string | null;
+    refused?: string[];
+    files?: ReadFile[];
+  };
+}
+
 /** One row, one JSON value per part of the state, keyed by entity property names. */
 interface StateRow {
   proposals: Pick<ProposalEntity, 'id' | 'label' | 'callId' | 'round' | 'revisionOf' | 'status' | 'body'>[];
@@ -71,6 +89,7 @@ interface StateRow {
   tree: string[] | null;
   diffs: DiffRow[];
   questions: { role: string; question: string }[];
+  reads: ReadRow[];
   used: UsageRow[];
   reserved: UsageRow[];
 }
@@ -111,6 +130,9 @@ SELECT
     WHERE o.run_id = $1 AND o.kind = 'apply' AND o.status = 'done' AND o.result ->> 'diff_artifact_id' IS NOT NULL) AS diffs,
   (SELECT coalesce(json_agg(json_build_object('role', q.raised_by_role, 'question', q.question) ORDER BY q.id), '[]')
      FROM open_questions q WHERE q.run_id = $1) AS questions,
+  (SELECT coalesce(json_agg(json_build_object('id', o.id, 'status', o.status, 'error', o.error, 'result', o.result)
+            ORDER BY o.created_at, o.id), '[]')
+     FROM workspace_ops o WHERE o.run_id = $1 AND o.kind = 'read') AS reads,
   (SELECT coalesce(json_agg(json_build_object(
             'provider', u.provider, 'calls', u.calls, 'tokens', u.input_tokens + u.output_tokens, 'cost', u.cost_usd)), '[]')
      FROM usage_by_provider u WHERE u.run_id = $1) AS used,
@@ -184,8 +206,30 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
         } satisfies SynthesisRecord)
       : null,
     openQuestions: row.questions.map((q) => ({ role: q.role as BuildRole, question: q.question })),
+    fileReads: row.reads.map(fileReadRecord),
     usage: usageSnapshot(row.used, row.reserved, run.startedAt, now),
     counters: { ...(run.labelCounters ?? {}), call: run.callSeq },
+  };
+}
+
+/** A read the test-runner could not do at all still answers every path, with the reason. */
+function fileReadRecord(o: ReadRow): FileReadRecord {
+  const r = o.result;
+  const files: ReadFile[] | null =
+    o.status === 'done'
+      ? (r.files ?? [])
+      : o.status === 'failed'
+        ? r.paths.map((path) => ({ path, content: null, bytes: null, truncated: false, error: o.error ?? 'the files could not be read' }))
+        : null;
+  return {
+    opId: o.id,
+    label: r.label,
+    role: r.role as BuildRole,
+    callId: r.call_id,
+    paths: r.paths,
+    reason: r.reason ?? null,
+    refused: r.refused ?? [],
+    files,
   };
 }
 

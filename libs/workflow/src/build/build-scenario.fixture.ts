@@ -337,6 +337,18 @@ export class BuildDriver {
     return this.step({ type: 'files_rejected', opId: op.opId, implementationLabel: op.implementationLabel, error });
   }
 
+  /** The test-runner read what the last workspace.read asked for: `contents` by path, a missing path is not found. */
+  read(contents: Record<string, string> = {}): StepResult {
+    const op = this.lastOp;
+    if (op.kind !== 'workspace.read') throw new Error(`expected workspace.read, got ${op.kind}`);
+    const files = op.paths.map((path) =>
+      path in contents
+        ? { path, content: contents[path], bytes: contents[path].length, truncated: false, error: null }
+        : { path, content: null, bytes: null, truncated: false, error: 'no such file in the workspace' },
+    );
+    return this.step({ type: 'files_read', opId: op.opId, files });
+  }
+
   tests(result: TestResult): StepResult {
     const op = this.lastOp;
     if (op.kind !== 'tests.run') throw new Error(`expected tests.run, got ${op.kind}`);

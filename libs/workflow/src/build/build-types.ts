@@ -98,6 +98,32 @@ export interface TestRunRecord {
   result: TestResult;
 }
 
+/** One file the test-runner read for a role that asked (content null when it could not be read). */
+export interface ReadFile {
+  path: string;
+  content: string | null;
+  bytes: number | null;
+  truncated: boolean;
+  error: string | null;
+}
+
+/**
+ * Reading before writing: a role's request to read files before giving answer `label`
+ * (a workspace_ops row of kind `read`). `files` is null until the test-runner has read them.
+ */
+export interface FileReadRecord {
+  opId: string;
+  label: string;
+  role: BuildRole;
+  /** The call whose reply was the request. */
+  callId: string;
+  paths: string[];
+  reason: string | null;
+  /** Paths past the per-request limit: not read, and the next prompt says so. */
+  refused: string[];
+  files: ReadFile[] | null;
+}
+
 export interface SynthesisRecord {
   id: string;
   label: string;
@@ -150,6 +176,8 @@ export interface BuildRunState {
    * field existed still type-checks; decide() appends to it and the report lists it.
    */
   openQuestions?: OpenQuestion[];
+  /** Files the critic, engineer and validator asked to read, oldest first (optional like openQuestions). */
+  fileReads?: FileReadRecord[];
   usage: UsageSnapshot;
   /** Last ordinal used per label family ('P', 'C', 'I', 'T', 'R', 'S', 'call', 'op'); drives ids. */
   counters: Record<string, number>;
@@ -204,6 +232,8 @@ export type BuildEvent =
   | { type: 'agent_call_finished'; call: FinishedCall }
   | { type: 'files_applied'; opId: string; implementationLabel: string; tree: string[]; diffArtifactId?: string }
   | { type: 'files_rejected'; opId: string; implementationLabel: string; error: string }
+  /** The test-runner read the files a role asked for (a file it could not read carries its error). */
+  | { type: 'files_read'; opId: string; files: ReadFile[] }
   | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
   | { type: 'tests_failed_to_run'; opId: string; error: string }
   | { type: 'cancel'; reason?: string }
@@ -257,6 +287,18 @@ export type Command =
   | AgentCallCommand
   | { kind: 'workspace.prepare'; opId: string }
   | { kind: 'workspace.apply'; opId: string; implementationLabel: string }
+  | {
+      kind: 'workspace.read';
+      opId: string;
+      /** The answer the files are for (C1, I1, R1 …) and who asked. */
+      label: string;
+      role: BuildRole;
+      callId: string;
+      paths: string[];
+      reason: string | null;
+      refused: string[];
+      maxBytesPerFile: number;
+    }
   | {
       kind: 'tests.run';
       opId: string;

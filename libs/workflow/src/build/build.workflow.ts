@@ -1,6 +1,8 @@
 import {
   AGENT_SCHEMAS,
+  FilesRequested,
   formatZodIssues,
+  type AgentSchemaName,
   TERMINAL_RUN_STATUSES,
   type BuildRole,
   type Critique,
@@ -24,9 +26,11 @@ import type {
   Command,
   CritiqueRecord,
   DomainRecord,
+  FileReadRecord,
   FinishedCall,
   ImplementationRecord,
   ProposalRecord,
+  ReadFile,
   StepContext,
   StepResult,
   SynthesisRecord,
@@ -36,7 +40,10 @@ import type {
 import {
   criticPack,
   engineerPack,
+  fileReadsFor,
+  fileRequestLimits,
   proposerPack,
+  replySchemaName,
   renderMessages,
   reviserPack,
   SCHEMA_BY_ROLE,
@@ -78,6 +85,7 @@ class Step extends StepAccumulator<BuildRunState, Stage, DomainRecord, Command, 
       implementations: [...input.implementations],
       testRuns: [...input.testRuns],
       openQuestions: [...(input.openQuestions ?? [])],
+      fileReads: [...(input.fileReads ?? [])],
       counters: { ...input.counters },
     });
   }
@@ -122,6 +130,9 @@ export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext
       break;
     case 'files_rejected':
       onFilesRejected(step, event.implementationLabel, event.error);
+      break;
+    case 'files_read':
+      onFilesRead(step, event.opId, event.files);
       break;
     case 'tests_finished':
       onTestsFinished(step, event.testRun);
@@ -203,6 +214,8 @@ interface CallSpec {
   repairOf: string | null;
   provider: string;
   model: string;
+  /** What the reply must match: the role's artifact, or the artifact or a file request. */
+  schemaName: AgentSchemaName;
 }
 
 function freshSpec(step: Step, role: BuildRole, label: string, labelFamily: string | null, pack: ContextPack): CallSpec {
@@ -217,6 +230,7 @@ function freshSpec(step: Step, role: BuildRole, label: string, labelFamily: stri
     repairOf: null,
     provider: agent.provider,
     model: agent.model,
+    schemaName: replySchemaName(step.state, role, label),
   };
 }
 
@@ -243,7 +257,7 @@ function requestCall(step: Step, spec: CallSpec, opts: { exempt?: boolean } = {}
     label: spec.label,
     provider: spec.provider,
     model: spec.model,
-    schemaName: SCHEMA_BY_ROLE[spec.role],
+    schemaName: spec.schemaName,
     messages: spec.messages,
     contextRefs: spec.contextRefs,
     maxTokens: agent.max_tokens,
@@ -280,7 +294,7 @@ function callProposer(step: Step): void {
 
 function callCritic(step: Step, proposal: ProposalRecord): void {
   const label = `C${step.peek('C')}`;
-  requestCall(step, freshSpec(step, 'critic', label, 'C', criticPack(step.state, proposal)));
+  requestCall(step, freshSpec(step, 'critic', label, 'C', criticPack(step.state, proposal, label)));
 }
 
 function callReviser(step: Step, proposal: ProposalRecord, critique: CritiqueRecord): void {
@@ -292,12 +306,12 @@ function callEngineer(step: Step, proposal: ProposalRecord): void {
   const fix = step.state.fixRound > 0;
   // A fix round keeps the implementation's number: I1 → I1f1 → I1f2.
   const label = fix ? `I${step.state.counters.I ?? 1}f${step.state.fixRound}` : `I${step.peek('I')}`;
-  requestCall(step, freshSpec(step, 'engineer', label, fix ? null : 'I', engineerPack(step.state, proposal)));
+  requestCall(step, freshSpec(step, 'engineer', label, fix ? null : 'I', engineerPack(step.state, proposal, label)));
 }
 
 function callValidator(step: Step, implementation: ImplementationRecord): void {
   const label = `R${step.peek('R')}`;
-  requestCall(step, freshSpec(step, 'validator', label, 'R', validatorPack(step.state, implementation)));
+  requestCall(step, freshSpec(step, 'validator', label, 'R', validatorPack(step.state, implementation, label)));
 }
 
 function callSynthesizer(step: Step, opts: { exempt?: boolean } = {}): void {
@@ -325,6 +339,7 @@ function repairSpec(step: Step, call: FinishedCall, error: string): CallSpec {
     repairOf: call.id,
     provider: call.provider,
     model: call.model,
+    schemaName: call.schemaName ?? SCHEMA_BY_ROLE[call.role],
   };
 }
 
@@ -396,10 +411,14 @@ function onCallFinished(step: Step, call: FinishedCall): void {
     };
   } else {
     // The worker validated already; parsing again gives typed data with the schema's defaults.
-    const result = AGENT_SCHEMAS[SCHEMA_BY_ROLE[call.role]].safeParse(call.parsed);
+    const result = AGENT_SCHEMAS[call.schemaName ?? SCHEMA_BY_ROLE[call.role]].safeParse(call.parsed);
     if (result.success) parsed = result.data;
     else failure = { error: formatZodIssues(result.error), code: 'SCHEMA_INVALID' };
   }
+
+  // Reading before writing: the reply may be a request for files instead of the artifact.
+  const request = parsed === undefined ? null : FilesRequested.safeParse(parsed);
+  const filesRequest = request?.success ? request.data : null;
 
   const facts = {
     call_id: call.id,
@@ -424,11 +443,12 @@ function onCallFinished(step: Step, call: FinishedCall): void {
       output_tokens: call.usage?.outputTokens ?? null,
       cost_usd: call.usage?.costUsd ?? null,
       latency_ms: call.usage?.latencyMs ?? null,
-      gist: failure ? failure.error.slice(0, 200) : gistOf(call.role, label, parsed),
+      gist: failure ? failure.error.slice(0, 200) : filesRequest ? `${label}: asks to read ${filesRequest.paths.join(', ')}` : gistOf(call.role, label, parsed),
     });
   }
 
   if (failure) return onCallFailed(step, call, failure.error, failure.code);
+  if (filesRequest) return onFilesRequested(step, call, label, filesRequest);
 
   switch (step.state.stage) {
     case 'PROPOSE':
@@ -506,7 +526,82 @@ function fallbackSpec(step: Step, call: FinishedCall, error: string, code: strin
     repairOf: null,
     provider: to,
     model,
+    schemaName: call.schemaName ?? SCHEMA_BY_ROLE[call.role],
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading before writing (issue 4)
+
+/**
+ * The critic, engineer or validator asked to read files before answering: the test-runner
+ * reads them (path-checked, size-capped) and the same question is asked again with the files
+ * in the prompt. The request call is a recorded, budgeted call like any other; the number of
+ * requests per answer is bounded (`file_requests.max_rounds`), after which the reply schema no
+ * longer offers the request and the role must answer.
+ */
+function onFilesRequested(step: Step, call: FinishedCall, label: string, request: FilesRequested): void {
+  const limits = fileRequestLimits(step.state);
+  const unique = [...new Set(request.paths)];
+  const record: FileReadRecord = {
+    opId: step.opId(),
+    label,
+    role: call.role,
+    callId: call.id,
+    paths: unique.slice(0, limits.max_files),
+    reason: request.reason ?? null,
+    refused: unique.slice(limits.max_files),
+    files: null,
+  };
+  step.state.fileReads = [...(step.state.fileReads ?? []), record];
+  step.commands.push({
+    kind: 'workspace.read',
+    opId: record.opId,
+    label,
+    role: record.role,
+    callId: record.callId,
+    paths: record.paths,
+    reason: record.reason,
+    refused: record.refused,
+    maxBytesPerFile: limits.max_bytes_per_file,
+  });
+  step.emit('files_requested', {
+    role: call.role,
+    label,
+    call_id: call.id,
+    paths: record.paths,
+    round: fileReadsFor(step.state, label).length,
+    ...(record.refused.length ? { refused: record.refused } : {}),
+  });
+}
+
+function onFilesRead(step: Step, opId: string, files: ReadFile[]): void {
+  const reads = step.state.fileReads ?? [];
+  const i = reads.findIndex((r) => r.opId === opId);
+  if (i < 0) return;
+  const record: FileReadRecord = { ...reads[i], files };
+  step.state.fileReads = reads.map((r, j) => (j === i ? record : r));
+  step.emit('files_read', {
+    label: record.label,
+    files: files.map((f) => ({ path: f.path, bytes: f.bytes, truncated: f.truncated, error: f.error })),
+  });
+  // The run moved on (cancelled, halted, resumed elsewhere): the files are on record, nobody is asked.
+  if (ROLE_BY_STAGE[step.state.stage] !== record.role || alreadyRecorded(step.state, record.role, record.label)) return;
+  const proposal = latestProposal(step.state);
+  const impl = latestImplementation(step.state);
+  switch (record.role) {
+    case 'critic':
+      if (proposal) requestCall(step, freshSpec(step, 'critic', record.label, null, criticPack(step.state, proposal, record.label)));
+      return;
+    case 'engineer':
+      if (proposal) requestCall(step, freshSpec(step, 'engineer', record.label, null, engineerPack(step.state, proposal, record.label)));
+      return;
+    case 'validator':
+      if (impl) requestCall(step, freshSpec(step, 'validator', record.label, null, validatorPack(step.state, impl, record.label)));
+      return;
+    default:
+      return;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { agentJsonSchema, type AgentSchemaName, type BuildRole, type Problem } from '@roundtable/contracts';
+import { agentJsonSchema, FileRequestsConfig, type AgentSchemaName, type BuildRole, type Problem } from '@roundtable/contracts';
 import { budgetSummary } from '../budget';
 import { evidenceBlock } from '../evidence-block';
 import { renderTemplate, templatePlaceholders } from '../prompt-render';
@@ -6,6 +6,7 @@ import type {
   BuildRunState,
   ChatMessage,
   CritiqueRecord,
+  FileReadRecord,
   ImplementationRecord,
   PromptTemplates,
   ProposalRecord,
@@ -34,11 +35,82 @@ export const SCHEMA_BY_ROLE: Readonly<Record<BuildRole, AgentSchemaName>> = {
   synthesizer: 'Synthesis',
 };
 
+/** The reply schema while a role may still ask to read files first. */
+const OR_FILES_REQUESTED: Readonly<Partial<Record<BuildRole, AgentSchemaName>>> = {
+  critic: 'CritiqueOrFilesRequested',
+  engineer: 'ImplementationOrFilesRequested',
+  validator: 'ReviewOrFilesRequested',
+};
+
+const DEFAULT_FILE_REQUESTS = FileRequestsConfig.parse({});
+
+/** The run's reading limits (a run stored before they existed gets the defaults). */
+export function fileRequestLimits(state: Pick<BuildRunState, 'config'>): FileRequestsConfig {
+  return state.config.file_requests ?? DEFAULT_FILE_REQUESTS;
+}
+
+/**
+ * Reading before writing (issue 4): on an existing repository (a `repo` was given) the critic,
+ * engineer and validator see the file tree and may ask for files before they answer. A
+ * greenfield run has nothing to read that the prompts do not already hold.
+ */
+export function readingOffered(state: Pick<BuildRunState, 'config'>, role: BuildRole): boolean {
+  return OR_FILES_REQUESTED[role] !== undefined && !!state.config.repo && fileRequestLimits(state).max_rounds > 0;
+}
+
+/** The requests already made for answer `label`, oldest first. */
+export function fileReadsFor(state: Pick<BuildRunState, 'fileReads'>, label: string): FileReadRecord[] {
+  return (state.fileReads ?? []).filter((r) => r.label === label);
+}
+
+export function mayRequestFiles(state: BuildRunState, role: BuildRole, label: string): boolean {
+  return readingOffered(state, role) && fileReadsFor(state, label).length < fileRequestLimits(state).max_rounds;
+}
+
+/** What the reply is validated against: the role's artifact, or the artifact-or-request while requests are left. */
+export function replySchemaName(state: BuildRunState, role: BuildRole, label: string): AgentSchemaName {
+  return mayRequestFiles(state, role, label) ? OR_FILES_REQUESTED[role]! : SCHEMA_BY_ROLE[role];
+}
+
+/**
+ * The reading section of a prompt: the files read so far for this answer (in evidence blocks:
+ * repository content is data, never instructions), then either how to ask for more or that
+ * no request is left.
+ */
+function readingText(state: BuildRunState, role: BuildRole, label: string): { text: string; refs: string[] } {
+  if (!readingOffered(state, role)) return { text: '(not offered: this run has no existing repository to read from)', refs: [] };
+  const limits = fileRequestLimits(state);
+  const reads = fileReadsFor(state, label);
+  const parts: string[] = [];
+  reads.forEach((r, i) => {
+    parts.push(`Request ${i + 1}: ${r.paths.join(', ')}${r.reason ? ` (${r.reason})` : ''}`);
+    for (const f of r.files ?? []) {
+      if (f.error !== null || f.content === null) parts.push(`- ${f.path}: not read: ${f.error ?? 'no content'}`);
+      else {
+        const cut = f.truncated ? ` (cut at ${limits.max_bytes_per_file} bytes of ${f.bytes ?? '?'})` : '';
+        parts.push(`- ${f.path}${cut}:\n${evidenceBlock(f.path, 'file', f.content)}`);
+      }
+    }
+    if (r.files === null) parts.push('- (the files were not read)');
+    if (r.refused.length) parts.push(`- not read, over the ${limits.max_files}-file limit per request: ${r.refused.join(', ')}`);
+  });
+  const left = limits.max_rounds - reads.length;
+  parts.push(
+    left > 0
+      ? `You may read files of the workspace before you answer. To do so, reply with only ` +
+          `{"paths": ["relative/path", ...], "reason": "why you need them"} (at most ${limits.max_files} paths, ` +
+          `from the file tree above; ${left} request${left === 1 ? '' : 's'} left). The files come back in evidence ` +
+          `blocks and you are asked again. When you have what you need, reply with the schema below instead.`
+      : `No file requests are left: answer now with the schema below, from what you have read.`,
+  );
+  return { text: parts.join('\n'), refs: reads.map((r) => r.opId) };
+}
+
 /** The placeholders each pack fills; a prompt template may use any subset of them. */
 export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readonly string[]>> = {
   preamble: ['role'],
   proposer: ['objective', 'requirements', 'lessons', 'proposal_id', 'schema'],
-  critic: ['objective', 'requirements', 'proposal', 'proposal_id', 'file_tree', 'schema'],
+  critic: ['objective', 'requirements', 'proposal', 'proposal_id', 'file_tree', 'reading', 'schema'],
   reviser: ['objective', 'requirements', 'proposal', 'critique', 'proposal_id', 'revision_of', 'schema'],
   engineer: [
     'objective',
@@ -50,9 +122,21 @@ export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readon
     'file_tree',
     'files',
     'previous_attempt',
+    'reading',
     'schema',
   ],
-  validator: ['objective', 'requirements', 'acceptance_criteria', 'files', 'diff', 'test_result', 'implementation_id', 'schema'],
+  validator: [
+    'objective',
+    'requirements',
+    'acceptance_criteria',
+    'files',
+    'diff',
+    'test_result',
+    'implementation_id',
+    'file_tree',
+    'reading',
+    'schema',
+  ],
   synthesizer: [
     'objective',
     'requirements',
@@ -193,16 +277,19 @@ export function proposerPack(state: BuildRunState, proposalLabel: string): Conte
   };
 }
 
-export function criticPack(state: BuildRunState, proposal: ProposalRecord): ContextPack {
+/** `label` is the critique's own (C1 …): the files read so far for it are part of the pack. */
+export function criticPack(state: BuildRunState, proposal: ProposalRecord, label = ''): ContextPack {
+  const reading = readingText(state, 'critic', label);
   return {
     values: {
       ...base(state),
       proposal: evidenceBlock(proposal.label, 'proposal', redactAuthor(json(proposal.body), state)),
       proposal_id: proposal.label,
       file_tree: fileTree(state),
+      reading: reading.text,
       schema: schemaFor('critic'),
     },
-    contextRefs: [proposal.label],
+    contextRefs: [proposal.label, ...reading.refs],
   };
 }
 
@@ -224,7 +311,7 @@ function openCriticismsText(problems: readonly Problem[], source: string): strin
   return evidenceBlock(source, 'open_criticisms', json(problems));
 }
 
-export function engineerPack(state: BuildRunState, proposal: ProposalRecord): ContextPack {
+export function engineerPack(state: BuildRunState, proposal: ProposalRecord, label = ''): ContextPack {
   const refs = [proposal.label];
   let openCriticisms = '(none)';
   if (state.unresolved) {
@@ -234,6 +321,7 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord): Co
       refs.push(last.label);
     }
   }
+  const reading = readingText(state, 'engineer', label);
   let files = '(none)';
   let previousAttempt = '(first attempt)';
   const lastRun = state.testRuns[state.testRuns.length - 1];
@@ -258,9 +346,10 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord): Co
       file_tree: fileTree(state),
       files,
       previous_attempt: previousAttempt,
+      reading: reading.text,
       schema: schemaFor('engineer'),
     },
-    contextRefs: refs,
+    contextRefs: [...refs, ...reading.refs],
   };
 }
 
@@ -268,9 +357,10 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord): Co
  * The validator checks the artifact, not the argument (seed §6): requirements, criteria, files
  * and the test run only; never a proposal's reasoning, a critic's verdict or a critique's text.
  */
-export function validatorPack(state: BuildRunState, implementation: ImplementationRecord): ContextPack {
+export function validatorPack(state: BuildRunState, implementation: ImplementationRecord, label = ''): ContextPack {
   const files = filesText(state.implementations);
   const lastRun = state.testRuns[state.testRuns.length - 1];
+  const reading = readingText(state, 'validator', label);
   return {
     values: {
       ...base(state),
@@ -279,9 +369,11 @@ export function validatorPack(state: BuildRunState, implementation: Implementati
       diff: diffText(state),
       test_result: lastRun ? testResultText(lastRun) : '(the tests were not run)',
       implementation_id: implementation.label,
+      file_tree: fileTree(state),
+      reading: reading.text,
       schema: schemaFor('validator'),
     },
-    contextRefs: [...files.labels, ...(lastRun ? [lastRun.label] : [])],
+    contextRefs: [...files.labels, ...(lastRun ? [lastRun.label] : []), ...reading.refs],
   };
 }
 
