@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
@@ -91,7 +91,7 @@ describe('WorkspaceOpsService on a git repository', () => {
     await ds.getRepository(ProposalEntity).insert({ id: `${runId}-P1`, runId, callId: `${runId}-call1`, label: 'P1', round: 1, status: 'accepted', body: {} } as never);
   }
 
-  async function queueOp(runId: string, id: string, kind: 'prepare' | 'apply' | 'tests', extra: Partial<WorkspaceOpEntity> = {}): Promise<string> {
+  async function queueOp(runId: string, id: string, kind: 'prepare' | 'apply' | 'tests' | 'read', extra: Partial<WorkspaceOpEntity> = {}): Promise<string> {
     const opId = `${runId}-${id}`;
     await ds.getRepository(WorkspaceOpEntity).insert({ id: opId, runId, kind, status: 'queued', ...extra } as never);
     return opId;
@@ -228,6 +228,45 @@ describe('WorkspaceOpsService on a git repository', () => {
 
     const again = (await opRow(apply1)).result!;
     expect(again).toMatchObject({ commit: first.commit, committed: false, round_diffstat: [{ path: 'x.py', added: 1, deleted: 0 }] });
+  });
+
+  it('read answers each asked path from the worktree: content capped, and a missing, escaping, binary or directory path answered with why', async () => {
+    const runId = 'run_read';
+    await seedRun(runId, repo);
+    const prep = await queueOp(runId, 'op1', 'prepare');
+    await service.prepare(runId, prep);
+    const ws = (await opRow(prep)).result?.path as string;
+    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: ws });
+    await writeFile(path.join(tmp, 'secret.txt'), 'host secret\n');
+    await symlink(path.join(tmp, 'secret.txt'), path.join(ws, 'link.txt'));
+    await writeFile(path.join(ws, 'big.py'), 'x = 1\n'.repeat(200));
+    await writeFile(path.join(ws, 'blob.bin'), Buffer.from([0x7f, 0x45, 0x00, 0x01]));
+    await mkdir(path.join(ws, 'pkg'));
+
+    const paths = ['calc.py', 'nope.py', 'link.txt', 'big.py', 'blob.bin', 'pkg', '../secret.txt'];
+    const request = { label: 'C1', role: 'critic', call_id: `${runId}-c2`, paths, reason: null, refused: [], max_bytes_per_file: 256 };
+    const opId = await queueOp(runId, 'op2', 'read', { result: request });
+    await service.read(runId, opId);
+
+    const op = await opRow(opId);
+    expect(op.status).toBe('done');
+    const files = (op.result as { files: { path: string; content: string | null; bytes: number | null; truncated: boolean; error: string | null }[] }).files;
+    expect(op.result).toMatchObject(request); // what was asked stays on the row beside what was read
+    expect(files[0]).toEqual({ path: 'calc.py', content: CALC, bytes: CALC.length, truncated: false, error: null });
+    expect(files[1]).toEqual({ path: 'nope.py', content: null, bytes: null, truncated: false, error: 'no such file in the workspace' });
+    expect(files[2]).toMatchObject({ path: 'link.txt', content: null, error: expect.stringMatching(/^refused: /) });
+    expect(files[3]).toEqual({ path: 'big.py', content: 'x = 1\n'.repeat(200).slice(0, 256), bytes: 1200, truncated: true, error: null });
+    expect(files[4]).toMatchObject({ path: 'blob.bin', content: null, error: 'a binary file; not shown' });
+    expect(files[5]).toMatchObject({ path: 'pkg', content: null, error: expect.stringMatching(/directory|could not be read/) });
+    expect(files[6]).toMatchObject({ path: '../secret.txt', content: null, error: expect.stringMatching(/^refused: /) });
+    expect(JSON.stringify(files)).not.toContain('host secret');
+    expect(reported).toContainEqual({ name: 'workspace.done', payload: { runId, opId } });
+
+    // The workflow's view: the request and its files, for the next prompt.
+    const state = await loadBuildRunState(ds.manager, await ds.getRepository(RunEntity).findOneByOrFail({ id: runId }), new Date());
+    expect(state.fileReads).toEqual([
+      { opId, label: 'C1', role: 'critic', callId: `${runId}-c2`, paths, reason: null, refused: [], files },
+    ]);
   });
 
   it('commit messages carry the label and the first line of the notes', () => {
