@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitEnv } from '@roundtable/sandbox';
-import { Pipeline, projectConfigFrom, startPipeline, submitRun, waitForTerminal } from '@roundtable/testing';
+import { fakeCliEnv, Pipeline, projectConfigFrom, readFakeCliLog, startPipeline, submitRun, waitForTerminal, type FakeScriptEntryInput } from '@roundtable/testing';
 
 jest.setTimeout(180_000);
 
@@ -28,6 +28,8 @@ describe('a run against an existing git repository (separate processes, Docker s
   let pipeline: Pipeline;
   let tmp: string;
   let repo: string;
+  let scriptPath: string;
+  let logPath: string;
 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-repo-'));
@@ -36,7 +38,11 @@ describe('a run against an existing git repository (separate processes, Docker s
     git(repo, 'init', '-q', '--initial-branch=main');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'calc fixture');
-    pipeline = await startPipeline({ providerQueues: 'replay' });
+    // The fake `claude` on the provider-worker's PATH plays the engineer in agent mode (second test).
+    scriptPath = path.join(tmp, 'claude-script.json');
+    logPath = path.join(tmp, 'claude-calls.jsonl');
+    const { PATH, FAKE_LLM_SCRIPT, FAKE_LLM_LOG } = fakeCliEnv(scriptPath, logPath);
+    pipeline = await startPipeline({ providerQueues: 'replay,claude_cli', env: { PATH: PATH!, FAKE_LLM_SCRIPT: FAKE_LLM_SCRIPT!, FAKE_LLM_LOG: FAKE_LLM_LOG! } });
   });
 
   afterAll(async () => {
@@ -151,5 +157,79 @@ describe('a run against an existing git repository (separate processes, Docker s
     // The fixture's own branch, index, config and files are exactly as before.
     expect(snapshot(repo)).toEqual(before);
     expect(git(repo, 'worktree', 'list', '--porcelain')).toContain(`worktree ${prepare.result.path}\n`);
+  });
+
+  it('an engineer in agent mode edits the worktree itself (claude CLI, tools on); git add -A && git diff --cached is its implementation', async () => {
+    const before = snapshot(repo);
+    const calc = readFileSync(path.join(FIXTURES, 'calc', 'calc.py'), 'utf8');
+    const report = (notes: string) => ({ proposal_id: 'P1', test_command: 'python -m pytest -q', notes, assumptions: ['Arguments are ints or floats.'], known_gaps: [] });
+    const engineer: FakeScriptEntryInput[] = [
+      {
+        role: 'engineer',
+        expects: ['git add -A && git diff --cached', 'test_calc.py'],
+        forbids: ['"paths"'], // an agent reads with its own tools: no file requests offered
+        edits: {
+          'calc.py': `${calc}\n\ndef mul(a: float, b: float) -> float:\n    return a + b\n`,
+          'test_mul.py': 'from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n    assert mul(-4, 0) == 0\n',
+        },
+        reply: report('Adds mul() next to add() and a test file for it'),
+      },
+      {
+        role: 'engineer',
+        expects: ['test_mul'],
+        edits: { 'calc.py': `${calc}\n\ndef mul(a: float, b: float) -> float:\n    return a * b\n` },
+        reply: report('mul multiplies: T1 showed it added its arguments'),
+      },
+    ];
+    writeFileSync(scriptPath, JSON.stringify({ replies: engineer }));
+    rmSync(logPath, { force: true });
+
+    const config = projectConfigFrom(path.join(FIXTURES, 'calc-project.yaml'), { repo }) as Record<string, unknown> & {
+      providers: Record<string, unknown>;
+      agents: Record<string, unknown>;
+    };
+    config.providers.claude_cli = { type: 'cli', cli: 'claude' };
+    config.agents.engineer = { provider: 'claude_cli', model: 'default', mode: 'agent' };
+    const res = await submitRun(pipeline.api, config);
+    expect(res.status).toBe(202);
+    const id = res.body.id as string;
+    const run = await waitForTerminal(pipeline, id, 150_000);
+    expect(run).toMatchObject({ status: 'done', verdict: 'ACCEPT', fix_round: 1, halt_reason: null });
+
+    const worktree = path.join(pipeline.workspaceRoot, id, 'workspace');
+    const calls = await pipeline.sql<{ role: string; label: string; provider: string; argv: string[] | null; parsed: { files?: { path: string }[] } }>(
+      `SELECT role, label, provider, argv, parsed FROM agent_calls WHERE run_id = $1 AND role = 'engineer' ORDER BY seq`,
+      [id],
+    );
+    expect(calls.map((c) => [c.label, c.provider])).toEqual([
+      ['I1', 'claude_cli'],
+      ['I1f1', 'claude_cli'],
+    ]);
+    // Tools on, edits accepted, confined to the worktree; the CLI ran inside it.
+    expect(calls[0].argv).toEqual(expect.arrayContaining(['--permission-mode', 'acceptEdits', '--add-dir', worktree, '--tools', 'Read,Edit,Write,Glob,Grep']));
+    expect(readFakeCliLog(logPath).map((l) => l.cwd)).toEqual([worktree, worktree]);
+    // The implementation is what git saw change: I1 both files, I1f1 only calc.py.
+    expect(calls.map((c) => (c.parsed.files ?? []).map((f) => f.path))).toEqual([['calc.py', 'test_mul.py'], ['calc.py']]);
+    const agentDiffs = await pipeline.sql<{ path: string; content: string }>(
+      `SELECT path, content FROM artifacts WHERE run_id = $1 AND path LIKE 'agent/%' ORDER BY path`,
+      [id],
+    );
+    expect(agentDiffs.map((d) => d.path)).toEqual(['agent/I1.diff', 'agent/I1f1.diff']);
+    expect(agentDiffs[0].content).toContain('+++ b/test_mul.py');
+    expect(agentDiffs[1].content).toContain('-    return a + b\n+    return a * b');
+
+    // Committed per round on the run branch, tested in the sandbox, reviewed with the diff (the validator's guards held).
+    const branch = `roundtable/${id}`;
+    expect(git(repo, 'log', '--format=%s', branch).trim().split('\n')).toEqual([
+      'I1f1: mul multiplies: T1 showed it added its arguments',
+      'I1: Adds mul() next to add() and a test file for it',
+      'calc fixture',
+    ]);
+    const tests = await pipeline.sql<{ label: string; exit_code: number; runner: string }>(`SELECT label, exit_code, runner FROM test_runs WHERE run_id = $1 ORDER BY label`, [id]);
+    expect(tests).toEqual([
+      { label: 'T1', exit_code: 1, runner: 'docker' },
+      { label: 'T2', exit_code: 0, runner: 'docker' },
+    ]);
+    expect(snapshot(repo)).toEqual(before);
   });
 });

@@ -1,9 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AGENT_SCHEMAS, agentJsonSchema, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig, type ProviderConfig } from '@roundtable/contracts';
-import { AgentCallEntity, BudgetReservationEntity } from '@roundtable/persistence';
-import { Completion, createProvider, priceCall, ProviderError, type PricingTable } from '@roundtable/providers';
+import { AgentCallEntity, BudgetReservationEntity, preparedQuery } from '@roundtable/persistence';
+import { Completion, createProvider, priceCall, ProviderError, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
+import { runAgentModeEngineer } from './agent-mode-engineer';
 import { recordedError, retryPlan, type RetryPlan } from './retry-policy';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
@@ -39,6 +40,8 @@ export interface AgentCallOptions {
   pricing: PricingTable;
   /** Where adapters read API keys and CLI binaries (default: this process's environment). */
   env?: NodeJS.ProcessEnv;
+  /** The test-runner's workspace volume, mounted here too: needed only by an engineer in agent mode. */
+  workspaceRoot?: string;
 }
 
 /** What the queue worker does with the job: it is finished (agent.done sent), or it comes back for the next try. */
@@ -111,7 +114,10 @@ export class AgentCallService {
    * The outcome itself is committed durably, before agent.done is sent.
    */
   private async claim(runId: string, callId: string): Promise<ClaimedCall | null> {
-    const rows = (await this.ds.query(
+    const { rows } = await preparedQuery<
+      Record<string, unknown> & { __runStatus: string; __providerCfg: ProviderConfig | null; __agent: AgentConfig | null; __ordinal: string }
+    >(
+      this.ds,
       `WITH claimed AS (
          UPDATE agent_calls SET status = 'running', started_at = now()
            FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
@@ -125,7 +131,7 @@ export class AgentCallService {
                 WHERE c.run_id = claimed.run_id AND c.role = claimed.role AND c.provider = claimed.provider AND c.seq < claimed.seq) AS "__ordinal"
          FROM claimed JOIN runs r ON r.id = claimed.run_id`,
       [callId, runId],
-    )) as (Record<string, unknown> & { __runStatus: string; __providerCfg: ProviderConfig | null; __agent: AgentConfig | null; __ordinal: string })[];
+    );
     if (!rows.length) return null;
     const { __runStatus, __providerCfg, __agent, __ordinal, ...fields } = rows[0];
     const call = new AgentCallEntity();
@@ -166,10 +172,11 @@ export class AgentCallService {
       params.push(column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value);
       sets.push(`"${column.databaseName}" = $${params.length}`);
     }
-    const [, affected] = (await em.query(
+    const { rowCount: affected } = await preparedQuery(
+      em,
       `UPDATE agent_calls SET ${sets.join(', ')} WHERE id = $1 AND status IN ('queued', 'running')`,
       params,
-    )) as [unknown[], number];
+    );
     return affected > 0;
   }
 
@@ -240,20 +247,25 @@ export class AgentCallService {
     let completion: Completion;
     try {
       const provider = createProvider(call.provider, providerCfg, { env: this.env });
+      const request: ProviderRequest = {
+        messages: call.messages,
+        model: call.model,
+        schemaName: call.schemaName,
+        jsonSchema: agentJsonSchema(call.schemaName),
+        maxTokens: call.maxTokens ?? 4096,
+        temperature: call.temperature ?? 0.2,
+        timeoutMs,
+        maxTurns: agent?.max_turns,
+        effort: agent?.effort,
+        role: call.role,
+        ordinal: claimed.ordinal,
+      };
+      // An engineer in agent mode edits the run's worktree itself; its Implementation is what git saw change.
+      const agentMode = call.role === 'engineer' && agent?.mode === 'agent';
       completion = await withTimeout(
-        provider.run({
-          messages: call.messages,
-          model: call.model,
-          schemaName: call.schemaName,
-          jsonSchema: agentJsonSchema(call.schemaName),
-          maxTokens: call.maxTokens ?? 4096,
-          temperature: call.temperature ?? 0.2,
-          timeoutMs,
-          maxTurns: agent?.max_turns,
-          effort: agent?.effort,
-          role: call.role,
-          ordinal: claimed.ordinal,
-        }),
+        agentMode
+          ? runAgentModeEngineer(this.ds, provider, this.opts.workspaceRoot, { runId: call.runId, callId: call.id, label: call.label, request })
+          : provider.run(request),
         timeoutMs + BACKSTOP_MS,
       );
     } catch (e) {

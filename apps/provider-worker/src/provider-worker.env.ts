@@ -20,6 +20,11 @@ export const ProviderWorkerEnv = WorkerEnv.extend({
     .default('3000,9000,27000')
     .refine((s) => s.trim() === '' || s.split(',').every((d) => /^\s*\d+\s*$/.test(d)), 'PROVIDER_RETRY_DELAYS_MS is a comma list of milliseconds, e.g. 3000,9000,27000')
     .transform((s) => (s.trim() === '' ? [] : s.split(',').map((d) => Number(d.trim())))),
+  /**
+   * The test-runner's workspace volume, mounted at the same path: only an engineer in agent
+   * mode (a CLI working inside the run's worktree) needs it.
+   */
+  WORKSPACE_ROOT: z.string().min(1).optional(),
   /** $/Mtok by model (examples/pricing.yaml by default). */
   PRICING_FILE: z.string().min(1).optional(),
 });

@@ -25,6 +25,7 @@ export class ProviderWorkerModule {
             new AgentCallService(ds, p, {
               retryDelaysMs: env.PROVIDER_RETRY_DELAYS_MS,
               pricing: loadPricingTable(env.PRICING_FILE, (m) => log.warn(m)),
+              workspaceRoot: env.WORKSPACE_ROOT,
             }),
           inject: [DS, PRODUCER],
         },

@@ -22,6 +22,12 @@ export interface ProviderRequest {
   maxTurns?: number;
   /** CLI adapters only: reasoning effort (grok --reasoning-effort, codex model_reasoning_effort). */
   effort?: Effort;
+  /**
+   * CLI adapters only (claude, codex, grok): agent mode. The CLI runs inside this directory (a
+   * run's git worktree) with its own tools on and writes confined to it, instead of answering
+   * from an empty scratch directory with tools off.
+   */
+  workdir?: string;
   /** Only the replay adapter reads these: which recorded reply to play. */
   role: string;
   ordinal: number;

@@ -76,3 +76,37 @@ export function parseNumstat(out: string): DiffStatEntry[] {
       return { path: rest.join('\t'), added: count(added), deleted: count(deleted) };
     });
 }
+
+/** One path `git add -A` staged: what an engineer in agent mode did to the worktree. */
+export interface StagedChange {
+  path: string;
+  kind: 'added' | 'modified' | 'deleted' | 'other';
+}
+
+export interface StagedChanges {
+  changes: StagedChange[];
+  /** `git diff --cached`: the change against the run branch's HEAD. */
+  diff: WorkspaceDiff;
+}
+
+/**
+ * `git add -A && git diff --cached` in the worktree (caches excluded as for commits): how an
+ * engineer working as a CLI agent inside the worktree hands over its work. The index is left
+ * staged; the apply step commits it on the run branch like any other round.
+ */
+export async function stageWorkspaceChanges(ws: RepoWorkspace, opts: { maxBytes?: number } = {}): Promise<StagedChanges> {
+  const g = args(ws);
+  await runGit([...g, 'add', '-A']);
+  const { stdout } = await runGit([...g, 'diff', '--cached', '--no-renames', '--name-status', '-z']);
+  const fields = stdout.split('\0');
+  const changes: StagedChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const status = fields[i];
+    const kind = status === 'A' ? 'added' : status === 'M' ? 'modified' : status === 'D' ? 'deleted' : 'other';
+    changes.push({ path: fields[i + 1], kind });
+  }
+  const out = await runGit([...g, 'diff', '--cached', ...DIFF_OPTIONS, '--src-prefix=a/', '--dst-prefix=b/', '--'], {
+    maxStdoutBytes: opts.maxBytes ?? 1024 * 1024,
+  });
+  return { changes, diff: { text: out.stdout, truncated: out.truncated } };
+}

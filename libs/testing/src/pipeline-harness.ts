@@ -67,7 +67,10 @@ export async function startPipeline(opts: PipelineOptions = {}): Promise<Pipelin
     const started = await Promise.allSettled([
       startService('api', { ...env, PORT: port }),
       startService('orchestrator', env),
-      ...Array.from({ length: opts.providerWorkers ?? 1 }, () => startService('provider-worker', { ...env, PROVIDER_QUEUES: opts.providerQueues ?? 'replay' })),
+      // The workspace volume is shared, as in a one-host deployment: an engineer in agent mode works in it.
+      ...Array.from({ length: opts.providerWorkers ?? 1 }, () =>
+        startService('provider-worker', { ...env, PROVIDER_QUEUES: opts.providerQueues ?? 'replay', WORKSPACE_ROOT: workspaceRoot }),
+      ),
       startService('test-runner', { ...env, WORKSPACE_ROOT: workspaceRoot }),
     ]);
     for (const s of started) if (s.status === 'fulfilled') services.push(s.value);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Critique } from './critique.schema';
 import { FilesRequested, orFilesRequested } from './files-requested.schema';
-import { Implementation } from './implementation.schema';
+import { AgentModeReport, Implementation } from './implementation.schema';
 import { Proposal } from './proposal.schema';
 import { Review } from './review.schema';
 import { Synthesis } from './synthesis.schema';
@@ -82,4 +82,9 @@ function mergedObjectSchema(name: string, options: readonly z.ZodType[]): Record
     required: [],
     additionalProperties: false,
   };
+}
+
+/** What an agent-mode engineer is asked to reply with (the CLI enforces it as its JSON schema). */
+export function agentModeReportJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(AgentModeReport, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }

@@ -39,3 +39,11 @@ export const Implementation = z.object({
   known_gaps: z.array(z.string()),
 });
 export type Implementation = z.infer<typeof Implementation>;
+
+/**
+ * What an engineer in agent mode replies once it has edited the worktree with its own tools:
+ * the Implementation without `files`. The provider-worker takes the files from
+ * `git add -A && git diff --cached` in the worktree and completes the Implementation.
+ */
+export const AgentModeReport = Implementation.omit({ files: true });
+export type AgentModeReport = z.infer<typeof AgentModeReport>;

@@ -217,6 +217,34 @@ describe('loadProjectConfig: files that are refused', () => {
     expect(issue.message).toContain('known: replay, ollama');
   });
 
+  it('refuses agent mode on an engineer whose provider cannot edit files itself, naming the fix', () => {
+    const cfg = base();
+    cfg.agents.engineer.mode = 'agent';
+    const issue = issueAt(issuesOf(cfg), 'agents.engineer.provider');
+    expect(issue.message).toBe(
+      'agents.engineer.mode is agent, but "replay" is a replay provider; agent mode needs a claude, codex or grok CLI provider (type: cli), or set mode: answer',
+    );
+    cfg.providers.gem = { type: 'cli', cli: 'gemini' };
+    cfg.agents.engineer.provider = 'gem';
+    expect(issueAt(issuesOf(cfg), 'agents.engineer.provider').message).toMatch(/"gem" is the gemini CLI/);
+  });
+
+  it('refuses agent mode on any role but the engineer', () => {
+    const cfg = base();
+    cfg.providers.claude_cli = { type: 'cli', cli: 'claude' };
+    cfg.agents.critic = { provider: 'claude_cli', model: 'default', mode: 'agent' };
+    expect(issueAt(issuesOf(cfg), 'agents.critic.mode').message).toMatch(/engineer only/);
+  });
+
+  it('accepts agent mode on an engineer served by the claude, codex or grok CLI', () => {
+    for (const cli of ['claude', 'codex', 'grok']) {
+      const cfg = base();
+      cfg.providers.agent_cli = { type: 'cli', cli };
+      cfg.agents.engineer = { provider: 'agent_cli', model: 'default', mode: 'agent' };
+      expect(loadProjectConfig(cfg, { env: {} }).agents.engineer.mode).toBe('agent');
+    }
+  });
+
   it('names agents.<role>.fallback for an unknown fallback provider', () => {
     const cfg = base();
     cfg.agents.engineer.fallback = 'openai';

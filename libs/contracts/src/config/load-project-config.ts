@@ -112,6 +112,7 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'], issues: ConfigI
       issues.push({ path: `budget.per_provider.${name}`, message: `unknown provider "${name}" (known: ${known.join(', ')})` });
     }
   }
+  checkAgentMode(cfg, issues);
   for (const name of usedProviders) {
     const pc = cfg.providers[name];
     if ('api_key_env' in pc && !env[pc.api_key_env]) {
@@ -119,6 +120,35 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'], issues: ConfigI
         path: `providers.${name}.api_key_env`,
         message: `provider "${name}" needs the environment variable ${pc.api_key_env}, which is not set; export it or point the agents at another provider`,
       });
+    }
+  }
+}
+
+/** The CLIs that can work as an agent inside the worktree (their own tools on, writes confined to it). */
+export const AGENT_MODE_CLIS = ['claude', 'codex', 'grok'] as const;
+
+/**
+ * Agent mode (seed addendum 2) is the engineer's alone, and needs a CLI that edits files
+ * itself: an API provider can only answer with files as JSON (answer mode).
+ */
+function checkAgentMode(cfg: ProjectConfig, issues: ConfigIssue[]): void {
+  for (const [role, agent] of Object.entries(cfg.agents)) {
+    if (agent.mode !== 'agent') continue;
+    if (role !== 'engineer') {
+      issues.push({ path: `agents.${role}.mode`, message: `agent mode is for the engineer only; the ${role} answers with JSON (mode: answer)` });
+      continue;
+    }
+    for (const field of ['provider', 'fallback'] as const) {
+      const name = agent[field];
+      const pc = name ? cfg.providers[name] : undefined;
+      if (!pc) continue;
+      if (pc.type !== 'cli' || !(AGENT_MODE_CLIS as readonly string[]).includes(pc.cli)) {
+        const what = pc.type === 'cli' ? `the ${pc.cli} CLI` : `a ${pc.type} provider`;
+        issues.push({
+          path: `agents.engineer.${field}`,
+          message: `agents.engineer.mode is agent, but "${name}" is ${what}; agent mode needs a claude, codex or grok CLI provider (type: cli), or set mode: answer`,
+        });
+      }
     }
   }
 }

@@ -12,7 +12,7 @@ import { CliProvider, modelArgs } from './cli.provider';
 const REPLY_SUBTYPES = new Set(['success', 'error_max_turns', 'error_max_structured_output_retries']);
 
 /**
- * `claude -p` in answer mode: `--tools ""` (no tools), `--json-schema` (structured_output
+ * `claude -p` in answer mode (agent mode: see invocation): `--tools ""` (no tools), `--json-schema` (structured_output
  * in the envelope), no session left behind, and `--system-prompt` replacing Claude Code's
  * own ~10k-token agent prompt.
  */
@@ -21,6 +21,24 @@ export class ClaudeCliProvider extends CliProvider {
 
   protected async invocation(req: ProviderRequest): Promise<CliInvocation> {
     const { system, prompt } = cliPrompt(req.messages);
+    if (req.workdir) {
+      // Agent mode: file tools on and edits accepted without asking, inside the worktree only
+      // (cwd plus --add-dir); Claude Code's own agent prompt stays, the role prompt is appended.
+      return {
+        args: [
+          '-p', prompt,
+          '--output-format', 'json',
+          '--json-schema', JSON.stringify(plainJsonSchema(req.jsonSchema)),
+          '--permission-mode', 'acceptEdits',
+          '--add-dir', req.workdir,
+          '--tools', 'Read,Edit,Write,Glob,Grep',
+          '--max-turns', String(req.maxTurns ?? 30),
+          '--no-session-persistence',
+          ...(system ? ['--append-system-prompt', system] : []),
+          ...modelArgs('--model', req.model),
+        ],
+      };
+    }
     return {
       args: [
         '-p', prompt,

@@ -33,7 +33,8 @@ export const cliBinaryEnvVar = (cli: CliName) => `ROUNDTABLE_${cli.toUpperCase()
 
 /**
  * A subscription CLI in answer mode (tools off, one answer, JSON out), run in an empty
- * scratch directory. Subclasses build the argv and read the envelope; an envelope without
+ * scratch directory; or, for an engineer in agent mode (`req.workdir`), inside the run's
+ * worktree with its own editing tools on. Subclasses build the argv and read the envelope; an envelope without
  * usable JSON is still a Completion (parsed null), so the audit log keeps what the model wrote.
  */
 export abstract class CliProvider implements Provider {
@@ -60,7 +61,8 @@ export abstract class CliProvider implements Provider {
       const argv = [this.binary(), ...inv.args];
       const env = cliChildEnv(this.env, inv.keepEnv, inv.env);
       const started = Date.now();
-      const out = await runCli({ argv, cwd: dir, env, timeoutMs: req.timeoutMs, provider: this.name });
+      // Agent mode works in the run's worktree; answer mode in the empty scratch directory.
+      const out = await runCli({ argv, cwd: req.workdir ?? dir, env, timeoutMs: req.timeoutMs, provider: this.name });
       if (out.timedOut) {
         throw new ProviderError('TIMEOUT', `${this.name} (${this.cli} CLI): no reply within ${req.timeoutMs} ms; the process was killed`, true);
       }

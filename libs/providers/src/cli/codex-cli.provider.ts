@@ -34,8 +34,8 @@ export class CodexCliProvider extends CliProvider {
         '--json',
         '--ephemeral',
         '--skip-git-repo-check',
-        '-C', dir,
-        '-s', 'read-only',
+        // Agent mode: codex's own sandbox, writable only in the worktree (there is no --full-auto on exec).
+        ...(req.workdir ? ['-C', req.workdir, '-s', 'workspace-write'] : ['-C', dir, '-s', 'read-only']),
         '--output-schema', schemaFile,
         '-o', path.join(dir, CODEX_LAST_MESSAGE_FILE),
         ...modelArgs('-m', req.model),

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Completion, ProviderRequest } from '../provider';
+import { ProviderError } from '../provider';
 import { parseJsonReply } from '../json/json-reply';
 import { errorWords, isObj, lastJsonObject, num } from './cli-envelope';
 import { cliFailure } from './cli-failure';
@@ -23,6 +24,8 @@ export class GeminiCliProvider extends CliProvider {
   readonly cli = 'gemini' as const;
 
   protected async invocation(req: ProviderRequest, dir: string): Promise<CliInvocation> {
+    // The project loader refuses this already; a stored config from before that check must not run it anyway.
+    if (req.workdir) throw new ProviderError('PROVIDER_ERROR', `${this.name}: the gemini CLI has no agent mode here; use claude, codex or grok for an engineer in mode: agent`);
     const { system, prompt } = cliPrompt(req.messages);
     const env: Record<string, string> = {};
     if (system) {

@@ -24,8 +24,10 @@ export class GrokCliProvider extends CliProvider {
         '--single', prompt,
         '--output-format', 'json',
         '--json-schema', JSON.stringify(plainJsonSchema(req.jsonSchema)),
-        '--max-turns', String(req.maxTurns ?? 3),
+        '--max-turns', String(req.maxTurns ?? (req.workdir ? 30 : 3)),
         '--disable-web-search',
+        // Agent mode: grok's tools work in the worktree and need no approval.
+        ...(req.workdir ? ['--cwd', req.workdir, '--always-approve'] : []),
         ...(system ? ['--system-prompt-override', system] : []),
         ...modelArgs('--model', req.model),
         ...(req.effort ? ['--reasoning-effort', req.effort] : []),

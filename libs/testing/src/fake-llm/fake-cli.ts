@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FakeCliCall, FakeCliName } from './fake-cli-output';
 import { fakeCliOutput } from './fake-cli-output';
@@ -50,7 +50,8 @@ const CODEX_VALUE_FLAGS = new Set(['-C', '--cd', '-s', '--sandbox', '--output-sc
 export function parseFakeCliArgv(cli: FakeCliName, argv: string[], env: NodeJS.ProcessEnv): FakeCliCall {
   switch (cli) {
     case 'claude':
-      return { cli, argv, prompt: flag(argv, '-p') ?? '', system: flag(argv, '--system-prompt'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
+      // Agent mode keeps Claude Code's own prompt and appends the role's.
+      return { cli, argv, prompt: flag(argv, '-p') ?? '', system: flag(argv, '--system-prompt') ?? flag(argv, '--append-system-prompt'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
     case 'grok':
       return { cli, argv, prompt: flag(argv, '--single') ?? '', system: flag(argv, '--system-prompt-override'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
     case 'gemini': {
@@ -74,6 +75,34 @@ export function parseFakeCliArgv(cli: FakeCliName, argv: string[], env: NodeJS.P
         schema: schemaFile && existsSync(schemaFile) ? readFileSync(schemaFile, 'utf8') : null,
         lastMessageFile: flag(argv, '-o') ?? flag(argv, '--output-last-message'),
       };
+    }
+  }
+}
+
+/** The flags each adapter adds in agent mode (tools on, inside the worktree). */
+export function isAgentMode(cli: FakeCliName, argv: string[]): boolean {
+  switch (cli) {
+    case 'claude':
+      return flag(argv, '--permission-mode') === 'acceptEdits';
+    case 'codex':
+      return (flag(argv, '-s') ?? flag(argv, '--sandbox')) === 'workspace-write';
+    case 'grok':
+      return argv.includes('--always-approve');
+    case 'gemini':
+      return false;
+  }
+}
+
+/** The scripted agent's edits, confined to the working directory like a real CLI's. */
+function applyAgentEdits(edits: Record<string, string | null>): void {
+  const root = process.cwd();
+  for (const [rel, content] of Object.entries(edits)) {
+    const target = path.resolve(root, rel);
+    if (!target.startsWith(root + path.sep)) throw new Error(`fake agent: ${rel} is outside the working directory ${root}`);
+    if (content === null) rmSync(target, { force: true });
+    else {
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, content);
     }
   }
 }
@@ -138,6 +167,7 @@ export async function runFakeCli(cli: FakeCliName, argv: string[], env: NodeJS.P
     await new Promise((r) => setTimeout(r, out.hangMs));
     return 0;
   }
+  if (turn.entry?.edits && isAgentMode(cli, argv)) applyAgentEdits(turn.entry.edits);
   for (const [file, content] of Object.entries(out.files ?? {})) writeFileSync(file, content);
   if (out.stdout) process.stdout.write(out.stdout);
   if (out.stderr) process.stderr.write(out.stderr);

@@ -38,6 +38,12 @@ export const FakeScriptEntry = z.object({
     .optional(),
   /** The CLI envelopes' total_cost_usd. */
   cost_usd: z.number().nonnegative().optional(),
+  /**
+   * Fake CLIs in agent mode only: what the "agent" does to its working directory (the run's
+   * worktree) before it replies: path → new content, or null to delete. Paths outside the
+   * working directory are refused, as the real CLIs' sandboxes refuse them.
+   */
+  edits: z.record(z.string(), z.string().nullable()).optional(),
 });
 export type FakeScriptEntry = z.infer<typeof FakeScriptEntry>;
 export type FakeScriptEntryInput = z.input<typeof FakeScriptEntry>;

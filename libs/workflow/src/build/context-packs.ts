@@ -1,4 +1,4 @@
-import { agentJsonSchema, FileRequestsConfig, type AgentSchemaName, type BuildRole, type Problem } from '@roundtable/contracts';
+import { agentJsonSchema, agentModeReportJsonSchema, FileRequestsConfig, type AgentSchemaName, type BuildRole, type Problem } from '@roundtable/contracts';
 import { budgetSummary } from '../budget';
 import { evidenceBlock } from '../evidence-block';
 import { renderTemplate, templatePlaceholders } from '../prompt-render';
@@ -55,8 +55,29 @@ export function fileRequestLimits(state: Pick<BuildRunState, 'config'>): FileReq
  * greenfield run has nothing to read that the prompts do not already hold.
  */
 export function readingOffered(state: Pick<BuildRunState, 'config'>, role: BuildRole): boolean {
+  // An engineer in agent mode reads the worktree with its own tools.
+  if (role === 'engineer' && engineerInAgentMode(state)) return false;
   return OR_FILES_REQUESTED[role] !== undefined && !!state.config.repo && fileRequestLimits(state).max_rounds > 0;
 }
+
+/**
+ * Agent mode (seed addendum 2): the engineer is a CLI launched inside the worktree with its
+ * own tools; it edits files there and replies with a short report, and the provider-worker
+ * turns `git add -A && git diff --cached` into the Implementation the rest of the run sees.
+ */
+export function engineerInAgentMode(state: Pick<BuildRunState, 'config'>): boolean {
+  return state.config.agents.engineer.mode === 'agent';
+}
+
+const DELIVER_ANSWER =
+  '- `files`: the full content of every file you create or change. Paths are relative to the\n' +
+  '  workspace root: no leading `/`, no `..`, no local paths. Files you do not list stay unchanged.';
+
+const DELIVER_AGENT =
+  '- You are working inside the workspace (a git worktree of the project on the run branch) with\n' +
+  '  your own tools: read, create, edit or delete files there directly, and only there. Do not\n' +
+  '  commit, and do not put file contents in your reply: the orchestrator takes your changes from\n' +
+  '  `git add -A && git diff --cached` in the worktree once you are done.';
 
 /** The requests already made for answer `label`, oldest first. */
 export function fileReadsFor(state: Pick<BuildRunState, 'fileReads'>, label: string): FileReadRecord[] {
@@ -123,6 +144,7 @@ export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readon
     'files',
     'previous_attempt',
     'reading',
+    'deliver',
     'schema',
   ],
   validator: [
@@ -347,7 +369,8 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord, lab
       files,
       previous_attempt: previousAttempt,
       reading: reading.text,
-      schema: schemaFor('engineer'),
+      deliver: engineerInAgentMode(state) ? DELIVER_AGENT : DELIVER_ANSWER,
+      schema: engineerInAgentMode(state) ? JSON.stringify(agentModeReportJsonSchema()) : schemaFor('engineer'),
     },
     contextRefs: [...refs, ...reading.refs],
   };

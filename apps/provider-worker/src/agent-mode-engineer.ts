@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { agentModeReportJsonSchema, type FileChange } from '@roundtable/contracts';
+import type { Completion, Provider, ProviderRequest } from '@roundtable/providers';
+import { ProviderError } from '@roundtable/providers';
+import { openRepoWorkspace, readWorkspaceFiles, stageWorkspaceChanges } from '@roundtable/sandbox';
+
+/** A changed file larger than this is not inlined in the Implementation (the commit still has it). */
+const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_DIFF_BYTES = 1024 * 1024;
+
+export interface AgentModeCall {
+  runId: string;
+  callId: string;
+  label: string | null;
+  /** The request as answer mode would send it; agent mode adds the worktree and its own reply schema. */
+  request: ProviderRequest;
+}
+
+/**
+ * The engineer in agent mode (seed addendum 2, issue 4): the CLI runs inside the run's git
+ * worktree with its own tools, edits files there, and replies with a short report (the
+ * Implementation without files). Afterwards `git add -A && git diff --cached` says what it
+ * did: the changed files become the Implementation's `files`, so validation, the apply step
+ * (which commits the round on the run branch), the tests and the reviews work as in answer
+ * mode. The staged diff is stored as an artifact of the call.
+ *
+ * Needs the workspace volume: WORKSPACE_ROOT on this worker is the test-runner's.
+ */
+export async function runAgentModeEngineer(ds: DataSource, provider: Provider, workspaceRoot: string | undefined, call: AgentModeCall): Promise<Completion> {
+  if (!workspaceRoot) {
+    throw new ProviderError(
+      'PROVIDER_ERROR',
+      'agents.engineer.mode is agent, but this provider-worker has no WORKSPACE_ROOT: mount the test-runner\'s workspace volume at the same path and set WORKSPACE_ROOT (see the README, "Engineer in agent mode")',
+    );
+  }
+  const ws = await openRepoWorkspace(workspaceRoot, call.runId);
+  if (!ws?.git) {
+    throw new ProviderError(
+      'PROVIDER_ERROR',
+      `agent mode needs the run's git worktree under WORKSPACE_ROOT=${workspaceRoot}, and there is none for run ${call.runId} (is the workspace volume mounted here?)`,
+    );
+  }
+  const completion = await provider.run({ ...call.request, workdir: ws.path, schemaName: 'AgentModeReport', jsonSchema: agentModeReportJsonSchema() });
+
+  const staged = await stageWorkspaceChanges(ws, { maxBytes: MAX_DIFF_BYTES });
+  const files: FileChange[] = [];
+  const notInlined: string[] = [];
+  for (const change of staged.changes) {
+    if (change.kind === 'deleted' || change.kind === 'other') {
+      notInlined.push(`${change.path} (${change.kind})`);
+      continue;
+    }
+    const [f] = await readWorkspaceFiles(ws.path, [change.path], { maxBytesPerFile: MAX_FILE_BYTES });
+    if (f.truncated || f.content.includes('\0')) notInlined.push(`${change.path} (${f.truncated ? 'over 1 MiB' : 'binary'})`);
+    else files.push({ path: f.path, content: f.content });
+  }
+
+  const diffText = staged.diff.truncated ? `${staged.diff.text}\n[diff cut at ${MAX_DIFF_BYTES} bytes]\n` : staged.diff.text;
+  await ds.query(
+    `INSERT INTO artifacts (id, run_id, call_id, kind, path, sha256, bytes, content) VALUES ($1, $2, $3, 'diff', $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+    [
+      `${call.callId}-agent-diff`,
+      call.runId,
+      call.callId,
+      `agent/${call.label ?? call.callId}.diff`,
+      createHash('sha256').update(diffText).digest('hex'),
+      Buffer.byteLength(diffText),
+      diffText,
+    ],
+  );
+
+  const report = completion.parsed;
+  if (report === null || typeof report !== 'object' || Array.isArray(report)) return completion; // the worker's schema check says why
+  const r = report as Record<string, unknown>;
+  // Deletions and binaries are in the commit (the apply step commits `git add -A`) but cannot be a FileChange: say so.
+  const notes = notInlined.length ? `${String(r.notes ?? '')}\n[changed in the worktree, not listed in files: ${notInlined.join(', ')}]`.trim() : r.notes;
+  return { ...completion, parsed: { ...r, notes, files } };
+}
