@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
-import { RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import { preparedQuery, RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { BuildEvent, FinishedCall, ReadFile } from '@roundtable/workflow';
 import { labelOfId, testRunRecord } from '@roundtable/persistence';
 
@@ -56,7 +56,10 @@ interface SettledCallRow {
  * counted unless the call has finished; the caller throws then, and the transaction rolls back.
  */
 async function settleFinishedCall(em: EntityManager, runId: string, callId: string): Promise<SettledCallRow | undefined> {
-  const [row] = (await em.query(
+  const {
+    rows: [row],
+  } = await preparedQuery<SettledCallRow>(
+    em,
     `WITH RECURSIVE chain AS (
        SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 0 AS depth
          FROM agent_calls WHERE id = $1 AND run_id = $2
@@ -91,7 +94,7 @@ async function settleFinishedCall(em: EntityManager, runId: string, callId: stri
                FROM chain p WHERE p.depth > 0) AS prior
        FROM call`,
     [callId, runId],
-  )) as SettledCallRow[];
+  );
   return row;
 }
 

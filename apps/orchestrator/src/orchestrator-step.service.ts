@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { JobName, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
-import { RunEntity } from '@roundtable/persistence';
+import { preparedQuery, RunEntity } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { decide, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
 import { eventKeyOf, jobToBuildEvent, recordTestRun } from './job-to-event';
@@ -72,12 +72,13 @@ function runColumnList(em: EntityManager): string {
  * Null when the run does not exist.
  */
 async function lockRunAndRecordEvent(em: EntityManager, runId: string, eventKey: string): Promise<{ run: RunEntity; fresh: boolean } | null> {
-  const rows = (await em.query(
+  const { rows } = await preparedQuery<Record<string, unknown> & { __fresh: boolean }>(
+    em,
     `WITH run AS (SELECT ${runColumnList(em)} FROM runs WHERE id = $1 FOR UPDATE),
           inbox AS (INSERT INTO applied_events (run_id, event_key) SELECT "id", $2 FROM run ON CONFLICT DO NOTHING RETURNING 1)
      SELECT run.*, EXISTS (SELECT 1 FROM inbox) AS "__fresh" FROM run`,
     [runId, eventKey],
-  )) as (Record<string, unknown> & { __fresh: boolean })[];
+  );
   if (!rows.length) return null;
   const { __fresh: fresh, ...fields } = rows[0];
   return { run: Object.assign(new RunEntity(), fields), fresh };

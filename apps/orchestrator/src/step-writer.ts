@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { agentQueueName, jobId, NewRunEvent, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
-import type { RunEntity } from '@roundtable/persistence';
+import { preparedQuery, type RunEntity } from '@roundtable/persistence';
 import { checkRunEvents, insertRunEvents, OutboxJob, OutboxRow, writeOutbox } from '@roundtable/events';
 import type { BuildRunState, Command, DomainRecord, PanelAgentCallCommand, StepResult } from '@roundtable/workflow';
 
@@ -65,10 +65,13 @@ export async function writeStep(em: EntityManager, run: RunEntity, result: StepR
   params.push(newEvents.length);
   // The run row is locked FOR UPDATE by the step, so bumping event_seq here (instead of in a
   // separate UPDATE per append) keeps the log gap-free: no other writer can move it meanwhile.
-  const [[updated]] = (await em.query(
+  const {
+    rows: [updated],
+  } = await preparedQuery<{ event_seq: number }>(
+    em,
     `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length}, updated_at = now() WHERE id = $1 RETURNING event_seq`,
     params,
-  )) as [{ event_seq: number }[], number];
+  );
   if (!updated) throw new Error(`run ${runId} does not exist`);
 
   for (const r of result.records) await writeRecord(em, runId, r);
@@ -90,7 +93,7 @@ export async function insertDecisions(
   decisions: readonly { from: string; to: string; reason: string; refs: unknown }[],
 ): Promise<void> {
   if (!decisions.length) return;
-  await em.query(
+  await preparedQuery(em, 
     `INSERT INTO decisions (run_id, from_stage, to_stage, reason, refs)
      SELECT $1, d.from_stage, d.to_stage, d.reason, d.refs
        FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (from_stage text, to_stage text, reason text, refs jsonb)) WITH ORDINALITY AS d(from_stage, to_stage, reason, refs, ord)
@@ -102,17 +105,17 @@ export async function insertDecisions(
 async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): Promise<void> {
   switch (r.kind) {
     case 'proposal':
-      await em.query(
+      await preparedQuery(em, 
         `INSERT INTO proposals (id, run_id, call_id, label, revision_of, round, status, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT DO NOTHING`,
         [r.record.id, runId, r.record.callId, r.record.label, idOf(runId, r.record.revisionOf), r.record.round, r.record.status, jsonParam(r.record.body)],
       );
       return;
     case 'proposal_status':
-      await em.query(`UPDATE proposals SET status = $2 WHERE id = $1`, [idOf(runId, r.label), r.status]);
+      await preparedQuery(em, `UPDATE proposals SET status = $2 WHERE id = $1`, [idOf(runId, r.label), r.status]);
       return;
     case 'critique':
-      await em.query(
+      await preparedQuery(em, 
         `INSERT INTO critiques (id, run_id, call_id, label, target_kind, target_id, verdict, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT DO NOTHING`,
         [
@@ -128,7 +131,7 @@ async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): P
       );
       return;
     case 'implementation':
-      await em.query(
+      await preparedQuery(em, 
         `INSERT INTO implementations (id, run_id, call_id, label, proposal_id, fix_round, status, apply_error, body, artifact_ids)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '[]') ON CONFLICT DO NOTHING`,
         [
@@ -145,16 +148,16 @@ async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): P
       );
       return;
     case 'implementation_status':
-      await em.query(`UPDATE implementations SET status = $2, apply_error = $3 WHERE id = $1`, [idOf(runId, r.label), r.status, r.applyError ?? null]);
+      await preparedQuery(em, `UPDATE implementations SET status = $2, apply_error = $3 WHERE id = $1`, [idOf(runId, r.label), r.status, r.applyError ?? null]);
       return;
     case 'synthesis':
-      await em.query(
+      await preparedQuery(em, 
         `INSERT INTO syntheses (id, run_id, call_id, label, verdict, partial, body) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
         [r.record.id, runId, r.record.callId ?? null, r.record.label, r.record.body?.overall_verdict ?? null, r.record.partial, jsonParam(r.record.body)],
       );
       return;
     case 'open_question':
-      await em.query(`INSERT INTO open_questions (run_id, raised_by_role, question, status) VALUES ($1, $2, $3, 'open')`, [runId, r.role, r.question]);
+      await preparedQuery(em, `INSERT INTO open_questions (run_id, raised_by_role, question, status) VALUES ($1, $2, $3, 'open')`, [runId, r.role, r.question]);
       return;
   }
 }
@@ -167,7 +170,7 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
       const messages = JSON.stringify(c.messages);
       const promptHash = createHash('sha256').update(messages).digest('hex');
       // The audit row and its budget reservation in one round trip (a data-modifying CTE).
-      await em.query(
+      await preparedQuery(em, 
         `WITH call AS (
            INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
                                     messages, context_refs, schema_name, max_tokens, temperature, timeout_ms)
@@ -210,7 +213,7 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
       const kind = c.kind === 'workspace.prepare' ? 'prepare' : c.kind === 'workspace.apply' ? 'apply' : 'tests';
       const implementationId = c.kind === 'workspace.prepare' ? null : idOf(runId, c.implementationLabel);
       const result = c.kind === 'tests.run' ? { command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } : null;
-      await em.query(
+      await preparedQuery(em, 
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
         [c.opId, runId, kind, implementationId, jsonParam(result)],
       );
@@ -234,7 +237,7 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
         refused: c.refused,
         max_bytes_per_file: c.maxBytesPerFile,
       };
-      await em.query(
+      await preparedQuery(em, 
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
         [c.opId, runId, jsonParam(request)],
       );

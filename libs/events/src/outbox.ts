@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
 import type { JobProducer } from '@roundtable/queues';
-import { OutboxEntity } from '@roundtable/persistence';
+import { OutboxEntity, preparedQuery } from '@roundtable/persistence';
 
 export interface OutboxJob {
   runId: string | null;
@@ -28,7 +28,8 @@ export async function addToOutbox(em: EntityManager, jobs: OutboxJob[]): Promise
  */
 export async function writeOutbox(em: EntityManager, jobs: OutboxJob[]): Promise<OutboxRow[]> {
   if (!jobs.length) return [];
-  const rows = (await em.query(
+  const { rows } = await preparedQuery<{ id: string }>(
+    em,
     `INSERT INTO outbox (run_id, queue, job_name, job_id, payload)
      SELECT j.run_id, j.queue, j.job_name, j.job_id, j.payload
        FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (run_id text, queue text, job_name text, job_id text, payload jsonb))
@@ -36,7 +37,7 @@ export async function writeOutbox(em: EntityManager, jobs: OutboxJob[]): Promise
       ORDER BY j.ord
      RETURNING id`,
     [JSON.stringify(jobs.map((j) => ({ run_id: j.runId, queue: j.queue, job_name: j.jobName, job_id: j.jobId, payload: j.payload })))],
-  )) as { id: string }[];
+  );
   // The serial ids are drawn in the SELECT's order, so ascending ids pair with the jobs in order.
   const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   return jobs.map((j, i) => ({ ...j, id: ids[i] }));
@@ -124,7 +125,8 @@ export class OutboxDispatcher {
    */
   private async markSent(ids: number[]): Promise<void> {
     if (!ids.length) return;
-    await this.ds.query(
+    await preparedQuery(
+      this.ds,
       `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
        UPDATE outbox SET sent_at = now() FROM async_commit WHERE outbox.id = ANY($1)`,
       [ids],

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { NewRunEvent, RUN_EVENT_PAYLOADS, RunEventEnvelope } from '@roundtable/contracts';
-import { RunEventEntity } from '@roundtable/persistence';
+import { preparedQuery, RunEventEntity } from '@roundtable/persistence';
 
 export function toEnvelope(e: RunEventEntity): RunEventEnvelope {
   return {
@@ -57,7 +57,8 @@ export async function insertRunEvents(
     created_at: now.toISOString(),
   }));
   // One statement for any number of events; the rows travel as one JSON array.
-  await em.query(
+  await preparedQuery(
+    em,
     `INSERT INTO run_events (run_id, sequence, type, payload, created_at)
      SELECT $1, e.sequence, e.type, e.payload, $3 FROM jsonb_to_recordset($2::jsonb) AS e(sequence integer, type text, payload jsonb)`,
     [runId, JSON.stringify(envelopes.map((e) => ({ sequence: e.sequence, type: e.type, payload: e.payload }))), now],

@@ -30,3 +30,4 @@ export * from './redact-database-url';
 export * from './test-database';
 export * from './repositories/build-run-state.repository';
 export * from './repositories/run-usage.repository';
+export * from './prepared-query';

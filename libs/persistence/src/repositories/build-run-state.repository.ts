@@ -6,6 +6,7 @@ import type { ProposalEntity } from '../entities/proposal.entity';
 import type { RunEntity } from '../entities/run.entity';
 import type { SynthesisEntity } from '../entities/synthesis.entity';
 import type { TestRunEntity } from '../entities/test-run.entity';
+import { preparedQuery } from '../prepared-query';
 import type {
   AcceptanceCriterion,
   BuildRunState,
@@ -146,7 +147,10 @@ SELECT
  */
 export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: Date): Promise<BuildRunState> {
   const runId = run.id;
-  const [row] = (await em.query(STATE_SQL, [runId])) as StateRow[];
+  // Prepared: planning this statement cost about as much as running it (ten subqueries).
+  const {
+    rows: [row],
+  } = await preparedQuery<StateRow>(em, STATE_SQL, [runId]);
   // Oldest first, so an implementation applied again (a rerun) keeps its latest commit.
   const diffs = new Map(row.diffs.map((d) => [d.implementationId, implementationDiff(d)]));
   return {
