@@ -84,8 +84,8 @@ describe('workspace', () => {
         { path: 'big.txt', content: 'x'.repeat(100) },
       ]);
       expect(await readWorkspaceFiles(ws, ['small.py', './big.txt'], { maxBytesPerFile: 10 })).toEqual([
-        { path: 'small.py', content: 'print(1)\n', truncated: false },
-        { path: 'big.txt', content: 'x'.repeat(10), truncated: true },
+        { path: 'small.py', content: 'print(1)\n', truncated: false, bytes: 9 },
+        { path: 'big.txt', content: 'x'.repeat(10), truncated: true, bytes: 100 },
       ]);
     });
 

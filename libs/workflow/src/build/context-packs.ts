@@ -99,6 +99,7 @@ export function replySchemaName(state: BuildRunState, role: BuildRole, label: st
  * no request is left.
  */
 function readingText(state: BuildRunState, role: BuildRole, label: string): { text: string; refs: string[] } {
+  if (role === 'engineer' && engineerInAgentMode(state)) return { text: '(not needed: you read the workspace with your own tools)', refs: [] };
   if (!readingOffered(state, role)) return { text: '(not offered: this run has no existing repository to read from)', refs: [] };
   const limits = fileRequestLimits(state);
   const reads = fileReadsFor(state, label);

@@ -171,3 +171,39 @@ describe('reading before writing: engineer and validator', () => {
     expect(pending(d)).toMatchObject({ label: 'I1f1', schemaName: 'ImplementationOrFilesRequested' });
   });
 });
+
+describe('engineer in agent mode', () => {
+  const agentConfig = () =>
+    testConfig({
+      repo: '/repos/app',
+      providers: { anthropic: { type: 'replay', cassette: '/c.yaml' }, xai: { type: 'replay', cassette: '/c.yaml' }, ollama: { type: 'replay', cassette: '/c.yaml' }, claude_cli: { type: 'cli', cli: 'claude' } },
+      agents: {
+        proposer: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+        critic: { provider: 'xai', model: 'grok-4' },
+        reviser: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+        engineer: { provider: 'claude_cli', model: 'default', mode: 'agent' },
+        validator: { provider: 'ollama', model: 'qwen3:30b-a3b' },
+        synthesizer: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+      },
+    });
+
+  it('is told to edit the worktree with its tools and reply with a report, not files; no file requests are offered', () => {
+    const d = new BuildDriver(agentConfig()).begin(TREE);
+    d.reply(proposalBody('P1'));
+    d.reply(critiqueBody('P1', 'ACCEPT'));
+    const call = pending(d);
+    expect(call).toMatchObject({ role: 'engineer', label: 'I1', provider: 'claude_cli', schemaName: 'Implementation' });
+    const prompt = d.prompt();
+    expect(prompt).toContain('`git add -A && git diff --cached` in the worktree');
+    expect(prompt).not.toContain('`files`: the full content of every file');
+    expect(prompt).toContain('(not needed: you read the workspace with your own tools)');
+    const schema = JSON.parse(/## schema\n(.*)/.exec(prompt)![1]) as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties).sort()).toEqual(['assumptions', 'known_gaps', 'notes', 'proposal_id', 'test_command']);
+  });
+
+  it('answer mode (the default) asks for files as JSON', () => {
+    const d = onRepo();
+    d.reply(critiqueBody('P1', 'ACCEPT'));
+    expect(d.prompt()).toContain('`files`: the full content of every file you create or change');
+  });
+});
