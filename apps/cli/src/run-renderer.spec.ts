@@ -122,19 +122,32 @@ describe('RunRenderer', () => {
             { call_id: 'x-c3', stage: 'CRITIQUE', role: 'critic', provider: 'xai', model: 'grok-4', attempt: 2, label: 'C1', error: 'HTTP 529 overloaded', error_code: 'PROVIDER_ERROR' },
           ],
           ['files_rejected', { label: 'I1', error: 'path ../x escapes the workspace' }],
+          ['files_requested', { role: 'critic', label: 'C1', call_id: 'x-c4', paths: ['calc.py', 'nope.py'], round: 1 }],
+          [
+            'files_read',
+            {
+              label: 'C1',
+              files: [
+                { path: 'calc.py', bytes: 120, truncated: false, error: null },
+                { path: 'nope.py', bytes: null, truncated: false, error: 'no such file in the workspace' },
+              ],
+            },
+          ],
           ['open_question_raised', { role: 'critic', question: 'Is equity ever negative?' }],
           ['run_cancelled', { reason: 'cancelled by a user' }],
         ],
         7,
       ),
     );
-    expect(lines.slice(-8)).toEqual([
+    expect(lines.slice(-10)).toEqual([
       '-> CRITIQUE: P1 valid',
       '[CRITIQUE] critic xai/grok-4 0.3s in=10 out=5 cost=n/a INVALID',
       '  problems: expected array, received string',
       '[CRITIQUE] critic xai/grok-4 FAILED (PROVIDER_ERROR) attempt=2',
       '  HTTP 529 overloaded',
       '[CRITIQUE] I1 files rejected: path ../x escapes the workspace',
+      '[CRITIQUE] C1 critic asks to read calc.py, nope.py (request 1)',
+      '[CRITIQUE] C1 read 1 file(s), 1 not readable',
       '? open question from critic: Is equity ever negative?',
       '[CANCELLED] cancelled by a user. 3 calls, 1,268 tokens, $0.01, 10s.',
     ]);
