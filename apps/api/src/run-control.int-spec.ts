@@ -102,6 +102,19 @@ describe('POST /v1/runs/:id/resume', () => {
     expect(job?.data).toEqual({ runId: id, from: 'CRITIQUE', caps: { max_calls: 24, max_cost_usd: 7.5 } });
   });
 
+  it('answers 409 for a panel run (a panel is appealed, not resumed), and writes no job', async () => {
+    const id = await newRun('halted');
+    await api.ds.query(`UPDATE runs SET config = jsonb_set(config, '{workflow}', '"panel"') WHERE id = $1`, [id]);
+    const res = await post(`/v1/runs/${id}/resume`);
+    expect(res.status).toBe(409);
+    expect(res.json).toEqual({
+      error: 'run_not_resumable',
+      message: `run ${id} is a panel run; a panel cannot be resumed: appeal it (POST /v1/runs/${id}/appeal) or start a new run`,
+      status: 'halted',
+    });
+    expect(await controlRows(id)).toEqual([]);
+  });
+
   it.each<RunStatus>(['needs_input', 'failed'])('answers 202 for a %s run with no body: a plain resume', async (status) => {
     const id = await newRun(status);
     const res = await post(`/v1/runs/${id}/resume`);

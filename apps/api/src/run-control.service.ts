@@ -56,6 +56,15 @@ export class RunControlService {
           status,
         });
       }
+      // The panel has no resume: its stop is final, and its one second look is an appeal.
+      const [{ workflow }] = (await em.query(`SELECT config ->> 'workflow' AS workflow FROM runs WHERE id = $1`, [runId])) as { workflow: string | null }[];
+      if (workflow === 'panel') {
+        throw new ApiError(409, {
+          error: 'run_not_resumable',
+          message: `run ${runId} is a panel run; a panel cannot be resumed: appeal it (POST /v1/runs/${runId}/appeal) or start a new run`,
+          status,
+        });
+      }
       // One job per request: BullMQ would drop a second resume that reused the first one's id.
       const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.resume'`, [runId])) as { n: number }[];
       const payload = jobSchema('run.resume').parse({ runId, from: req.from, caps: req.caps }) as Record<string, unknown>;
