@@ -104,7 +104,7 @@ describe('POST /v1/runs/:id/resume', () => {
 
   it('answers 409 for a panel run (a panel is appealed, not resumed), and writes no job', async () => {
     const id = await newRun('halted');
-    await api.ds.query(`UPDATE runs SET config = jsonb_set(config, '{workflow}', '"panel"') WHERE id = $1`, [id]);
+    await api.ds.query(`UPDATE runs SET workflow = 'panel' WHERE id = $1`, [id]);
     const res = await post(`/v1/runs/${id}/resume`);
     expect(res.status).toBe(409);
     expect(res.json).toEqual({

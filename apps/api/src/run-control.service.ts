@@ -57,7 +57,7 @@ export class RunControlService {
         });
       }
       // The panel has no resume: its stop is final, and its one second look is an appeal.
-      const [{ workflow }] = (await em.query(`SELECT config ->> 'workflow' AS workflow FROM runs WHERE id = $1`, [runId])) as { workflow: string | null }[];
+      const [{ workflow }] = (await em.query(`SELECT workflow FROM runs WHERE id = $1`, [runId])) as { workflow: string | null }[];
       if (workflow === 'panel') {
         throw new ApiError(409, {
           error: 'run_not_resumable',
