@@ -153,6 +153,10 @@ describe('a run against an existing git repository (separate processes, Docker s
     expect(report).toContain(`- I1 → ${commit(`${branch}~1`)}: calc.py +4 −0, test_mul.py +6 −0`);
     expect(report).toContain(`- I1f1 → ${commit(branch)}: calc.py +1 −1`);
     expect(report).toContain('All rounds against the base: 2 files, +10 −0 (calc.py +4 −0, test_mul.py +6 −0).');
+    expect(report).toContain(
+      'Files read before answering:\n- C1 (critic): calc.py, test_calc.py\n- I1 (engineer): calc.py\n' +
+        '- R1 (validator): test_mul.py, test_calc.py, nope.py (no such file in the workspace)\n',
+    );
 
     // The fixture's own branch, index, config and files are exactly as before.
     expect(snapshot(repo)).toEqual(before);

@@ -1,4 +1,4 @@
-import { BuildDriver, critiqueBody, happyPath, proposalBody } from './build/build-scenario.fixture';
+import { BuildDriver, critiqueBody, happyPath, proposalBody, testConfig } from './build/build-scenario.fixture';
 import { renderBuildReport } from './report';
 
 const audit = { calls: 8, failedCalls: 0, inputTokens: 12_000, outputTokens: 8_461, costUsd: null, seconds: 49 };
@@ -78,6 +78,16 @@ describe('renderBuildReport', () => {
   it('shows a known cost and failed calls', () => {
     const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, failedCalls: 1, costUsd: 0.1, seconds: null } });
     expect(r).toContain('8 agent calls (1 failed), 20,461 tokens (in 12,000 / out 8,461), cost $0.10, n/a.');
+  });
+
+  it('lists the files each answer read before it was given, and none when nothing was read', () => {
+    expect(report).not.toContain('Files read before answering');
+    const f = new BuildDriver(testConfig({ repo: '/repos/app' })).begin(['calc.py']);
+    f.reply(proposalBody('P1'));
+    f.reply({ paths: ['calc.py', 'nope.py'] });
+    f.read({ 'calc.py': 'def add(a, b):\n    return a + b\n' });
+    const r = renderBuildReport({ state: f.state, decisions: f.decisions, audit });
+    expect(r).toContain('Files read before answering:\n- C1 (critic): calc.py, nope.py (no such file in the workspace)\n');
   });
 
   it('a fact-only report says there is no synthesis and why', () => {

@@ -184,7 +184,21 @@ function auditSection(state: BuildRunState, audit: ReportAudit): string[] {
   return [
     '## Audit',
     `${plural(audit.calls, 'agent call')}${failed}, ${thousands(tokens)} tokens (in ${thousands(audit.inputTokens)} / out ${thousands(audit.outputTokens)}), ${cost}, ${seconds}.`,
+    ...filesReadLines(state),
     `\`roundtable calls ${state.runId}\` for prompts, responses, tokens, cost.`,
+  ];
+}
+
+/** Reading before writing: which answer read which files (what each agent's judgement rested on). */
+function filesReadLines(state: BuildRunState): string[] {
+  const reads = state.fileReads ?? [];
+  if (reads.length === 0) return [];
+  return [
+    'Files read before answering:',
+    ...reads.map((r) => {
+      const files = (r.files ?? []).map((f) => (f.error === null ? f.path : `${f.path} (${f.error})`));
+      return `- ${r.label} (${r.role}): ${r.files === null ? `${r.paths.join(', ')} (not read)` : files.join(', ')}`;
+    }),
   ];
 }
 
