@@ -287,18 +287,8 @@ export type Command =
   | AgentCallCommand
   | { kind: 'workspace.prepare'; opId: string }
   | { kind: 'workspace.apply'; opId: string; implementationLabel: string }
-  | {
-      kind: 'workspace.read';
-      opId: string;
-      /** The answer the files are for (C1, I1, R1 …) and who asked. */
-      label: string;
-      role: BuildRole;
-      callId: string;
-      paths: string[];
-      reason: string | null;
-      refused: string[];
-      maxBytesPerFile: number;
-    }
+  /** Read the files of a request (the record without its files yet), each capped at maxBytesPerFile. */
+  | ({ kind: 'workspace.read'; maxBytesPerFile: number } & Omit<FileReadRecord, 'files'>)
   | {
       kind: 'tests.run';
       opId: string;

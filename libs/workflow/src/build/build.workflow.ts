@@ -554,17 +554,8 @@ function onFilesRequested(step: Step, call: FinishedCall, label: string, request
     files: null,
   };
   step.state.fileReads = [...(step.state.fileReads ?? []), record];
-  step.commands.push({
-    kind: 'workspace.read',
-    opId: record.opId,
-    label,
-    role: record.role,
-    callId: record.callId,
-    paths: record.paths,
-    reason: record.reason,
-    refused: record.refused,
-    maxBytesPerFile: limits.max_bytes_per_file,
-  });
+  const { files: _notReadYet, ...asked } = record;
+  step.commands.push({ kind: 'workspace.read', ...asked, maxBytesPerFile: limits.max_bytes_per_file });
   step.emit('files_requested', {
     role: call.role,
     label,
