@@ -21,33 +21,20 @@ export class ClaudeCliProvider extends CliProvider {
 
   protected async invocation(req: ProviderRequest): Promise<CliInvocation> {
     const { system, prompt } = cliPrompt(req.messages);
-    if (req.workdir) {
-      // Agent mode: file tools on and edits accepted without asking, inside the worktree only
-      // (cwd plus --add-dir); Claude Code's own agent prompt stays, the role prompt is appended.
-      return {
-        args: [
-          '-p', prompt,
-          '--output-format', 'json',
-          '--json-schema', JSON.stringify(plainJsonSchema(req.jsonSchema)),
-          '--permission-mode', 'acceptEdits',
-          '--add-dir', req.workdir,
-          '--tools', 'Read,Edit,Write,Glob,Grep',
-          '--max-turns', String(req.maxTurns ?? 30),
-          '--no-session-persistence',
-          ...(system ? ['--append-system-prompt', system] : []),
-          ...modelArgs('--model', req.model),
-        ],
-      };
-    }
+    const mode = req.workdir
+      ? // Agent mode: file tools on and edits accepted without asking, inside the worktree only
+        // (cwd plus --add-dir); Claude Code's own agent prompt stays, the role prompt is appended.
+        { tools: ['--permission-mode', 'acceptEdits', '--add-dir', req.workdir, '--tools', 'Read,Edit,Write,Glob,Grep'], turns: 30, systemFlag: '--append-system-prompt' }
+      : { tools: ['--tools', ''], turns: 1, systemFlag: '--system-prompt' };
     return {
       args: [
         '-p', prompt,
         '--output-format', 'json',
         '--json-schema', JSON.stringify(plainJsonSchema(req.jsonSchema)),
-        '--tools', '',
-        '--max-turns', String(req.maxTurns ?? 1),
+        ...mode.tools,
+        '--max-turns', String(req.maxTurns ?? mode.turns),
         '--no-session-persistence',
-        ...(system ? ['--system-prompt', system] : []),
+        ...(system ? [mode.systemFlag, system] : []),
         ...modelArgs('--model', req.model),
       ],
     };
