@@ -55,12 +55,8 @@ interface SettledCallRow {
  * reservations and adds the chain's usage to usage_by_provider. Nothing is released or
  * counted unless the call has finished; the caller throws then, and the transaction rolls back.
  */
-async function settleFinishedCall(em: EntityManager, runId: string, callId: string): Promise<SettledCallRow | undefined> {
-  const {
-    rows: [row],
-  } = await preparedQuery<SettledCallRow>(
-    em,
-    `WITH RECURSIVE chain AS (
+/** settleFinishedCall's statement (parameters: call id, run id), for a caller that sends it in a StatementBatch. */
+export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE chain AS (
        SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 0 AS depth
          FROM agent_calls WHERE id = $1 AND run_id = $2
        UNION ALL
@@ -92,9 +88,12 @@ async function settleFinishedCall(em: EntityManager, runId: string, callId: stri
             call.input_tokens, call.output_tokens, call.cost_usd::text AS cost_usd, call.latency_ms,
             (SELECT coalesce(json_agg(json_build_object('id', p.id, 'error', p.error, 'errorCode', p.error_code) ORDER BY p.depth DESC), '[]')
                FROM chain p WHERE p.depth > 0) AS prior
-       FROM call`,
-    [callId, runId],
-  );
+       FROM call`;
+
+async function settleFinishedCall(em: EntityManager, runId: string, callId: string): Promise<SettledCallRow | undefined> {
+  const {
+    rows: [row],
+  } = await preparedQuery<SettledCallRow>(em, SETTLE_FINISHED_CALL_SQL, [callId, runId]);
   return row;
 }
 
@@ -160,37 +159,7 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       return { type: 'cancel' };
     case 'agent.done': {
       const p = payload as JobOf<'agent.done'>;
-      const call = await settleFinishedCall(em, run.id, p.callId);
-      if (!call) throw new Error(`agent call ${p.callId} of run ${run.id} does not exist`);
-      if (call.status !== 'completed' && call.status !== 'failed') {
-        throw new StaleJobError(`agent call ${call.id} is ${call.status}, not finished`);
-      }
-      const finished: FinishedCall = {
-        id: call.id,
-        role: call.role as FinishedCall['role'],
-        stage: call.stage as FinishedCall['stage'],
-        label: call.label,
-        attempt: call.attempt,
-        retry: call.retry,
-        priorAttempts: call.prior,
-        provider: call.provider,
-        model: call.model,
-        status: call.status as FinishedCall['status'],
-        valid: call.valid,
-        parsed: call.parsed,
-        responseText: call.response_text,
-        error: call.error,
-        errorCode: call.error_code,
-        schemaName: call.schema_name && isAgentSchemaName(call.schema_name) ? call.schema_name : null,
-        messages: call.messages,
-        usage: {
-          inputTokens: call.input_tokens,
-          outputTokens: call.output_tokens,
-          costUsd: call.cost_usd === null ? null : Number(call.cost_usd),
-          latencyMs: call.latency_ms,
-        },
-      };
-      return { type: 'agent_call_finished', call: finished };
+      return finishedCallEvent(run.id, p.callId, await settleFinishedCall(em, run.id, p.callId));
     }
     case 'workspace.done': {
       const p = payload as JobOf<'workspace.done'>;
@@ -241,4 +210,39 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
     default:
       throw new Error(`job ${name} is not for the orchestrator`);
   }
+}
+
+/** The workflow event for a call settled by SETTLE_FINISHED_CALL_SQL (its row, or undefined when there is none). */
+export function finishedCallEvent(runId: string, callId: string, settled: object | undefined): BuildEvent {
+  const call = settled as SettledCallRow | undefined;
+  if (!call) throw new Error(`agent call ${callId} of run ${runId} does not exist`);
+  if (call.status !== 'completed' && call.status !== 'failed') {
+    throw new StaleJobError(`agent call ${call.id} is ${call.status}, not finished`);
+  }
+  const finished: FinishedCall = {
+    id: call.id,
+    role: call.role as FinishedCall['role'],
+    stage: call.stage as FinishedCall['stage'],
+    label: call.label,
+    attempt: call.attempt,
+    retry: call.retry,
+    priorAttempts: call.prior,
+    provider: call.provider,
+    model: call.model,
+    status: call.status as FinishedCall['status'],
+    valid: call.valid,
+    parsed: call.parsed,
+    responseText: call.response_text,
+    error: call.error,
+    errorCode: call.error_code,
+    schemaName: call.schema_name && isAgentSchemaName(call.schema_name) ? call.schema_name : null,
+    messages: call.messages,
+    usage: {
+      inputTokens: call.input_tokens,
+      outputTokens: call.output_tokens,
+      costUsd: call.cost_usd === null ? null : Number(call.cost_usd),
+      latencyMs: call.latency_ms,
+    },
+  };
+  return { type: 'agent_call_finished', call: finished };
 }

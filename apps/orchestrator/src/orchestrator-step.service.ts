@@ -1,11 +1,11 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { JobName, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
-import { preparedQuery, RunEntity } from '@roundtable/persistence';
+import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { decide, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
-import { eventKeyOf, jobToBuildEvent, recordTestRun } from './job-to-event';
+import { decide, type BuildEvent, type BuildRunState, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
+import { eventKeyOf, finishedCallEvent, jobToBuildEvent, recordTestRun, SETTLE_FINISHED_CALL_SQL } from './job-to-event';
 import { loadBuildRunState } from '@roundtable/persistence';
-import { writeStep } from './step-writer';
+import { writeStep, type WrittenStep } from './step-writer';
 import { applyPanelStep } from './panel/panel-step';
 
 export type StepOutcome = 'applied' | 'duplicate' | 'ignored';
@@ -27,31 +27,81 @@ export class OrchestratorStepService {
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
     const eventKey = eventKeyOf(name, payload, jobIdValue);
-    const written = await this.ds.transaction(async (em) => {
-      const locked = await lockRunAndRecordEvent(em, payload.runId, eventKey);
-      if (!locked) throw new Error(`run ${payload.runId} does not exist`);
-      const { run, fresh } = locked;
-      if (!fresh) return 'duplicate' as const;
-      if (run.workflow === 'panel') {
-        if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
-        return applyPanelStep(em, run, name, payload, this.panelTemplates, new Date());
+    // The transaction is driven by hand, not by ds.transaction(), so that BEGIN travels with the
+    // run lock and COMMIT with the step's last writes (StatementBatch): a step is a handful of
+    // round trips instead of one per statement.
+    const runner = this.ds.createQueryRunner();
+    const tx = runner as unknown as { isTransactionActive: boolean }; // TypeORM's flag, read-only in its typings
+    let written: WrittenStep | 'duplicate' | 'ignored';
+    try {
+      await runner.connect();
+      const lock = StatementBatch.of(runner.manager);
+      lock.add(lockRunSql(runner.manager), [payload.runId, eventKey]);
+      // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
+      // set before BEGIN is sent, so that any failure from here on is rolled back.
+      tx.isTransactionActive = true;
+      const [locked] = await lock.flush({ before: 'BEGIN' });
+      const outcome = await this.step(runner.manager, name, payload, locked.rows[0]);
+      if (outcome.committed) tx.isTransactionActive = false;
+      else {
+        await runner.query('COMMIT');
+        tx.isTransactionActive = false;
       }
-      // A finished run still records late call results (usage, reservations) and may be resumed.
-      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
-        return 'ignored' as const;
+      written = outcome.written;
+    } catch (e) {
+      if (tx.isTransactionActive) {
+        tx.isTransactionActive = false;
+        await runner.query('ROLLBACK').catch(() => undefined); // the error that got here is the one to report
       }
-      const now = new Date();
-      const event = await jobToBuildEvent(em, run, name, payload);
-      const state = await loadBuildRunState(em, run, now);
-      const result = decide(state, event, { templates: this.templates });
-      if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
-      return writeStep(em, run, result);
-    });
+      throw e;
+    } finally {
+      await runner.release();
+    }
     if (typeof written === 'string') return written;
     await this.outbox.dispatchRows(written.outbox);
     await this.publisher.publish(written.events);
     if (written.status === 'cancelled') await this.outbox.withdrawQueuedJobs(payload.runId);
     return 'applied';
+  }
+
+  /** Everything between the lock and the commit; `committed` when the last batch of writes carried the COMMIT. */
+  private async step(
+    em: EntityManager,
+    name: JobName,
+    payload: Record<string, unknown> & { runId: string },
+    locked: Record<string, unknown> | undefined,
+  ): Promise<{ written: WrittenStep | 'duplicate' | 'ignored'; committed: boolean }> {
+    if (!locked) throw new Error(`run ${payload.runId} does not exist`);
+    const { __fresh: fresh, ...fields } = locked;
+    const run = Object.assign(new RunEntity(), fields);
+    if (!fresh) return { written: 'duplicate', committed: false };
+    if (run.workflow === 'panel') {
+      if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
+      return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, new Date()), committed: false };
+    }
+    // A finished run still records late call results (usage, reservations) and may be resumed.
+    if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
+      return { written: 'ignored', committed: false };
+    }
+    const now = new Date();
+    let event: BuildEvent;
+    let state: BuildRunState;
+    if (name === 'agent.done') {
+      // Settling the call and reading the state that follows from it: one round trip.
+      const callId = String(payload.callId);
+      const reads = StatementBatch.of(em);
+      reads.add(SETTLE_FINISHED_CALL_SQL, [callId, run.id]);
+      reads.add(BUILD_RUN_STATE_SQL, [run.id]);
+      const [settled, stateRow] = await reads.flush();
+      event = finishedCallEvent(run.id, callId, settled.rows[0]);
+      state = buildRunStateFromRow(run, stateRow.rows[0], now);
+    } else {
+      event = await jobToBuildEvent(em, run, name, payload);
+      state = await loadBuildRunState(em, run, now);
+    }
+    const result = decide(state, event, { templates: this.templates });
+    if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
+    return { written: await writeStep(em, run, result, [], { commit: true }), committed: true };
   }
 }
 
@@ -66,20 +116,13 @@ function runColumnList(em: EntityManager): string {
 }
 
 /**
- * Step 1 in one round trip: locks the run row (FOR UPDATE, which serialises the run's steps)
- * and records the event in the inbox; `fresh` is false when it was already applied. The CTE
+ * Step 1 (sent with BEGIN): locks the run row (FOR UPDATE, which serialises the run's steps)
+ * and records the event in the inbox; `__fresh` is false when it was already applied. The CTE
  * that inserts reads the locked row, so the lock is taken first, as with two statements.
- * Null when the run does not exist.
+ * No row when the run does not exist. Parameters: run id, event key.
  */
-async function lockRunAndRecordEvent(em: EntityManager, runId: string, eventKey: string): Promise<{ run: RunEntity; fresh: boolean } | null> {
-  const { rows } = await preparedQuery<Record<string, unknown> & { __fresh: boolean }>(
-    em,
-    `WITH run AS (SELECT ${runColumnList(em)} FROM runs WHERE id = $1 FOR UPDATE),
+function lockRunSql(em: EntityManager): string {
+  return `WITH run AS (SELECT ${runColumnList(em)} FROM runs WHERE id = $1 FOR UPDATE),
           inbox AS (INSERT INTO applied_events (run_id, event_key) SELECT "id", $2 FROM run ON CONFLICT DO NOTHING RETURNING 1)
-     SELECT run.*, EXISTS (SELECT 1 FROM inbox) AS "__fresh" FROM run`,
-    [runId, eventKey],
-  );
-  if (!rows.length) return null;
-  const { __fresh: fresh, ...fields } = rows[0];
-  return { run: Object.assign(new RunEntity(), fields), fresh };
+     SELECT run.*, EXISTS (SELECT 1 FROM inbox) AS "__fresh" FROM run`;
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { agentQueueName, jobId, NewRunEvent, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
-import { preparedQuery, type RunEntity } from '@roundtable/persistence';
-import { checkRunEvents, insertRunEvents, OutboxJob, OutboxRow, writeOutbox } from '@roundtable/events';
+import { preparedQuery, StatementBatch, type RunEntity } from '@roundtable/persistence';
+import { checkRunEvents, outboxInsert, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
 import type { BuildRunState, Command, DomainRecord, PanelAgentCallCommand, StepResult } from '@roundtable/workflow';
 
 const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
@@ -28,7 +28,13 @@ export const jsonParam = (v: unknown): string | null => (v === null || v === und
  * Plain SQL, one statement per kind of row (multi-row where a step writes several): this runs
  * on every step, and TypeORM's query building cost more CPU than the statements themselves.
  */
-export async function writeStep(em: EntityManager, run: RunEntity, result: StepResult, extraEvents: NewRunEvent[] = []): Promise<WrittenStep> {
+export async function writeStep(
+  em: EntityManager,
+  run: RunEntity,
+  result: StepResult,
+  extraEvents: NewRunEvent[] = [],
+  opts: { commit?: boolean } = {},
+): Promise<WrittenStep> {
   const runId = run.id;
   const s = result.state;
   const becameRunning = run.status === 'queued' && s.status === 'running';
@@ -62,60 +68,75 @@ export async function writeStep(em: EntityManager, run: RunEntity, result: StepR
   }
   if (becameRunning) set('started_at', new Date());
   if (becameTerminal) set('finished_at', new Date());
-  params.push(newEvents.length);
-  // The run row is locked FOR UPDATE by the step, so bumping event_seq here (instead of in a
-  // separate UPDATE per append) keeps the log gap-free: no other writer can move it meanwhile.
-  const {
-    rows: [updated],
-  } = await preparedQuery<{ event_seq: number }>(
-    em,
-    `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length}, updated_at = now() WHERE id = $1 RETURNING event_seq`,
+  // The run row is locked FOR UPDATE by this step (run.eventSeq was read under the lock), so
+  // the events are numbered from it and event_seq moves past them in this same UPDATE instead
+  // of a separate one per append: no other writer can move it meanwhile, and the log stays
+  // gap-free. The event_seq condition turns a broken assumption into an error, not a gap.
+  params.push(newEvents.length, run.eventSeq);
+  const writes = StatementBatch.of(em);
+  const runUpdate = writes.add(
+    `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length - 1}, updated_at = now() WHERE id = $1 AND event_seq = $${params.length}`,
     params,
   );
-  if (!updated) throw new Error(`run ${runId} does not exist`);
-
-  for (const r of result.records) await writeRecord(em, runId, r);
-  await insertDecisions(em, runId, result.decisions);
+  for (const r of result.records) writeRecord(writes, runId, r);
+  const decisions = decisionsInsert(runId, result.decisions);
+  if (decisions) writes.add(decisions.sql, decisions.params);
+  const checkRunUpdate = (results: { rowCount: number }[]) => {
+    if (results[runUpdate].rowCount !== 1) throw new Error(`run ${runId} does not exist or its event_seq moved under the step's lock`);
+  };
 
   const jobs: OutboxJob[] = [];
-  let seq = run.callSeq;
-  for (const c of result.commands) jobs.push(await writeCommand(em, s, c, () => ++seq));
+  if (result.commands.length) {
+    // Commands write their rows themselves (some reference the records above), so what is queued goes first.
+    checkRunUpdate(await writes.flush());
+    let seq = run.callSeq;
+    for (const c of result.commands) jobs.push(await writeCommand(em, s, c, () => ++seq));
+  }
 
-  const events = await insertRunEvents(em, runId, Number(updated.event_seq) - newEvents.length, newEvents);
-  const outbox = await writeOutbox(em, jobs);
-  return { outbox, events, status: s.status };
+  const events = runEventsInsert(runId, run.eventSeq, newEvents);
+  if (newEvents.length) writes.add(events.sql, events.params);
+  const outbox = outboxInsert(jobs);
+  const outboxAt = jobs.length ? writes.add(outbox.sql, outbox.params) : -1;
+  // One round trip for the rest of the step, with the COMMIT when the caller hands it over.
+  const results = await writes.flush(opts.commit ? { after: 'COMMIT' } : {});
+  if (!result.commands.length) checkRunUpdate(results);
+  return { outbox: outboxAt >= 0 ? outbox.rowsOf(results[outboxAt].rows as { id: unknown }[]) : [], events: events.envelopes, status: s.status };
 }
 
 /** A step's decisions in one INSERT. */
-export async function insertDecisions(
-  em: EntityManager,
-  runId: string,
-  decisions: readonly { from: string; to: string; reason: string; refs: unknown }[],
-): Promise<void> {
-  if (!decisions.length) return;
-  await preparedQuery(em, 
-    `INSERT INTO decisions (run_id, from_stage, to_stage, reason, refs)
+export async function insertDecisions(em: EntityManager, runId: string, decisions: readonly DecisionRow[]): Promise<void> {
+  const insert = decisionsInsert(runId, decisions);
+  if (insert) await preparedQuery(em, insert.sql, insert.params);
+}
+
+type DecisionRow = { from: string; to: string; reason: string; refs: unknown };
+
+function decisionsInsert(runId: string, decisions: readonly DecisionRow[]): { sql: string; params: unknown[] } | null {
+  if (!decisions.length) return null;
+  return {
+    sql: `INSERT INTO decisions (run_id, from_stage, to_stage, reason, refs)
      SELECT $1, d.from_stage, d.to_stage, d.reason, d.refs
        FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (from_stage text, to_stage text, reason text, refs jsonb)) WITH ORDINALITY AS d(from_stage, to_stage, reason, refs, ord)
       ORDER BY d.ord`,
-    [runId, JSON.stringify(decisions.map((d) => ({ from_stage: d.from, to_stage: d.to, reason: d.reason, refs: d.refs })))],
-  );
+    params: [runId, JSON.stringify(decisions.map((d) => ({ from_stage: d.from, to_stage: d.to, reason: d.reason, refs: d.refs })))],
+  };
 }
 
-async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): Promise<void> {
+/** Queues the statement that writes one domain record. */
+function writeRecord(batch: StatementBatch, runId: string, r: DomainRecord): void {
   switch (r.kind) {
     case 'proposal':
-      await preparedQuery(em, 
+      batch.add(
         `INSERT INTO proposals (id, run_id, call_id, label, revision_of, round, status, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT DO NOTHING`,
         [r.record.id, runId, r.record.callId, r.record.label, idOf(runId, r.record.revisionOf), r.record.round, r.record.status, jsonParam(r.record.body)],
       );
       return;
     case 'proposal_status':
-      await preparedQuery(em, `UPDATE proposals SET status = $2 WHERE id = $1`, [idOf(runId, r.label), r.status]);
+      batch.add(`UPDATE proposals SET status = $2 WHERE id = $1`, [idOf(runId, r.label), r.status]);
       return;
     case 'critique':
-      await preparedQuery(em, 
+      batch.add(
         `INSERT INTO critiques (id, run_id, call_id, label, target_kind, target_id, verdict, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          ON CONFLICT DO NOTHING`,
         [
@@ -131,7 +152,7 @@ async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): P
       );
       return;
     case 'implementation':
-      await preparedQuery(em, 
+      batch.add(
         `INSERT INTO implementations (id, run_id, call_id, label, proposal_id, fix_round, status, apply_error, body, artifact_ids)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '[]') ON CONFLICT DO NOTHING`,
         [
@@ -148,16 +169,16 @@ async function writeRecord(em: EntityManager, runId: string, r: DomainRecord): P
       );
       return;
     case 'implementation_status':
-      await preparedQuery(em, `UPDATE implementations SET status = $2, apply_error = $3 WHERE id = $1`, [idOf(runId, r.label), r.status, r.applyError ?? null]);
+      batch.add(`UPDATE implementations SET status = $2, apply_error = $3 WHERE id = $1`, [idOf(runId, r.label), r.status, r.applyError ?? null]);
       return;
     case 'synthesis':
-      await preparedQuery(em, 
+      batch.add(
         `INSERT INTO syntheses (id, run_id, call_id, label, verdict, partial, body) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
         [r.record.id, runId, r.record.callId ?? null, r.record.label, r.record.body?.overall_verdict ?? null, r.record.partial, jsonParam(r.record.body)],
       );
       return;
     case 'open_question':
-      await preparedQuery(em, `INSERT INTO open_questions (run_id, raised_by_role, question, status) VALUES ($1, $2, $3, 'open')`, [runId, r.role, r.question]);
+      batch.add(`INSERT INTO open_questions (run_id, raised_by_role, question, status) VALUES ($1, $2, $3, 'open')`, [runId, r.role, r.question]);
       return;
   }
 }
@@ -170,7 +191,8 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
       const messages = JSON.stringify(c.messages);
       const promptHash = createHash('sha256').update(messages).digest('hex');
       // The audit row and its budget reservation in one round trip (a data-modifying CTE).
-      await preparedQuery(em, 
+      await preparedQuery(
+        em,
         `WITH call AS (
            INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
                                     messages, context_refs, schema_name, max_tokens, temperature, timeout_ms)
@@ -213,7 +235,8 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
       const kind = c.kind === 'workspace.prepare' ? 'prepare' : c.kind === 'workspace.apply' ? 'apply' : 'tests';
       const implementationId = c.kind === 'workspace.prepare' ? null : idOf(runId, c.implementationLabel);
       const result = c.kind === 'tests.run' ? { command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } : null;
-      await preparedQuery(em, 
+      await preparedQuery(
+        em,
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
         [c.opId, runId, kind, implementationId, jsonParam(result)],
       );
@@ -237,7 +260,8 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
         refused: c.refused,
         max_bytes_per_file: c.maxBytesPerFile,
       };
-      await preparedQuery(em, 
+      await preparedQuery(
+        em,
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
         [c.opId, runId, jsonParam(request)],
       );

@@ -28,19 +28,27 @@ export async function addToOutbox(em: EntityManager, jobs: OutboxJob[]): Promise
  */
 export async function writeOutbox(em: EntityManager, jobs: OutboxJob[]): Promise<OutboxRow[]> {
   if (!jobs.length) return [];
-  const { rows } = await preparedQuery<{ id: string }>(
-    em,
-    `INSERT INTO outbox (run_id, queue, job_name, job_id, payload)
+  const insert = outboxInsert(jobs);
+  const { rows } = await preparedQuery<{ id: string }>(em, insert.sql, insert.params);
+  return insert.rowsOf(rows);
+}
+
+/** writeOutbox as a statement to send (e.g. in a StatementBatch); rowsOf() pairs its RETURNING rows with the jobs. */
+export function outboxInsert(jobs: OutboxJob[]): { sql: string; params: unknown[]; rowsOf: (returned: { id: unknown }[]) => OutboxRow[] } {
+  return {
+    sql: `INSERT INTO outbox (run_id, queue, job_name, job_id, payload)
      SELECT j.run_id, j.queue, j.job_name, j.job_id, j.payload
        FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (run_id text, queue text, job_name text, job_id text, payload jsonb))
             WITH ORDINALITY AS j(run_id, queue, job_name, job_id, payload, ord)
       ORDER BY j.ord
      RETURNING id`,
-    [JSON.stringify(jobs.map((j) => ({ run_id: j.runId, queue: j.queue, job_name: j.jobName, job_id: j.jobId, payload: j.payload })))],
-  );
-  // The serial ids are drawn in the SELECT's order, so ascending ids pair with the jobs in order.
-  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-  return jobs.map((j, i) => ({ ...j, id: ids[i] }));
+    params: [JSON.stringify(jobs.map((j) => ({ run_id: j.runId, queue: j.queue, job_name: j.jobName, job_id: j.jobId, payload: j.payload })))],
+    rowsOf: (returned) => {
+      // The serial ids are drawn in the SELECT's order, so ascending ids pair with the jobs in order.
+      const ids = returned.map((r) => Number(r.id)).sort((a, b) => a - b);
+      return jobs.map((j, i) => ({ ...j, id: ids[i] }));
+    },
+  };
 }
 
 /**

@@ -48,6 +48,17 @@ export async function insertRunEvents(
   events: NewRunEvent[],
 ): Promise<RunEventEnvelope[]> {
   if (events.length === 0) return [];
+  const insert = runEventsInsert(runId, lastSequence, events);
+  await preparedQuery(em, insert.sql, insert.params);
+  return insert.envelopes;
+}
+
+/** insertRunEvents as a statement to send (e.g. in a StatementBatch), with the envelopes it writes. */
+export function runEventsInsert(
+  runId: string,
+  lastSequence: number,
+  events: NewRunEvent[],
+): { sql: string; params: unknown[]; envelopes: RunEventEnvelope[] } {
   const now = new Date();
   const envelopes: RunEventEnvelope[] = events.map((e, i) => ({
     type: e.type,
@@ -57,13 +68,12 @@ export async function insertRunEvents(
     created_at: now.toISOString(),
   }));
   // One statement for any number of events; the rows travel as one JSON array.
-  await preparedQuery(
-    em,
-    `INSERT INTO run_events (run_id, sequence, type, payload, created_at)
+  return {
+    sql: `INSERT INTO run_events (run_id, sequence, type, payload, created_at)
      SELECT $1, e.sequence, e.type, e.payload, $3 FROM jsonb_to_recordset($2::jsonb) AS e(sequence integer, type text, payload jsonb)`,
-    [runId, JSON.stringify(envelopes.map((e) => ({ sequence: e.sequence, type: e.type, payload: e.payload }))), now],
-  );
-  return envelopes;
+    params: [runId, JSON.stringify(envelopes.map((e) => ({ sequence: e.sequence, type: e.type, payload: e.payload }))), now],
+    envelopes,
+  };
 }
 
 /** Events after a sequence, oldest first: the replay half of the SSE stream and of audits. */

@@ -31,3 +31,4 @@ export * from './test-database';
 export * from './repositories/build-run-state.repository';
 export * from './repositories/run-usage.repository';
 export * from './prepared-query';
+export * from './statement-batch';

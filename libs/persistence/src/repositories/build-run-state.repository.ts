@@ -146,11 +146,20 @@ SELECT
  * run row is already locked). Everything decide() may need is here; nothing else is read.
  */
 export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: Date): Promise<BuildRunState> {
-  const runId = run.id;
   // Prepared: planning this statement cost about as much as running it (ten subqueries).
   const {
     rows: [row],
-  } = await preparedQuery<StateRow>(em, STATE_SQL, [runId]);
+  } = await preparedQuery<StateRow>(em, STATE_SQL, [run.id]);
+  return buildRunStateFromRow(run, row as unknown as Record<string, unknown>, now);
+}
+
+/** The state query (one parameter: the run id), for a caller that sends it in a StatementBatch. */
+export const BUILD_RUN_STATE_SQL = STATE_SQL;
+
+/** loadBuildRunState for a row of BUILD_RUN_STATE_SQL the caller has already read. */
+export function buildRunStateFromRow(run: RunEntity, stateRow: Record<string, unknown>, now: Date): BuildRunState {
+  const runId = run.id;
+  const row = stateRow as unknown as StateRow;
   // Oldest first, so an implementation applied again (a rerun) keeps its latest commit.
   const diffs = new Map(row.diffs.map((d) => [d.implementationId, implementationDiff(d)]));
   return {
