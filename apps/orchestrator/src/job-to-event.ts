@@ -55,7 +55,11 @@ interface SettledCallRow {
  * reservations and adds the chain's usage to usage_by_provider. Nothing is released or
  * counted unless the call has finished; the caller throws then, and the transaction rolls back.
  */
-/** settleFinishedCall's statement (parameters: call id, run id), for a caller that sends it in a StatementBatch. */
+/**
+ * settleFinishedCall's statement, for a caller that sends it in a StatementBatch. Parameters:
+ * call id, run id, and a workflow name or null: with a name, a run of another workflow is
+ * left unsettled (the orchestrator sends this before it knows the run's workflow).
+ */
 export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE chain AS (
        SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 0 AS depth
          FROM agent_calls WHERE id = $1 AND run_id = $2
@@ -65,7 +69,11 @@ export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE chain AS (
         WHERE chain.depth < 50
      ),
      call AS (SELECT * FROM agent_calls WHERE id = $1 AND run_id = $2),
-     finished AS (SELECT provider FROM call WHERE status IN ('completed', 'failed')),
+     finished AS (
+       SELECT call.provider FROM call
+        WHERE call.status IN ('completed', 'failed')
+          AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM runs WHERE runs.id = $2 AND runs.workflow = $3))
+     ),
      released AS (
        DELETE FROM budget_reservations
         WHERE run_id = $2 AND call_id IN (SELECT id FROM chain) AND EXISTS (SELECT 1 FROM finished)
@@ -93,7 +101,7 @@ export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE chain AS (
 async function settleFinishedCall(em: EntityManager, runId: string, callId: string): Promise<SettledCallRow | undefined> {
   const {
     rows: [row],
-  } = await preparedQuery<SettledCallRow>(em, SETTLE_FINISHED_CALL_SQL, [callId, runId]);
+  } = await preparedQuery<SettledCallRow>(em, SETTLE_FINISHED_CALL_SQL, [callId, runId, null]);
   return row;
 }
 

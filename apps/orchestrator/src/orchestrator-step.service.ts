@@ -35,18 +35,23 @@ export class OrchestratorStepService {
     let written: WrittenStep | 'duplicate' | 'ignored';
     try {
       await runner.connect();
-      const lock = StatementBatch.of(runner.manager);
-      lock.add(lockRunSql(runner.manager), [payload.runId, eventKey]);
+      const first = StatementBatch.of(runner.manager);
+      first.add(lockRunSql(runner.manager), [payload.runId, eventKey]);
+      // A finished call is settled and the state that follows read in the same round trip as
+      // the lock (each statement runs after the one before, so under the lock). Only a build
+      // run's call is settled there; a duplicate's settling is rolled back below.
+      const settling = name === 'agent.done';
+      if (settling) {
+        first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, 'build']);
+        first.add(BUILD_RUN_STATE_SQL, [payload.runId]);
+      }
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
       tx.isTransactionActive = true;
-      const [locked] = await lock.flush({ before: 'BEGIN' });
-      const outcome = await this.step(runner.manager, name, payload, locked.rows[0]);
-      if (outcome.committed) tx.isTransactionActive = false;
-      else {
-        await runner.query('COMMIT');
-        tx.isTransactionActive = false;
-      }
+      const [locked, settled, stateRow] = await first.flush({ before: 'BEGIN' });
+      const outcome = await this.step(runner.manager, name, payload, locked.rows[0], settling ? { settled: settled.rows[0], state: stateRow.rows[0] } : null);
+      if (outcome.end !== 'committed') await runner.query(outcome.end === 'commit' ? 'COMMIT' : 'ROLLBACK');
+      tx.isTransactionActive = false;
       written = outcome.written;
     } catch (e) {
       if (tx.isTransactionActive) {
@@ -64,44 +69,43 @@ export class OrchestratorStepService {
     return 'applied';
   }
 
-  /** Everything between the lock and the commit; `committed` when the last batch of writes carried the COMMIT. */
+  /**
+   * Everything between the lock and the end of the transaction. `end` says how it ends:
+   * `committed` (the last batch of writes carried the COMMIT), `commit`, or `rollback` (a
+   * duplicate agent.done, whose settling in the first round trip must not count twice).
+   */
   private async step(
     em: EntityManager,
     name: JobName,
     payload: Record<string, unknown> & { runId: string },
     locked: Record<string, unknown> | undefined,
-  ): Promise<{ written: WrittenStep | 'duplicate' | 'ignored'; committed: boolean }> {
+    settledWithLock: { settled: Record<string, unknown> | undefined; state: Record<string, unknown> | undefined } | null,
+  ): Promise<{ written: WrittenStep | 'duplicate' | 'ignored'; end: 'committed' | 'commit' | 'rollback' }> {
     if (!locked) throw new Error(`run ${payload.runId} does not exist`);
     const { __fresh: fresh, ...fields } = locked;
     const run = Object.assign(new RunEntity(), fields);
-    if (!fresh) return { written: 'duplicate', committed: false };
+    if (!fresh) return { written: 'duplicate', end: settledWithLock ? 'rollback' : 'commit' };
     if (run.workflow === 'panel') {
       if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
-      return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, new Date()), committed: false };
+      return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, new Date()), end: 'commit' };
     }
     // A finished run still records late call results (usage, reservations) and may be resumed.
     if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
-      return { written: 'ignored', committed: false };
+      return { written: 'ignored', end: 'commit' };
     }
     const now = new Date();
     let event: BuildEvent;
     let state: BuildRunState;
-    if (name === 'agent.done') {
-      // Settling the call and reading the state that follows from it: one round trip.
-      const callId = String(payload.callId);
-      const reads = StatementBatch.of(em);
-      reads.add(SETTLE_FINISHED_CALL_SQL, [callId, run.id]);
-      reads.add(BUILD_RUN_STATE_SQL, [run.id]);
-      const [settled, stateRow] = await reads.flush();
-      event = finishedCallEvent(run.id, callId, settled.rows[0]);
-      state = buildRunStateFromRow(run, stateRow.rows[0], now);
+    if (settledWithLock) {
+      event = finishedCallEvent(run.id, String(payload.callId), settledWithLock.settled);
+      state = buildRunStateFromRow(run, settledWithLock.state ?? {}, now);
     } else {
       event = await jobToBuildEvent(em, run, name, payload);
       state = await loadBuildRunState(em, run, now);
     }
     const result = decide(state, event, { templates: this.templates });
     if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
-    return { written: await writeStep(em, run, result, [], { commit: true }), committed: true };
+    return { written: await writeStep(em, run, result, [], { commit: true }), end: 'committed' };
   }
 }
 

@@ -71,27 +71,23 @@ export async function writeStep(
   // The run row is locked FOR UPDATE by this step (run.eventSeq was read under the lock), so
   // the events are numbered from it and event_seq moves past them in this same UPDATE instead
   // of a separate one per append: no other writer can move it meanwhile, and the log stays
-  // gap-free. The event_seq condition turns a broken assumption into an error, not a gap.
-  params.push(newEvents.length, run.eventSeq);
+  // gap-free (and run_events' primary key refuses a number used twice).
+  params.push(newEvents.length);
   const writes = StatementBatch.of(em);
   const runUpdate = writes.add(
-    `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length - 1}, updated_at = now() WHERE id = $1 AND event_seq = $${params.length}`,
+    `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length}, updated_at = now() WHERE id = $1`,
     params,
   );
   for (const r of result.records) writeRecord(writes, runId, r);
   const decisions = decisionsInsert(runId, result.decisions);
   if (decisions) writes.add(decisions.sql, decisions.params);
   const checkRunUpdate = (results: { rowCount: number }[]) => {
-    if (results[runUpdate].rowCount !== 1) throw new Error(`run ${runId} does not exist or its event_seq moved under the step's lock`);
+    if (results[runUpdate].rowCount !== 1) throw new Error(`run ${runId} does not exist`);
   };
 
   const jobs: OutboxJob[] = [];
-  if (result.commands.length) {
-    // Commands write their rows themselves (some reference the records above), so what is queued goes first.
-    checkRunUpdate(await writes.flush());
-    let seq = run.callSeq;
-    for (const c of result.commands) jobs.push(await writeCommand(em, s, c, () => ++seq));
-  }
+  let seq = run.callSeq;
+  for (const c of result.commands) jobs.push(await writeCommand(em, s, c, () => ++seq, writes));
 
   const events = runEventsInsert(runId, run.eventSeq, newEvents);
   if (newEvents.length) writes.add(events.sql, events.params);
@@ -99,7 +95,7 @@ export async function writeStep(
   const outboxAt = jobs.length ? writes.add(outbox.sql, outbox.params) : -1;
   // One round trip for the rest of the step, with the COMMIT when the caller hands it over.
   const results = await writes.flush(opts.commit ? { after: 'COMMIT' } : {});
-  if (!result.commands.length) checkRunUpdate(results);
+  checkRunUpdate(results);
   return { outbox: outboxAt >= 0 ? outbox.rowsOf(results[outboxAt].rows as { id: unknown }[]) : [], events: events.envelopes, status: s.status };
 }
 
@@ -183,16 +179,29 @@ function writeRecord(batch: StatementBatch, runId: string, r: DomainRecord): voi
   }
 }
 
-/** Also writes the panel's agent calls: the same audit row, reservation and outbox job for any workflow. */
-export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'runId'>, c: Command | PanelAgentCallCommand, nextSeq: () => number): Promise<OutboxJob> {
+/**
+ * Also writes the panel's agent calls: the same audit row, reservation and outbox job for any workflow.
+ * With a batch, each case's statement is queued there (after the step's records, which some of them
+ * reference) instead of run at once: the build step sends all its writes in one round trip.
+ */
+export async function writeCommand(
+  em: EntityManager,
+  s: Pick<BuildRunState, 'runId'>,
+  c: Command | PanelAgentCallCommand,
+  nextSeq: () => number,
+  batch?: StatementBatch,
+): Promise<OutboxJob> {
   const runId = s.runId;
+  const exec = async (sql: string, params: unknown[]): Promise<void> => {
+    if (batch) batch.add(sql, params);
+    else await preparedQuery(em, sql, params);
+  };
   switch (c.kind) {
     case 'agent_call': {
       const messages = JSON.stringify(c.messages);
       const promptHash = createHash('sha256').update(messages).digest('hex');
       // The audit row and its budget reservation in one round trip (a data-modifying CTE).
-      await preparedQuery(
-        em,
+      await exec(
         `WITH call AS (
            INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
                                     messages, context_refs, schema_name, max_tokens, temperature, timeout_ms)
@@ -235,8 +244,7 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
       const kind = c.kind === 'workspace.prepare' ? 'prepare' : c.kind === 'workspace.apply' ? 'apply' : 'tests';
       const implementationId = c.kind === 'workspace.prepare' ? null : idOf(runId, c.implementationLabel);
       const result = c.kind === 'tests.run' ? { command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } : null;
-      await preparedQuery(
-        em,
+      await exec(
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
         [c.opId, runId, kind, implementationId, jsonParam(result)],
       );
@@ -260,8 +268,7 @@ export async function writeCommand(em: EntityManager, s: Pick<BuildRunState, 'ru
         refused: c.refused,
         max_bytes_per_file: c.maxBytesPerFile,
       };
-      await preparedQuery(
-        em,
+      await exec(
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
         [c.opId, runId, jsonParam(request)],
       );
