@@ -2,9 +2,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { JobName, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
 import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { decide, type BuildEvent, type BuildRunState, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
+import { decide, type BuildEvent, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
 import { eventKeyOf, finishedCallEvent, jobToBuildEvent, recordTestRun, SETTLE_FINISHED_CALL_SQL } from './job-to-event';
-import { loadBuildRunState } from '@roundtable/persistence';
 import { writeStep, type WrittenStep } from './step-writer';
 import { applyPanelStep } from './panel/panel-step';
 
@@ -37,19 +36,21 @@ export class OrchestratorStepService {
       await runner.connect();
       const first = StatementBatch.of(runner.manager);
       first.add(lockRunSql(runner.manager), [payload.runId, eventKey]);
-      // A finished call is settled and the state that follows read in the same round trip as
-      // the lock (each statement runs after the one before, so under the lock). Only a build
-      // run's call is settled there; a duplicate's settling is rolled back below.
+      // A finished call is settled and the build state read in the same round trip as the lock
+      // (each statement runs after the one before, so under the lock). Only a build run's call
+      // is settled there; a duplicate's settling is rolled back below. The state is read for
+      // every event: no event's mapping changes what it reads, except settling, which comes first.
       const settling = name === 'agent.done';
-      if (settling) {
-        first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, 'build']);
-        first.add(BUILD_RUN_STATE_SQL, [payload.runId]);
-      }
+      if (settling) first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, 'build']);
+      first.add(BUILD_RUN_STATE_SQL, [payload.runId]);
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
       tx.isTransactionActive = true;
-      const [locked, settled, stateRow] = await first.flush({ before: 'BEGIN' });
-      const outcome = await this.step(runner.manager, name, payload, locked.rows[0], settling ? { settled: settled.rows[0], state: stateRow.rows[0] } : null);
+      const [locked, ...read] = await first.flush({ before: 'BEGIN' });
+      const outcome = await this.step(runner.manager, name, payload, locked.rows[0], {
+        settled: settling ? read[0].rows[0] : null,
+        state: read[read.length - 1].rows[0],
+      });
       if (outcome.end !== 'committed') await runner.query(outcome.end === 'commit' ? 'COMMIT' : 'ROLLBACK');
       tx.isTransactionActive = false;
       written = outcome.written;
@@ -79,12 +80,13 @@ export class OrchestratorStepService {
     name: JobName,
     payload: Record<string, unknown> & { runId: string },
     locked: Record<string, unknown> | undefined,
-    settledWithLock: { settled: Record<string, unknown> | undefined; state: Record<string, unknown> | undefined } | null,
+    /** Read with the lock: the settled call (agent.done only, else null) and the build state row. */
+    withLock: { settled: Record<string, unknown> | undefined | null; state: Record<string, unknown> | undefined },
   ): Promise<{ written: WrittenStep | 'duplicate' | 'ignored'; end: 'committed' | 'commit' | 'rollback' }> {
     if (!locked) throw new Error(`run ${payload.runId} does not exist`);
     const { __fresh: fresh, ...fields } = locked;
     const run = Object.assign(new RunEntity(), fields);
-    if (!fresh) return { written: 'duplicate', end: settledWithLock ? 'rollback' : 'commit' };
+    if (!fresh) return { written: 'duplicate', end: withLock.settled !== null ? 'rollback' : 'commit' };
     if (run.workflow === 'panel') {
       if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
       return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, new Date()), end: 'commit' };
@@ -94,15 +96,11 @@ export class OrchestratorStepService {
       return { written: 'ignored', end: 'commit' };
     }
     const now = new Date();
-    let event: BuildEvent;
-    let state: BuildRunState;
-    if (settledWithLock) {
-      event = finishedCallEvent(run.id, String(payload.callId), settledWithLock.settled);
-      state = buildRunStateFromRow(run, settledWithLock.state ?? {}, now);
-    } else {
-      event = await jobToBuildEvent(em, run, name, payload);
-      state = await loadBuildRunState(em, run, now);
-    }
+    const event: BuildEvent =
+      withLock.settled !== null
+        ? finishedCallEvent(run.id, String(payload.callId), withLock.settled)
+        : await jobToBuildEvent(em, run, name, payload);
+    const state = buildRunStateFromRow(run, withLock.state ?? {}, now);
     const result = decide(state, event, { templates: this.templates });
     if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
     return { written: await writeStep(em, run, result, [], { commit: true }), end: 'committed' };

@@ -130,9 +130,26 @@ export class OutboxDispatcher {
    * resend; a mark lost in a crash means one more add of a job whose deterministic id and
    * idempotent handler make it harmless. Waiting for the disk here would put a second
    * fsync on every orchestrator step.
+   *
+   * Marks asked for in the same turn of the event loop (concurrent steps) share one UPDATE;
+   * each caller still waits until its rows are marked.
    */
-  private async markSent(ids: number[]): Promise<void> {
-    if (!ids.length) return;
+  private pendingMarks: number[] = [];
+  private marking: Promise<void> | null = null;
+
+  private markSent(ids: number[]): Promise<void> {
+    if (!ids.length) return Promise.resolve();
+    this.pendingMarks.push(...ids);
+    this.marking ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const batch = this.pendingMarks;
+      this.pendingMarks = [];
+      this.marking = null;
+      return this.markSentNow(batch);
+    });
+    return this.marking;
+  }
+
+  private async markSentNow(ids: number[]): Promise<void> {
     await preparedQuery(
       this.ds,
       `WITH async_commit AS (SELECT set_config('synchronous_commit', 'off', true))
