@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AGENT_SCHEMAS, agentJsonSchema, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig, type ProviderConfig } from '@roundtable/contracts';
+import { AGENT_SCHEMAS, agentJsonSchema, type AgentSchemaName, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig, type ProviderConfig } from '@roundtable/contracts';
 import { AgentCallEntity, BudgetReservationEntity, preparedQuery } from '@roundtable/persistence';
 import { Completion, createProvider, priceCall, ProviderError, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
@@ -21,6 +21,18 @@ interface ClaimedCall {
   agent: AgentConfig | undefined;
   /** Replay plays replies in order per role: this call's position among the run's calls of that role (and provider). */
   ordinal: number;
+}
+
+/**
+ * agentJsonSchema, converted once per schema (the zod → JSON Schema conversion cost about a
+ * millisecond per call) and handed out as a fresh object each time, since an adapter may
+ * adjust the one it gets.
+ */
+const jsonSchemaText = new Map<AgentSchemaName, string>();
+function jsonSchemaOf(name: AgentSchemaName): Record<string, unknown> {
+  let text = jsonSchemaText.get(name);
+  if (text === undefined) jsonSchemaText.set(name, (text = JSON.stringify(agentJsonSchema(name))));
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 /** The adapters enforce `timeout_s` themselves; this only catches an adapter that never returns. */
@@ -251,7 +263,7 @@ export class AgentCallService {
         messages: call.messages,
         model: call.model,
         schemaName: call.schemaName,
-        jsonSchema: agentJsonSchema(call.schemaName),
+        jsonSchema: jsonSchemaOf(call.schemaName),
         maxTokens: call.maxTokens ?? 4096,
         temperature: call.temperature ?? 0.2,
         timeoutMs,

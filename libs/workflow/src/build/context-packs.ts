@@ -201,7 +201,14 @@ export function renderMessages(templates: PromptTemplates, role: BuildRole, valu
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
-const schemaFor = (role: BuildRole): string => JSON.stringify(agentJsonSchema(SCHEMA_BY_ROLE[role]));
+// Memoised: converting a zod schema to JSON Schema took about half of decide()'s time on a step
+// that builds a call, and the answer depends on the role alone.
+const schemaJsonByRole = new Map<BuildRole, string>();
+const schemaFor = (role: BuildRole): string => {
+  let json = schemaJsonByRole.get(role);
+  if (json === undefined) schemaJsonByRole.set(role, (json = JSON.stringify(agentJsonSchema(SCHEMA_BY_ROLE[role]))));
+  return json;
+};
 
 function requirementsText(state: BuildRunState): string {
   const reqs = state.config.requirements;
