@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { RoundtableMetrics } from '@roundtable/observability';
+import { preparedQuery } from '@roundtable/persistence';
 import type { ExecuteResult } from './agent-call.service';
 
 interface RecordedRow {
@@ -25,7 +26,9 @@ export class AgentCallMetrics {
   ) {}
 
   async observe(runId: string, result: ExecuteResult, since: Date): Promise<void> {
-    const rows: RecordedRow[] = await this.ds.query(
+    // Prepared (parsed and planned once per connection): it runs after every call.
+    const { rows } = await preparedQuery<RecordedRow>(
+      this.ds,
       `SELECT provider, model, status, valid, input_tokens, output_tokens, cost_usd
          FROM agent_calls
         WHERE run_id = $1 AND finished_at >= $3
