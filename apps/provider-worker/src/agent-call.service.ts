@@ -93,7 +93,11 @@ export class AgentCallService {
       if (!found) throw new Error(`agent call ${callId} of run ${runId} does not exist`);
       call = found;
       for (let next = await this.retryOf(call); next; next = await this.retryOf(next)) call = next;
-      if (call.status === 'queued' || call.status === 'running') claimed = await this.claim(runId, call.id);
+      if (call.status === 'queued') claimed = await this.claim(runId, call.id);
+      // Delivered again while its newest try is still `running`: the worker running it died (or
+      // lost its lock). That try is recorded as failed and tried again as a new row, like any
+      // transient failure, instead of asking the provider a second time under the same row.
+      else if (call.status === 'running') return this.interrupted(call);
     }
 
     if (claimed) {
@@ -105,24 +109,47 @@ export class AgentCallService {
         if (retryId) return { kind: 'retry', callId: retryId, ...plan };
         // Another delivery recorded this try first; if it also queued a retry, that one reports.
         if (await this.retryOf(await repo.findOneByOrFail({ id: call.id }))) return { kind: 'done', callId: call.id };
-      } else {
-        await this.record(this.ds.manager, call.id, outcome);
+      } else if (!(await this.record(this.ds.manager, call.id, outcome))) {
+        // Another delivery found this try interrupted and settled it first; its retry reports.
+        if (await this.retryOf(await repo.findOneByOrFail({ id: call.id }))) return { kind: 'done', callId: call.id };
       }
     }
     await this.producer.add('agent.done', { runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
     return { kind: 'done', callId: call.id };
   }
 
+  /** An interrupted try: a failed row (INTERRUPTED), then a retry while retries are left, else agent.done for the failure. */
+  private async interrupted(call: AgentCallEntity): Promise<ExecuteResult> {
+    const err = new ProviderError(
+      'INTERRUPTED',
+      'interrupted: the provider-worker running this call stopped before recording a reply (the job was delivered again)',
+      true,
+    );
+    const outcome: Outcome = { status: 'failed', valid: null, error: err.message, errorCode: err.code };
+    const plan = retryPlan(err, call.retry, this.opts.retryDelaysMs);
+    if (plan) {
+      const retryId = await this.recordAndRetry(call, outcome);
+      if (retryId) return { kind: 'retry', callId: retryId, ...plan };
+    } else {
+      await this.record(this.ds.manager, call.id, outcome);
+    }
+    // Settled already (by the delivery it was interrupted from, or another): the newest try decides who reports.
+    const settled = await this.ds.getRepository(AgentCallEntity).findOneByOrFail({ id: call.id });
+    if (await this.retryOf(settled)) return { kind: 'done', callId: call.id };
+    await this.producer.add('agent.done', { runId: call.runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
+    return { kind: 'done', callId: call.id };
+  }
+
   /**
-   * Marks a queued (or interrupted running) call `running` and reads, in the same statement,
+   * Marks a queued call `running` and reads, in the same statement,
    * what calling it needs: the row, the run's status (a cancelled run's calls are not sent),
    * the run config's entries for this provider and role (not the whole config), and the
    * replay ordinal. Null when the call is not open (finished, or not this run's).
    *
    * Committed with synchronous_commit off (set_config(..., true) lasts for this statement's
-   * own transaction): the mark is re-derivable. If a crash loses it, the row is still
-   * `queued`, which every reader treats like `running` (a redelivery claims it again, and
-   * the outcome UPDATE accepts either), so only the started_at of an interrupted try is lost.
+   * own transaction): the mark is re-derivable. If a database crash loses it, the row is still
+   * `queued`: a redelivery claims it again (and the outcome UPDATE accepts either), so only the
+   * started_at of that try is lost. A `running` row found by a redelivery is an interrupted try.
    * The outcome itself is committed durably, before agent.done is sent.
    */
   private async claim(runId: string, callId: string): Promise<ClaimedCall | null> {
@@ -133,7 +160,7 @@ export class AgentCallService {
       `WITH claimed AS (
          UPDATE agent_calls SET status = 'running', started_at = now()
            FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-          WHERE agent_calls.id = $1 AND agent_calls.run_id = $2 AND agent_calls.status IN ('queued', 'running')
+          WHERE agent_calls.id = $1 AND agent_calls.run_id = $2 AND agent_calls.status = 'queued'
          RETURNING agent_calls.*
        )
        SELECT ${this.callColumns()}, r.status AS "__runStatus",

@@ -80,6 +80,8 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
           { role: 'proposer', fault: 429, retry_after_s: 1 },
           { role: 'proposer', reply: PROPOSAL, usage: { input_tokens: 1000, output_tokens: 200, cached_input_tokens: 0 } },
           { role: 'proposer', reply: { ...PROPOSAL, proposal_id: 'P2' }, usage: { input_tokens: 1000, output_tokens: 200, cached_input_tokens: 0 } },
+          // The retry of the interrupted try (last test).
+          { role: 'proposer', reply: { ...PROPOSAL, proposal_id: 'P3' }, usage: { input_tokens: 1000, output_tokens: 200, cached_input_tokens: 0 } },
         ],
       },
     });
@@ -175,5 +177,29 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
     expect(await calls.execute(RUN, `${RUN}-c1`)).toEqual({ kind: 'done', callId: `${RUN}-c3` });
     expect(server.requests.length).toBe(before);
     expect(await ds.getRepository(AgentCallEntity).countBy({ runId: RUN })).toBe(3);
+  });
+
+  it('a delivery that finds its try still running (the worker died mid-call) records it INTERRUPTED and retries it as a new row', async () => {
+    // A fresh call the "dead" worker had marked running; the queue's own worker is not involved.
+    await ds.query(`UPDATE runs SET call_seq = 4 WHERE id = $1`, [RUN]);
+    const c4 = await queueCall(4, 'P3');
+    await ds.getRepository(AgentCallEntity).update({ id: c4 }, { status: 'running', startedAt: new Date() });
+    const before = server.requests.length;
+
+    const first = await calls.execute(RUN, c4);
+    expect(first).toEqual({ kind: 'retry', callId: `${RUN}-c5`, delayMs: 50, rateLimited: false });
+    expect(server.requests.length).toBe(before); // the provider was not asked again under the interrupted row
+    const interrupted = await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: c4 });
+    expect(interrupted).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED', valid: null });
+    expect(interrupted.error).toMatch(/^interrupted: the provider-worker running this call stopped/);
+    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: `${RUN}-c5` })).toMatchObject({ status: 'queued', retry: 1, retryOf: c4, label: 'P3' });
+
+    // The job's next delivery (after the backoff) works on the retry, which reports.
+    expect(await calls.execute(RUN, c4)).toEqual({ kind: 'done', callId: `${RUN}-c5` });
+    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: `${RUN}-c5` })).toMatchObject({ status: 'completed', valid: true });
+    expect(server.requests.length).toBe(before + 1);
+    const orchestrator = producer.queue(QUEUE.orchestrator);
+    expect(await orchestrator.getJob(jobId(c4, 'done'))).toBeUndefined();
+    expect((await orchestrator.getJob(jobId(`${RUN}-c5`, 'done')))?.data).toEqual({ runId: RUN, callId: `${RUN}-c5` });
   });
 });

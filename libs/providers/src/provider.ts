@@ -83,7 +83,9 @@ export type ProviderErrorCode =
   | 'NOT_FOUND'
   | 'BAD_REQUEST'
   | 'CLI_FAILED'
-  | 'UNSUPPORTED_PROVIDER';
+  | 'UNSUPPORTED_PROVIDER'
+  /** The provider-worker stopped mid-call; set by the worker, never by an adapter. */
+  | 'INTERRUPTED';
 
 /**
  * A provider failure, in the provider's own words; `retryable` says whether a retry can help.
