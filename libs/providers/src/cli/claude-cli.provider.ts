@@ -6,7 +6,7 @@ import { cliFailure } from './cli-failure';
 import type { CliRunResult } from './cli-process';
 import { cliPrompt } from './cli-prompt';
 import type { CliContext, CliInvocation } from './cli.provider';
-import { CliProvider, modelArgs } from './cli.provider';
+import { CliProvider, modelArgs, promptOnStdin } from './cli.provider';
 
 /** Result subtypes that still carry the model's reply (maybe without structured output). */
 const REPLY_SUBTYPES = new Set(['success', 'error_max_turns', 'error_max_structured_output_retries']);
@@ -26,9 +26,12 @@ export class ClaudeCliProvider extends CliProvider {
         // (cwd plus --add-dir); Claude Code's own agent prompt stays, the role prompt is appended.
         { tools: ['--permission-mode', 'acceptEdits', '--add-dir', req.workdir, '--tools', 'Read,Edit,Write,Glob,Grep'], turns: 30, systemFlag: '--append-system-prompt' }
       : { tools: ['--tools', ''], turns: 1, systemFlag: '--system-prompt' };
+    // `claude -p` with no prompt argument reads the prompt from stdin.
+    const stdin = promptOnStdin(prompt);
     return {
+      ...(stdin ? { stdin: prompt } : {}),
       args: [
-        '-p', prompt,
+        '-p', ...(stdin ? [] : [prompt]),
         '--output-format', 'json',
         '--json-schema', JSON.stringify(plainJsonSchema(req.jsonSchema)),
         ...mode.tools,

@@ -9,6 +9,11 @@ export interface CliRunOptions {
   timeoutMs: number;
   /** For error messages: the provider name from the project file. */
   provider: string;
+  /**
+   * Written to the CLI's stdin, which is then closed (a prompt too long for the command line).
+   * Without it stdin is /dev/null: codex waits on an open stdin.
+   */
+  input?: string;
 }
 
 export interface CliRunResult {
@@ -33,7 +38,7 @@ export function runCli(opts: CliRunOptions): Promise<CliRunResult> {
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(binary, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      child = spawn(binary, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
     } catch (e) {
       reject(spawnError(opts, binary, e));
       return;
@@ -60,6 +65,11 @@ export function runCli(opts: CliRunOptions): Promise<CliRunResult> {
       if (bytes <= MAX_OUTPUT_BYTES) into.push(d);
       else stop();
     };
+    if (opts.input !== undefined) {
+      // A CLI that exits before reading all of it (a bad flag) closes the pipe: its exit says why, not EPIPE.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(opts.input);
+    }
     child.stdout!.on('data', collect(out));
     child.stderr!.on('data', collect(err));
     const deadline = setTimeout(() => {
@@ -84,7 +94,10 @@ function spawnError(opts: CliRunOptions, binary: string, e: unknown): ProviderEr
     return new ProviderError('CLI_FAILED', `${opts.provider}: the CLI binary "${binary}" was not found (PATH, the provider's \`binary\`, or its ROUNDTABLE_<CLI>_BIN variable)`);
   }
   if (code === 'E2BIG') {
-    return new ProviderError('CLI_FAILED', `${opts.provider}: the prompt is too large to pass to "${binary}" on its command line (E2BIG)`);
+    return new ProviderError(
+      'CLI_FAILED',
+      `${opts.provider}: the prompt is too large to pass to "${binary}" on its command line (E2BIG); claude and codex take long prompts on stdin, this CLI does not: shorten the prompt (fewer or smaller files) or use another provider`,
+    );
   }
   return new ProviderError('CLI_FAILED', `${opts.provider}: could not start "${binary}": ${(e as Error).message}`);
 }

@@ -18,7 +18,17 @@ export interface CliInvocation {
   env?: Record<string, string>;
   /** Credentials this CLI uses itself and so must keep (gemini: its API key). */
   keepEnv?: readonly string[];
+  /** The prompt, when it goes on stdin instead of the command line (see promptOnStdin). */
+  stdin?: string;
 }
+
+/**
+ * Linux caps one command-line argument at 128 KiB (MAX_ARG_STRLEN): a longer prompt (a fix
+ * round with many files, files read before answering) cannot be an argument. Above this size
+ * the CLIs that read their prompt from stdin (claude -p, codex exec -) get it there.
+ */
+export const STDIN_PROMPT_BYTES = 96 * 1024;
+export const promptOnStdin = (prompt: string): boolean => Buffer.byteLength(prompt) > STDIN_PROMPT_BYTES;
 
 export interface CliContext {
   /** A fresh empty directory: the CLI's cwd, and where schema and output files go. */
@@ -62,7 +72,7 @@ export abstract class CliProvider implements Provider {
       const env = cliChildEnv(this.env, inv.keepEnv, inv.env);
       const started = Date.now();
       // Agent mode works in the run's worktree; answer mode in the empty scratch directory.
-      const out = await runCli({ argv, cwd: req.workdir ?? dir, env, timeoutMs: req.timeoutMs, provider: this.name });
+      const out = await runCli({ argv, cwd: req.workdir ?? dir, env, timeoutMs: req.timeoutMs, provider: this.name, input: inv.stdin });
       if (out.timedOut) {
         throw new ProviderError('TIMEOUT', `${this.name} (${this.cli} CLI): no reply within ${req.timeoutMs} ms; the process was killed`, true);
       }

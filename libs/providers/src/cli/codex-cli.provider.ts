@@ -9,7 +9,7 @@ import { cliFailure } from './cli-failure';
 import type { CliRunResult } from './cli-process';
 import { cliPrompt, inlineSystem } from './cli-prompt';
 import type { CliContext, CliInvocation } from './cli.provider';
-import { CliProvider, modelArgs } from './cli.provider';
+import { CliProvider, modelArgs, promptOnStdin } from './cli.provider';
 
 export const CODEX_SCHEMA_FILE = 'schema.json';
 export const CODEX_LAST_MESSAGE_FILE = 'last-message.txt';
@@ -26,9 +26,12 @@ export class CodexCliProvider extends CliProvider {
 
   protected async invocation(req: ProviderRequest, dir: string): Promise<CliInvocation> {
     const { system, prompt } = cliPrompt(req.messages);
+    const full = inlineSystem(system, prompt);
+    const stdin = promptOnStdin(full);
     const schemaFile = path.join(dir, CODEX_SCHEMA_FILE);
     await writeFile(schemaFile, JSON.stringify(strictJsonSchema(req.jsonSchema)));
     return {
+      ...(stdin ? { stdin: full } : {}),
       args: [
         'exec',
         '--json',
@@ -40,7 +43,8 @@ export class CodexCliProvider extends CliProvider {
         '-o', path.join(dir, CODEX_LAST_MESSAGE_FILE),
         ...modelArgs('-m', req.model),
         ...(req.effort ? ['-c', `model_reasoning_effort=${req.effort}`] : []),
-        inlineSystem(system, prompt),
+        // `-` reads the instructions from stdin.
+        stdin ? '-' : full,
       ],
     };
   }

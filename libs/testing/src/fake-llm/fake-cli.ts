@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readlinkSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FakeCliCall, FakeCliName } from './fake-cli-output';
 import { fakeCliOutput } from './fake-cli-output';
@@ -44,14 +44,42 @@ const flag = (argv: string[], name: string): string | null => {
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : null;
 };
 
+/** A flag's value that is really the next flag is no value. */
+const promptArg = (v: string | null): string | null => (v === null || v.startsWith('--') ? null : v);
+
+/**
+ * What the caller wrote to stdin; empty when stdin is /dev/null (as the adapters leave it for
+ * short prompts). Node hands a child a socket, not a pipe, and may leave it non-blocking: read
+ * until EOF, waiting out EAGAIN.
+ */
+function stdinText(): string {
+  const kind = stdinKind();
+  if (kind === '/dev/null' || kind === 'closed') return '';
+  const chunks: Buffer[] = [];
+  const buf = Buffer.alloc(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      continue;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** codex exec options that take a value: everything else starting with - is a switch. */
 const CODEX_VALUE_FLAGS = new Set(['-C', '--cd', '-s', '--sandbox', '--output-schema', '-o', '--output-last-message', '-m', '--model', '-c', '--config', '-p', '--profile', '-i', '--image']);
 
 export function parseFakeCliArgv(cli: FakeCliName, argv: string[], env: NodeJS.ProcessEnv): FakeCliCall {
   switch (cli) {
     case 'claude':
-      // Agent mode keeps Claude Code's own prompt and appends the role's.
-      return { cli, argv, prompt: flag(argv, '-p') ?? '', system: flag(argv, '--system-prompt') ?? flag(argv, '--append-system-prompt'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
+      // Agent mode keeps Claude Code's own prompt and appends the role's. `-p` with no prompt after it: the prompt is on stdin.
+      return { cli, argv, prompt: promptArg(flag(argv, '-p')) ?? stdinText(), system: flag(argv, '--system-prompt') ?? flag(argv, '--append-system-prompt'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
     case 'grok':
       return { cli, argv, prompt: flag(argv, '--single') ?? '', system: flag(argv, '--system-prompt-override'), model: flag(argv, '--model'), schema: flag(argv, '--json-schema'), lastMessageFile: null };
     case 'gemini': {
@@ -63,13 +91,14 @@ export function parseFakeCliArgv(cli: FakeCliName, argv: string[], env: NodeJS.P
       const positional: string[] = [];
       for (let i = argv[0] === 'exec' ? 1 : 0; i < argv.length; i++) {
         if (CODEX_VALUE_FLAGS.has(argv[i])) i++;
-        else if (!argv[i].startsWith('-')) positional.push(argv[i]);
+        else if (argv[i] === '-' || !argv[i].startsWith('-')) positional.push(argv[i]);
       }
       const schemaFile = flag(argv, '--output-schema');
       return {
         cli,
         argv,
-        prompt: positional[positional.length - 1] ?? '',
+        // `-` (a prompt too long for the command line): the prompt is on stdin.
+        prompt: positional[positional.length - 1] === '-' ? stdinText() : (positional[positional.length - 1] ?? ''),
         system: null,
         model: flag(argv, '-m') ?? flag(argv, '--model'),
         schema: schemaFile && existsSync(schemaFile) ? readFileSync(schemaFile, 'utf8') : null,
