@@ -38,7 +38,7 @@ export class RunControlService {
   ) {}
 
   async cancel(runId: string): Promise<ControlRequested> {
-    return this.request(runId, 'cancel', async (em, status) => {
+    return this.request(runId, 'cancel', async (em, { status }) => {
       if (TERMINAL_RUN_STATUSES.includes(status)) {
         throw new ApiError(409, { error: 'run_finished', message: `run ${runId} is already ${status}; there is nothing to cancel`, status });
       }
@@ -48,7 +48,7 @@ export class RunControlService {
 
   async resume(runId: string, body: unknown): Promise<ControlRequested> {
     const req = parseResumeRequest(body);
-    return this.request(runId, 'resume', async (em, status) => {
+    return this.request(runId, 'resume', async (em, { status, workflow }) => {
       if (!RESUMABLE_STATUSES.includes(status)) {
         throw new ApiError(409, {
           error: 'run_not_resumable',
@@ -57,7 +57,6 @@ export class RunControlService {
         });
       }
       // The panel has no resume: its stop is final, and its one second look is an appeal.
-      const [{ workflow }] = (await em.query(`SELECT workflow FROM runs WHERE id = $1`, [runId])) as { workflow: string | null }[];
       if (workflow === 'panel') {
         throw new ApiError(409, {
           error: 'run_not_resumable',
@@ -75,12 +74,12 @@ export class RunControlService {
   private async request(
     runId: string,
     requested: ControlRequested['requested'],
-    decide: (em: EntityManager, status: RunStatus) => Promise<OutboxJob>,
+    decide: (em: EntityManager, run: { status: RunStatus; workflow: string }) => Promise<OutboxJob>,
   ): Promise<ControlRequested> {
     const { job, ids, status } = await this.ds.transaction(async (em) => {
-      const [row] = (await em.query(`SELECT status FROM runs WHERE id = $1 FOR UPDATE`, [runId])) as { status: RunStatus }[];
+      const [row] = (await em.query(`SELECT status, workflow FROM runs WHERE id = $1 FOR UPDATE`, [runId])) as { status: RunStatus; workflow: string }[];
       if (!row) throw ApiError.notFound('run_not_found', `no run ${runId}`);
-      const job = await decide(em, row.status);
+      const job = await decide(em, row);
       return { job, ids: await addToOutbox(em, [job]), status: row.status };
     });
     try {

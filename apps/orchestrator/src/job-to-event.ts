@@ -1,9 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
-import { preparedQuery, RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
-import type { BuildEvent, FinishedCall, ReadFile } from '@roundtable/workflow';
-import { labelOfId, testRunRecord } from '@roundtable/persistence';
+import { labelOfId, preparedQuery, readOpFiles, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 
 /** The key under which an event is recorded as applied (the orchestrator's inbox). */
 export function eventKeyOf(name: JobName, payload: Record<string, unknown>, jobIdValue?: string): string {
@@ -173,15 +172,7 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       const p = payload as JobOf<'workspace.done'>;
       const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
       const result = (op.result ?? {}) as { path?: string; tree?: string[]; diff_artifact_id?: string };
-      if (op.kind === 'read') {
-        // A read that failed as a whole (no workspace) still answers each path, so the role is asked again.
-        const read = (op.result ?? {}) as { paths?: string[]; files?: ReadFile[] };
-        const files =
-          op.status === 'done'
-            ? (read.files ?? [])
-            : (read.paths ?? []).map((path) => ({ path, content: null, bytes: null, truncated: false, error: op.error ?? 'the files could not be read' }));
-        return { type: 'files_read', opId: op.id, files };
-      }
+      if (op.kind === 'read') return { type: 'files_read', opId: op.id, files: readOpFiles(op) ?? [] };
       if (op.kind === 'prepare') {
         return op.status === 'done'
           ? { type: 'workspace_prepared', opId: op.id, path: result.path ?? '', tree: result.tree ?? [] }

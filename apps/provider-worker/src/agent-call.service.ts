@@ -56,6 +56,16 @@ export interface AgentCallOptions {
   workspaceRoot?: string;
 }
 
+/** A try found still `running` by a redelivery: failed as INTERRUPTED, retryable like a network failure. */
+function interruptedTry(): { outcome: Outcome; error: ProviderError } {
+  const error = new ProviderError(
+    'INTERRUPTED',
+    'interrupted: the provider-worker running this call stopped before recording a reply (the job was delivered again)',
+    true,
+  );
+  return { outcome: { status: 'failed', valid: null, error: error.message, errorCode: error.code }, error };
+}
+
 /** What the queue worker does with the job: it is finished (agent.done sent), or it comes back for the next try. */
 export type ExecuteResult = { kind: 'done'; callId: string } | ({ kind: 'retry'; callId: string } & RetryPlan);
 
@@ -86,6 +96,7 @@ export class AgentCallService {
     // chain, a redelivery of a finished call) find the newest try first, as before.
     let claimed = await this.claim(runId, callId);
     let call: AgentCallEntity;
+    let interrupted = false;
     if (claimed) {
       call = claimed.call;
     } else {
@@ -95,14 +106,14 @@ export class AgentCallService {
       for (let next = await this.retryOf(call); next; next = await this.retryOf(next)) call = next;
       if (call.status === 'queued') claimed = await this.claim(runId, call.id);
       // Delivered again while its newest try is still `running`: the worker running it died (or
-      // lost its lock). That try is recorded as failed and tried again as a new row, like any
+      // lost its lock). That try is settled as a failed one and retried as a new row, like any
       // transient failure, instead of asking the provider a second time under the same row.
-      else if (call.status === 'running') return this.interrupted(call);
+      else interrupted = call.status === 'running';
     }
 
-    if (claimed) {
-      call = claimed.call;
-      const { outcome, error } = await this.callProvider(claimed);
+    if (claimed || interrupted) {
+      if (claimed) call = claimed.call;
+      const { outcome, error } = claimed ? await this.callProvider(claimed) : interruptedTry();
       const plan = error ? retryPlan(error, call.retry, this.opts.retryDelaysMs) : null;
       if (plan) {
         const retryId = await this.recordAndRetry(call, outcome);
@@ -115,28 +126,6 @@ export class AgentCallService {
       }
     }
     await this.producer.add('agent.done', { runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
-    return { kind: 'done', callId: call.id };
-  }
-
-  /** An interrupted try: a failed row (INTERRUPTED), then a retry while retries are left, else agent.done for the failure. */
-  private async interrupted(call: AgentCallEntity): Promise<ExecuteResult> {
-    const err = new ProviderError(
-      'INTERRUPTED',
-      'interrupted: the provider-worker running this call stopped before recording a reply (the job was delivered again)',
-      true,
-    );
-    const outcome: Outcome = { status: 'failed', valid: null, error: err.message, errorCode: err.code };
-    const plan = retryPlan(err, call.retry, this.opts.retryDelaysMs);
-    if (plan) {
-      const retryId = await this.recordAndRetry(call, outcome);
-      if (retryId) return { kind: 'retry', callId: retryId, ...plan };
-    } else {
-      await this.record(this.ds.manager, call.id, outcome);
-    }
-    // Settled already (by the delivery it was interrupted from, or another): the newest try decides who reports.
-    const settled = await this.ds.getRepository(AgentCallEntity).findOneByOrFail({ id: call.id });
-    if (await this.retryOf(settled)) return { kind: 'done', callId: call.id };
-    await this.producer.add('agent.done', { runId: call.runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
     return { kind: 'done', callId: call.id };
   }
 

@@ -13,12 +13,18 @@ interface PgClient {
 
 const names = new Map<string, string>();
 
-/** A stable name per statement text: the same text always gets the same prepared statement. */
-function statementName(sql: string): string {
-  let name = names.get(sql);
+/**
+ * A stable name per statement text: the same text always gets the same prepared statement.
+ * `prefix` keeps apart statements prepared by different mechanisms on one connection
+ * (node-postgres's named statements here, SQL PREPARE in StatementBatch), which share the
+ * session's namespace but each track only their own.
+ */
+export function statementName(sql: string, prefix = 'rt_'): string {
+  const key = `${prefix}\0${sql}`;
+  let name = names.get(key);
   if (!name) {
-    name = `rt_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    names.set(sql, name);
+    name = `${prefix}${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    names.set(key, name);
   }
   return name;
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager, QueryRunner } from 'typeorm';
-import type { PreparedResult } from './prepared-query';
+import { statementName, type PreparedResult } from './prepared-query';
 
 interface PgResult {
   rows: unknown[];
@@ -14,16 +13,6 @@ interface PgClient {
 
 /** Statement names this process has PREPAREd, per connection (prepared statements live as long as the session). */
 const preparedOn = new WeakMap<object, Set<string>>();
-const names = new Map<string, string>();
-
-function statementName(sql: string): string {
-  let name = names.get(sql);
-  if (!name) {
-    name = `rtb_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    names.set(sql, name);
-  }
-  return name;
-}
 
 /**
  * Several statements of one transaction sent in one round trip. node-postgres waits for each
@@ -70,7 +59,7 @@ export class StatementBatch {
     const parts: string[] = [];
     if (wrap.before) parts.push(wrap.before);
     for (const { sql, params } of items) {
-      const name = statementName(sql);
+      const name = statementName(sql, 'rtb_');
       if (!prepared.has(name)) {
         // Once per connection and statement; PREPARE is not undone by a rollback, so it is
         // recorded as soon as it succeeds.

@@ -225,15 +225,19 @@ export function buildRunStateFromRow(run: RunEntity, stateRow: Record<string, un
   };
 }
 
-/** A read the test-runner could not do at all still answers every path, with the reason. */
+/**
+ * The files of a `read` workspace op: null while it is queued. A read the test-runner could not
+ * do at all (no workspace) still answers every path, with the reason, so the role is asked again.
+ */
+export function readOpFiles(op: { status: string; error: string | null; result: object | null }): ReadFile[] | null {
+  const r = (op.result ?? {}) as { paths?: string[]; files?: ReadFile[] };
+  if (op.status === 'done') return r.files ?? [];
+  if (op.status !== 'failed') return null;
+  return (r.paths ?? []).map((path) => ({ path, content: null, bytes: null, truncated: false, error: op.error ?? 'the files could not be read' }));
+}
+
 function fileReadRecord(o: ReadRow): FileReadRecord {
   const r = o.result;
-  const files: ReadFile[] | null =
-    o.status === 'done'
-      ? (r.files ?? [])
-      : o.status === 'failed'
-        ? r.paths.map((path) => ({ path, content: null, bytes: null, truncated: false, error: o.error ?? 'the files could not be read' }))
-        : null;
   return {
     opId: o.id,
     label: r.label,
@@ -242,7 +246,7 @@ function fileReadRecord(o: ReadRow): FileReadRecord {
     paths: r.paths,
     reason: r.reason ?? null,
     refused: r.refused ?? [],
-    files,
+    files: readOpFiles(o),
   };
 }
 
