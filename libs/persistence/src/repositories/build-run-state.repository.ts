@@ -19,14 +19,12 @@ import type {
   ReadFile,
   SynthesisRecord,
   TestRunRecord,
-  UsageSnapshot,
-  UsageTotals,
 } from '@roundtable/workflow'; // types only: persistence serves the workflow's view of a run
+import { USAGE_COLUMNS_SQL, usageSnapshot, type UsageRow } from './run-usage.repository';
 
 const TAIL_BYTES = 4096;
 /** How much of a stored diff enters the state (and so a prompt); the artifact keeps all of it. */
 export const DIFF_PROMPT_CHARS = 48 * 1024;
-const zero = (): UsageTotals => ({ calls: 0, tokens: 0, costUsd: 0 });
 
 /** Labels are stored; ids are `${runId}-${label}`, so a label is the id's suffix. */
 export function labelOfId(runId: string, id: string | null): string | null {
@@ -39,13 +37,6 @@ export type TestRunFields = Pick<
   TestRunEntity,
   'id' | 'label' | 'implementationId' | 'command' | 'exitCode' | 'passed' | 'failed' | 'errors' | 'durationS' | 'timedOut'
 >;
-
-interface UsageRow {
-  provider: string;
-  calls: number | string;
-  tokens: number | string;
-  cost: number | string | null;
-}
 
 /** A finished apply op that committed on the run branch (what the test-runner wrote in its result). */
 interface DiffRow {
@@ -134,12 +125,7 @@ SELECT
   (SELECT coalesce(json_agg(json_build_object('id', o.id, 'status', o.status, 'error', o.error, 'result', o.result)
             ORDER BY o.created_at, o.id), '[]')
      FROM workspace_ops o WHERE o.run_id = $1 AND o.kind = 'read') AS reads,
-  (SELECT coalesce(json_agg(json_build_object(
-            'provider', u.provider, 'calls', u.calls, 'tokens', u.input_tokens + u.output_tokens, 'cost', u.cost_usd)), '[]')
-     FROM usage_by_provider u WHERE u.run_id = $1) AS used,
-  (SELECT coalesce(json_agg(r), '[]')
-     FROM (SELECT provider, SUM(calls) AS calls, SUM(tokens) AS tokens, SUM(cost_usd) AS cost
-             FROM budget_reservations WHERE run_id = $1 GROUP BY provider) r) AS reserved`;
+  ${USAGE_COLUMNS_SQL}`;
 
 /**
  * Rebuilds the workflow's view of a run from Postgres, inside the step's transaction (the
@@ -279,27 +265,3 @@ export function testRunRecord(runId: string, t: TestRunFields, output: string): 
   return { id: t.id, label: t.label, implementationLabel: labelOfId(runId, t.implementationId) ?? t.implementationId, result };
 }
 
-/** Recorded usage (every finished attempt) and reservations of calls still in flight. */
-function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt: Date | null, now: Date): UsageSnapshot {
-  const fold = (rows: UsageRow[]) => {
-    const total = zero();
-    const by: Record<string, UsageTotals> = {};
-    for (const r of rows) {
-      const t = { calls: Number(r.calls), tokens: Number(r.tokens), costUsd: Number(r.cost ?? 0) };
-      by[r.provider] = t;
-      total.calls += t.calls;
-      total.tokens += t.tokens;
-      total.costUsd += t.costUsd;
-    }
-    return { total, by };
-  };
-  const u = fold(used);
-  const r = fold(reserved);
-  return {
-    used: u.total,
-    usedByProvider: u.by,
-    reserved: r.total,
-    reservedByProvider: r.by,
-    elapsedSeconds: startedAt ? Math.max(0, (now.getTime() - startedAt.getTime()) / 1000) : 0,
-  };
-}

@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { UsageSnapshot, UsageTotals } from '@roundtable/workflow'; // types only
 
-interface UsageRow {
+/** One provider's figures, as the usage columns below give them (Postgres numerics arrive as strings). */
+export interface UsageRow {
   provider: string;
   calls: number | string;
   tokens: number | string;
@@ -9,21 +10,19 @@ interface UsageRow {
 }
 
 /**
- * A run's usage as a workflow step sees it: recorded usage of finished calls (usage_by_provider)
- * and the reservations of calls still in flight (budget_reservations). The panel reads it on
- * its own; the build reads the same two tables inside its one state query.
+ * The `used` and `reserved` columns of a run's usage ($1 = run id): recorded usage of finished
+ * calls (usage_by_provider) and the reservations of calls still in flight (budget_reservations).
+ * The build's state query selects them beside its other columns; the panel reads them alone.
  */
-export async function loadRunUsage(em: EntityManager, run: { id: string; startedAt: Date | null }, now: Date): Promise<UsageSnapshot> {
-  const [row] = (await em.query(
-    `SELECT
-       (SELECT coalesce(json_agg(json_build_object(
-                 'provider', u.provider, 'calls', u.calls, 'tokens', u.input_tokens + u.output_tokens, 'cost', u.cost_usd)), '[]')
-          FROM usage_by_provider u WHERE u.run_id = $1) AS used,
-       (SELECT coalesce(json_agg(r), '[]')
-          FROM (SELECT provider, SUM(calls) AS calls, SUM(tokens) AS tokens, SUM(cost_usd) AS cost
-                  FROM budget_reservations WHERE run_id = $1 GROUP BY provider) r) AS reserved`,
-    [run.id],
-  )) as { used: UsageRow[]; reserved: UsageRow[] }[];
+export const USAGE_COLUMNS_SQL = `(SELECT coalesce(json_agg(json_build_object(
+            'provider', u.provider, 'calls', u.calls, 'tokens', u.input_tokens + u.output_tokens, 'cost', u.cost_usd)), '[]')
+     FROM usage_by_provider u WHERE u.run_id = $1) AS used,
+  (SELECT coalesce(json_agg(r), '[]')
+     FROM (SELECT provider, SUM(calls) AS calls, SUM(tokens) AS tokens, SUM(cost_usd) AS cost
+             FROM budget_reservations WHERE run_id = $1 GROUP BY provider) r) AS reserved`;
+
+/** A run's usage as a workflow step sees it, from the two usage columns. */
+export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt: Date | null, now: Date): UsageSnapshot {
   const fold = (rows: UsageRow[]) => {
     const total: UsageTotals = { calls: 0, tokens: 0, costUsd: 0 };
     const by: Record<string, UsageTotals> = {};
@@ -36,13 +35,19 @@ export async function loadRunUsage(em: EntityManager, run: { id: string; started
     }
     return { total, by };
   };
-  const used = fold(row.used);
-  const reserved = fold(row.reserved);
+  const u = fold(used);
+  const r = fold(reserved);
   return {
-    used: used.total,
-    usedByProvider: used.by,
-    reserved: reserved.total,
-    reservedByProvider: reserved.by,
-    elapsedSeconds: run.startedAt ? Math.max(0, (now.getTime() - run.startedAt.getTime()) / 1000) : 0,
+    used: u.total,
+    usedByProvider: u.by,
+    reserved: r.total,
+    reservedByProvider: r.by,
+    elapsedSeconds: startedAt ? Math.max(0, (now.getTime() - startedAt.getTime()) / 1000) : 0,
   };
+}
+
+/** The panel's read of its usage (the build reads the same columns inside its one state query). */
+export async function loadRunUsage(em: EntityManager, run: { id: string; startedAt: Date | null }, now: Date): Promise<UsageSnapshot> {
+  const [row] = (await em.query(`SELECT ${USAGE_COLUMNS_SQL}`, [run.id])) as { used: UsageRow[]; reserved: UsageRow[] }[];
+  return usageSnapshot(row.used, row.reserved, run.startedAt, now);
 }
