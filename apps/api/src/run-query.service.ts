@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { PanelStage, Stage } from '@roundtable/contracts';
 import { DecisionEntity, loadBuildRunState, RunEntity } from '@roundtable/persistence';
-import { renderBuildReport, renderPanelReport } from '@roundtable/workflow';
+import { renderBuildReport, renderPanelReport, type ReportAudit } from '@roundtable/workflow';
 import { panelStateOfRun, panelSummaryView } from './panel-run-view';
 import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';
@@ -53,15 +53,7 @@ export class RunQueryService {
     return renderBuildReport({
       state,
       decisions: decisions.map((d) => ({ from: d.fromStage as Stage, to: d.toStage as Stage, reason: d.reason, refs: d.refs })),
-      audit: {
-        calls: usage.calls,
-        failedCalls: usage.failed_calls,
-        inputTokens: usage.input_tokens,
-        outputTokens: usage.output_tokens,
-        // The report claims a total only when every completed call had a known price.
-        costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
-        seconds: usage.seconds,
-      },
+      audit: reportAudit(usage, unpricedCalls),
     });
   }
 
@@ -73,14 +65,7 @@ export class RunQueryService {
     return renderPanelReport({
       state: panelStateOfRun(run),
       decisions: decisions.map((d) => ({ from: d.fromStage as PanelStage, to: d.toStage as PanelStage, reason: d.reason, refs: d.refs })),
-      audit: {
-        calls: usage.calls,
-        failedCalls: usage.failed_calls,
-        inputTokens: usage.input_tokens,
-        outputTokens: usage.output_tokens,
-        costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
-        seconds: usage.seconds,
-      },
+      audit: reportAudit(usage, unpricedCalls),
     });
   }
 
@@ -119,4 +104,16 @@ export class RunQueryService {
     );
     return summarizeUsage(totals, runSeconds(run.startedAt, run.finishedAt, now));
   }
+}
+
+/** The audit line both reports end with. A total cost is claimed only when every completed call had a known price. */
+function reportAudit(usage: UsageSummary['usage'], unpricedCalls: number): ReportAudit {
+  return {
+    calls: usage.calls,
+    failedCalls: usage.failed_calls,
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
+    seconds: usage.seconds,
+  };
 }

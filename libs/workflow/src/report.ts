@@ -176,14 +176,19 @@ function risksSection(state: BuildRunState): string[] {
   return out;
 }
 
-function auditSection(state: BuildRunState, audit: ReportAudit): string[] {
+/** The audit's first sentence, shared by the build and panel reports: calls, tokens, cost, time. */
+export function auditFigures(audit: ReportAudit): string {
   const cost = audit.costUsd === null ? 'cost n/a' : `cost ${formatUsd(audit.costUsd)}`;
   const seconds = audit.seconds === null ? 'n/a' : `${Math.round(audit.seconds)} s`;
   const failed = audit.failedCalls > 0 ? ` (${audit.failedCalls} failed)` : '';
   const tokens = audit.inputTokens + audit.outputTokens;
+  return `${plural(audit.calls, 'agent call')}${failed}, ${thousands(tokens)} tokens (in ${thousands(audit.inputTokens)} / out ${thousands(audit.outputTokens)}), ${cost}, ${seconds}`;
+}
+
+function auditSection(state: BuildRunState, audit: ReportAudit): string[] {
   return [
     '## Audit',
-    `${plural(audit.calls, 'agent call')}${failed}, ${thousands(tokens)} tokens (in ${thousands(audit.inputTokens)} / out ${thousands(audit.outputTokens)}), ${cost}, ${seconds}.`,
+    `${auditFigures(audit)}.`,
     ...filesReadLines(state),
     `\`roundtable calls ${state.runId}\` for prompts, responses, tokens, cost.`,
   ];

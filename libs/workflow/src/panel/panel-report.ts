@@ -1,6 +1,5 @@
 import { JUDGES, type JudgeRole } from '@roundtable/contracts';
-import { formatUsd } from '../budget';
-import type { ReportAudit } from '../report';
+import { auditFigures, type ReportAudit } from '../report';
 import { currentVerdicts } from './panel-context-packs';
 import type { PanelDecision, PanelRunState, RevoteRecord } from './panel-types';
 
@@ -146,14 +145,9 @@ function appealSection(state: PanelRunState): string[] {
 }
 
 function auditSection(state: PanelRunState, audit: ReportAudit): string[] {
-  const cost = audit.costUsd === null ? 'cost n/a' : `cost ${formatUsd(audit.costUsd)}`;
-  const seconds = audit.seconds === null ? 'n/a' : `${Math.round(audit.seconds)} s`;
-  const failed = audit.failedCalls > 0 ? ` (${audit.failedCalls} failed)` : '';
-  const tokens = audit.inputTokens + audit.outputTokens;
-  const n = (x: number) => x.toLocaleString('en-US');
   return [
     '## Audit',
-    `${plural(audit.calls, 'agent call')}${failed}, ${n(tokens)} tokens (in ${n(audit.inputTokens)} / out ${n(audit.outputTokens)}), ${cost}, ${seconds}; moderator ${agentName(state, 'moderator')}.`,
+    `${auditFigures(audit)}; moderator ${agentName(state, 'moderator')}.`,
     `\`roundtable calls ${state.runId}\` for prompts, responses, tokens, cost.`,
   ];
 }
