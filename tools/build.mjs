@@ -1,20 +1,11 @@
 // Bundles each service to dist/apps/<name>/main.js and the migration CLI to
-// dist/tools/migrate.js (our code inlined, node_modules left external). esbuild alone cannot
-// emit the decorator metadata that Nest's dependency injection and TypeORM read, so every .ts
-// file goes through swc first, then esbuild bundles.
+// dist/tools/migrate.js (how: tools/bundle-options.mjs).
 //
 // Usage: node tools/build.mjs [target ...]   (no argument: every target)
 import { build } from 'esbuild';
-import { transformFile } from '@swc/core';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const swcrc = JSON.parse(readFileSync(path.join(root, '.swcrc'), 'utf8'));
-delete swcrc.$schema;
-swcrc.module = { type: 'es6' };
-swcrc.sourceMaps = 'inline';
+import { bundleOptions, root } from './bundle-options.mjs';
 
 /** Every buildable target: name → entry (source) and outfile (under dist/). */
 const TARGETS = {
@@ -34,25 +25,6 @@ if (unknown.length) {
 }
 const names = requested.length ? requested : Object.keys(TARGETS);
 
-const swcPlugin = {
-  name: 'swc-decorators',
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, async (args) => {
-      const out = await transformFile(args.path, { ...swcrc, swcrc: false, filename: args.path });
-      return { contents: out.code, loader: 'js', resolveDir: path.dirname(args.path) };
-    });
-  },
-};
-
-const aliasPlugin = {
-  name: 'roundtable-alias',
-  setup(b) {
-    b.onResolve({ filter: /^@roundtable\/[a-z-]+$/ }, (args) => ({
-      path: path.join(root, 'libs', args.path.split('/')[1], 'src', 'index.ts'),
-    }));
-  },
-};
-
 let failed = false;
 for (const name of names) {
   const { entry, outfile } = TARGETS[name];
@@ -68,19 +40,7 @@ for (const name of names) {
   }
   try {
     const out = path.join(root, outfile);
-    const result = await build({
-      entryPoints: [path.join(root, entry)],
-      outfile: out,
-      write: false,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      sourcemap: 'inline',
-      packages: 'external',
-      plugins: [aliasPlugin, swcPlugin],
-      logLevel: 'warning',
-    });
+    const result = await build({ ...bundleOptions(entry, outfile), write: false });
     // Write then rename: a service starting while another build runs must never load a
     // half-written bundle (an empty main.js exits 0 without a word).
     mkdirSync(path.dirname(out), { recursive: true });
