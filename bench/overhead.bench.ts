@@ -123,7 +123,8 @@ async function main(): Promise<number> {
     const c = String(CONCURRENCY);
     cleanups.push(() => Promise.all(services.map((s) => stopService(s))));
     services = await Promise.all([
-      startService('api', { ...env, PORT: String(port) }),
+      // No write limit: the bench posts more runs a minute than the default 60.
+      startService('api', { ...env, PORT: String(port), RATE_LIMIT_WRITES_PER_MIN: '0' }),
       startService('orchestrator', { ...env, ORCHESTRATOR_CONCURRENCY: c }),
       startService('provider-worker', { ...env, PROVIDER_QUEUES: 'replay', PROVIDER_CONCURRENCY: c }),
       startService('test-runner', { ...env, WORKSPACE_ROOT: workspaces, TEST_RUNNER_CONCURRENCY: c }),

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
-import { labelOfId, preparedQuery, readOpFiles, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import { type CallOutcome, isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
+import { CALL_OUTCOME_SET_SQL, labelOfId, preparedQuery, readOpFiles, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 
 /** The key under which an event is recorded as applied (the orchestrator's inbox). */
@@ -44,34 +44,63 @@ interface SettledCallRow {
   output_tokens: number | null;
   cost_usd: string | null;
   latency_ms: number | null;
+  /** A retry of this try exists: another delivery found it interrupted, and the retry reports instead. */
+  superseded: boolean;
   /** The tries before this one (transient retries, linked by `retry_of`), oldest first. */
   prior: { id: string; error: string | null; errorCode: string | null }[];
 }
 
 /**
- * Settles a finished call in one statement: reads it and its retry chain (agent.done names
- * the last try; the tries before it are settled with it), releases the chain's budget
- * reservations and adds the chain's usage to usage_by_provider. Nothing is released or
- * counted unless the call has finished; the caller throws then, and the transaction rolls back.
+ * settleFinishedCall's statement, for a caller that sends it in a StatementBatch: settles a
+ * finished call in one statement. It locks the call's row (FOR UPDATE: a provider-worker still
+ * writing the outcome is waited for, and the newest version is what is read); writes the
+ * outcome carried by agent.done when the row is still open; reads the call and the tries it
+ * retried (agent.done names the last try; the tries before it are settled with it); releases
+ * the chain's budget reservations and adds the chain's usage to usage_by_provider. Nothing is
+ * released or counted unless the call has finished (the caller throws then, and the
+ * transaction rolls back) or when the try has been superseded by a retry (another delivery
+ * found it interrupted: that retry reports). Parameters: call id, run id, a workflow name or
+ * null (with a name, a run of another workflow is left alone: the orchestrator sends this
+ * before it knows the run's workflow), and the CallOutcome JSON or null.
  */
-/**
- * settleFinishedCall's statement, for a caller that sends it in a StatementBatch. Parameters:
- * call id, run id, and a workflow name or null: with a name, a run of another workflow is
- * left unsettled (the orchestrator sends this before it knows the run's workflow).
- */
-export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE chain AS (
-       SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 0 AS depth
-         FROM agent_calls WHERE id = $1 AND run_id = $2
-       UNION ALL
-       SELECT c.id, c.retry_of, c.input_tokens, c.output_tokens, c.cost_usd, c.error, c.error_code, chain.depth + 1
-         FROM agent_calls c JOIN chain ON c.id = chain.retry_of
-        WHERE chain.depth < 50
+export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE locked AS (
+       SELECT * FROM agent_calls WHERE id = $1 AND run_id = $2 FOR UPDATE
      ),
-     call AS (SELECT * FROM agent_calls WHERE id = $1 AND run_id = $2),
+     this_workflow AS (
+       SELECT 1 WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM runs WHERE runs.id = $2 AND runs.workflow = $3)
+     ),
+     reported AS (
+       UPDATE agent_calls SET ${CALL_OUTCOME_SET_SQL}
+         FROM jsonb_populate_record(NULL::agent_calls, $4::jsonb) o
+        WHERE agent_calls.id = (SELECT id FROM locked) AND agent_calls.status IN ('queued', 'running')
+          AND $4::jsonb IS NOT NULL AND EXISTS (SELECT 1 FROM this_workflow)
+       RETURNING agent_calls.*
+     ),
+     call AS (
+       SELECT * FROM reported
+       UNION ALL
+       SELECT * FROM locked WHERE NOT EXISTS (SELECT 1 FROM reported)
+     ),
+     superseded AS (
+       SELECT 1 FROM agent_calls r WHERE r.retry_of = $1 AND r.run_id = $2
+     ),
+     prior AS (
+       SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 1 AS depth
+         FROM agent_calls WHERE id = (SELECT retry_of FROM locked) AND run_id = $2
+       UNION ALL
+       SELECT c.id, c.retry_of, c.input_tokens, c.output_tokens, c.cost_usd, c.error, c.error_code, prior.depth + 1
+         FROM agent_calls c JOIN prior ON c.id = prior.retry_of
+        WHERE prior.depth < 50
+     ),
+     chain AS (
+       SELECT id, input_tokens, output_tokens, cost_usd FROM call
+       UNION ALL
+       SELECT id, input_tokens, output_tokens, cost_usd FROM prior
+     ),
      finished AS (
        SELECT call.provider FROM call
         WHERE call.status IN ('completed', 'failed')
-          AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM runs WHERE runs.id = $2 AND runs.workflow = $3))
+          AND EXISTS (SELECT 1 FROM this_workflow) AND NOT EXISTS (SELECT 1 FROM superseded)
      ),
      released AS (
        DELETE FROM budget_reservations
@@ -93,14 +122,20 @@ export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE chain AS (
      SELECT call.id, call.role, call.stage, call.label, call.attempt, call.retry, call.provider, call.model, call.status,
             call.valid, call.parsed, call.response_text, call.error, call.error_code, call.schema_name, call.messages,
             call.input_tokens, call.output_tokens, call.cost_usd::text AS cost_usd, call.latency_ms,
+            EXISTS (SELECT 1 FROM superseded) AS superseded,
             (SELECT coalesce(json_agg(json_build_object('id', p.id, 'error', p.error, 'errorCode', p.error_code) ORDER BY p.depth DESC), '[]')
-               FROM chain p WHERE p.depth > 0) AS prior
+               FROM prior p) AS prior
        FROM call`;
 
-async function settleFinishedCall(em: EntityManager, runId: string, callId: string): Promise<SettledCallRow | undefined> {
+async function settleFinishedCall(
+  em: EntityManager,
+  runId: string,
+  callId: string,
+  outcome: CallOutcome | undefined,
+): Promise<SettledCallRow | undefined> {
   const {
     rows: [row],
-  } = await preparedQuery<SettledCallRow>(em, SETTLE_FINISHED_CALL_SQL, [callId, runId, null]);
+  } = await preparedQuery<SettledCallRow>(em, SETTLE_FINISHED_CALL_SQL, [callId, runId, null, outcome ? JSON.stringify(outcome) : null]);
   return row;
 }
 
@@ -166,7 +201,7 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       return { type: 'cancel' };
     case 'agent.done': {
       const p = payload as JobOf<'agent.done'>;
-      return finishedCallEvent(run.id, p.callId, await settleFinishedCall(em, run.id, p.callId));
+      return finishedCallEvent(run.id, p.callId, await settleFinishedCall(em, run.id, p.callId, p.outcome));
     }
     case 'workspace.done': {
       const p = payload as JobOf<'workspace.done'>;

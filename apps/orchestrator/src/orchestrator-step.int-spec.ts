@@ -3,9 +3,18 @@ import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Redis } from 'ioredis';
-import { agentQueueName, jobId, loadProjectConfig, QUEUE, type JobName } from '@roundtable/contracts';
+import { agentQueueName, type CallOutcome, jobId, loadProjectConfig, QUEUE, type JobName } from '@roundtable/contracts';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { AgentCallEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, TestDatabase, WorkspaceOpEntity } from '@roundtable/persistence';
+import {
+  AgentCallEntity,
+  createDataSource,
+  createTestDatabase,
+  ProjectEntity,
+  RECORD_CALL_OUTCOME_SQL,
+  RunEntity,
+  TestDatabase,
+  WorkspaceOpEntity,
+} from '@roundtable/persistence';
 import { loadCassette } from '@roundtable/providers';
 import { createRedisConnection, JobProducer } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
@@ -127,6 +136,28 @@ describe('OrchestratorStepService against real Postgres and Redis', () => {
     );
   }
 
+  /** The outcome agent.done carries when the provider-worker sends it with its own write. */
+  function outcomeOf(parsed: Record<string, unknown>): CallOutcome {
+    return {
+      status: 'completed',
+      valid: true,
+      parsed,
+      response_text: JSON.stringify(parsed),
+      error: null,
+      error_code: null,
+      input_tokens: 900,
+      output_tokens: 100,
+      cached_input_tokens: null,
+      cost_usd: 0.25,
+      cost_source: 'table',
+      latency_ms: 7,
+      request_id: 'req_1',
+      billing: 'api',
+      argv: null,
+      finished_at: '2026-11-30T12:00:00.000Z',
+    };
+  }
+
   it('applies run.start → workspace.done → agent.done, and a second delivery of agent.done changes no row', async () => {
     expect(await steps.apply('run.start', { runId: RUN_ID })).toBe('applied');
     const prepare = await ds.getRepository(WorkspaceOpEntity).findOneByOrFail({ runId: RUN_ID });
@@ -223,5 +254,75 @@ describe('OrchestratorStepService against real Postgres and Redis', () => {
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1));
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM critiques WHERE run_id = $1`, [RUN_ID]);
     expect(n).toBe(1);
+  });
+
+  it("settles from the outcome agent.done carries when the provider-worker's own write has not landed; that write then changes nothing", async () => {
+    const reviser = await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId: RUN_ID, role: 'reviser' });
+    await ds.getRepository(AgentCallEntity).update({ id: reviser.id }, { status: 'running', startedAt: new Date() });
+    const outcome = outcomeOf(firstReply('reviser'));
+    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: reviser.id, outcome })).toBe('applied');
+
+    const settled = await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: reviser.id });
+    expect(settled).toMatchObject({ status: 'completed', valid: true, inputTokens: 900, outputTokens: 100, costUsd: 0.25, costSource: 'table', latencyMs: 7 });
+    expect(settled.parsed).toEqual(outcome.parsed);
+    expect(settled.finishedAt!.toISOString()).toBe(outcome.finished_at);
+    const [usage] = await ds.query(`SELECT calls, input_tokens, cost_usd::float AS cost FROM usage_by_provider WHERE run_id = $1`, [RUN_ID]);
+    expect(usage).toEqual({ calls: 3, input_tokens: 1200 * 2 + 900, cost: 0.25 });
+    // The reviser's P2 is recorded and the critic asked about it: the step read the outcome it wrote.
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM proposals WHERE run_id = $1 AND label = 'P2'`, [RUN_ID]);
+    expect(n).toBe(1);
+    expect(await ds.getRepository(AgentCallEntity).countBy({ runId: RUN_ID, role: 'critic', status: 'queued' })).toBe(1);
+
+    // The provider-worker's write lands afterwards: the row is no longer open, so nothing moves.
+    const once = await snapshot(ds);
+    const late = await ds.query(RECORD_CALL_OUTCOME_SQL, [reviser.id, JSON.stringify({ ...outcome, input_tokens: 1 })]);
+    expect(late[1]).toBe(0);
+    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: reviser.id, outcome })).toBe('duplicate');
+    expect(await snapshot(ds)).toEqual(once);
+  });
+
+  it('drops the report of a try that another delivery found interrupted and retried: the retry reports', async () => {
+    const critic = await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId: RUN_ID, role: 'critic', status: 'queued' });
+    // As the second delivery leaves it: the try failed as INTERRUPTED, its retry queued with a reservation.
+    await ds.getRepository(AgentCallEntity).update({ id: critic.id }, { status: 'failed', errorCode: 'INTERRUPTED', error: 'interrupted', finishedAt: new Date() });
+    const retryId = `${critic.id}-retry`;
+    await ds.query(
+      `INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, retry, retry_of, status, prompt_hash, messages, context_refs, schema_name)
+       SELECT $2, run_id, 99, stage, role, provider, model, label, attempt, 1, id, 'queued', prompt_hash, messages, context_refs, schema_name
+         FROM agent_calls WHERE id = $1`,
+      [critic.id, retryId],
+    );
+    await ds.query(`INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens) VALUES ($1, $2, 'replay', 1, 0)`, [retryId, RUN_ID]);
+    const before = await snapshot(ds);
+
+    // The first worker, still alive, reports its reply for the interrupted try.
+    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: critic.id, outcome: outcomeOf(firstReply('critic')) })).toBe('ignored');
+    // Nothing settled, counted, decided or recorded as applied; the try stays as the retry left it.
+    expect(await snapshot(ds)).toEqual(before);
+  });
+
+  it("waits for the provider-worker's write still in flight, and reads what it wrote instead of writing the outcome again", async () => {
+    const retryId = `${(await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId: RUN_ID, role: 'critic', retry: 1 })).id}`;
+    const worker = ds.createQueryRunner();
+    await worker.connect();
+    try {
+      await worker.startTransaction();
+      await worker.query(RECORD_CALL_OUTCOME_SQL, [retryId, JSON.stringify({ ...outcomeOf(firstReply('critic')), input_tokens: 77 })]);
+      let settled = false;
+      const step = steps.apply('agent.done', { runId: RUN_ID, callId: retryId, outcome: outcomeOf(firstReply('critic')) }).finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false); // held on the call's row lock
+      await worker.commitTransaction();
+      expect(await step).toBe('applied');
+    } finally {
+      await worker.release();
+    }
+    // The worker's values stand, and the usage counts them once (the interrupted try had none).
+    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: retryId })).toMatchObject({ status: 'completed', inputTokens: 77 });
+    const [usage] = await ds.query(`SELECT calls, input_tokens FROM usage_by_provider WHERE run_id = $1`, [RUN_ID]);
+    expect(usage).toEqual({ calls: 5, input_tokens: 1200 * 2 + 900 + 77 });
+    // And the step went on with that reply: a second critique is recorded.
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM critiques WHERE run_id = $1`, [RUN_ID]);
+    expect(n).toBe(2);
   });
 });

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { JobName, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
+import { JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
 import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { decide, type BuildEvent, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
@@ -41,7 +41,10 @@ export class OrchestratorStepService {
       // is settled there; a duplicate's settling is rolled back below. The state is read for
       // every event: no event's mapping changes what it reads, except settling, which comes first.
       const settling = name === 'agent.done';
-      if (settling) first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, 'build']);
+      if (settling) {
+        const outcome = (payload as JobOf<'agent.done'>).outcome;
+        first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, 'build', outcome ? JSON.stringify(outcome) : null]);
+      }
       first.add(BUILD_RUN_STATE_SQL, [payload.runId]);
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
@@ -87,6 +90,9 @@ export class OrchestratorStepService {
     const { __fresh: fresh, ...fields } = locked;
     const run = Object.assign(new RunEntity(), fields);
     if (!fresh) return { written: 'duplicate', end: withLock.settled !== null ? 'rollback' : 'commit' };
+    // The report of a try that another delivery found interrupted and retried: the retry
+    // reports. Nothing was settled for it; the inbox entry goes too, as if it never came.
+    if (withLock.settled?.superseded === true) return { written: 'ignored', end: 'rollback' };
     if (run.workflow === 'panel') {
       if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
       return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, new Date()), end: 'commit' };

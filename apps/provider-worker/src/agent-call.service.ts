@@ -1,13 +1,35 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AGENT_SCHEMAS, agentJsonSchema, type AgentSchemaName, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig, type ProviderConfig } from '@roundtable/contracts';
-import { AgentCallEntity, BudgetReservationEntity, preparedQuery } from '@roundtable/persistence';
+import { AGENT_SCHEMAS, agentJsonSchema, type AgentSchemaName, type CallOutcome, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig, type ProviderConfig } from '@roundtable/contracts';
+import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME_SQL } from '@roundtable/persistence';
 import { Completion, createProvider, priceCall, ProviderError, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { runAgentModeEngineer } from './agent-mode-engineer';
 import { recordedError, retryPlan, type RetryPlan } from './retry-policy';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
+
+/** The row's outcome columns for an Outcome: every one present, null where the try has no value. */
+function callOutcomeOf(o: Outcome, finishedAt: Date): CallOutcome {
+  return {
+    status: o.status,
+    valid: o.valid ?? null,
+    parsed: o.parsed ?? null,
+    response_text: o.responseText ?? null,
+    error: o.error ?? null,
+    error_code: o.errorCode ?? null,
+    input_tokens: o.inputTokens ?? null,
+    output_tokens: o.outputTokens ?? null,
+    cached_input_tokens: o.cachedInputTokens ?? null,
+    cost_usd: o.costUsd ?? null,
+    cost_source: o.costSource ?? null,
+    latency_ms: o.latencyMs ?? null,
+    request_id: o.requestId ?? null,
+    billing: o.billing ?? null,
+    argv: o.argv ?? null,
+    finished_at: finishedAt.toISOString(),
+  };
+}
 
 type AgentConfig = ProjectConfig['agents'][keyof ProjectConfig['agents']];
 
@@ -113,18 +135,28 @@ export class AgentCallService {
 
     if (claimed || interrupted) {
       if (claimed) call = claimed.call;
-      const { outcome, error } = claimed ? await this.callProvider(claimed) : interruptedTry();
-      const plan = error ? retryPlan(error, call.retry, this.opts.retryDelaysMs) : null;
+      const tried = claimed ? await this.callProvider(claimed) : interruptedTry();
+      const outcome = callOutcomeOf(tried.outcome, new Date());
+      const plan = tried.error ? retryPlan(tried.error, call.retry, this.opts.retryDelaysMs) : null;
       if (plan) {
         const retryId = await this.recordAndRetry(call, outcome);
         if (retryId) return { kind: 'retry', callId: retryId, ...plan };
         // Another delivery recorded this try first; if it also queued a retry, that one reports.
         if (await this.retryOf(await repo.findOneByOrFail({ id: call.id }))) return { kind: 'done', callId: call.id };
-      } else if (!(await this.record(this.ds.manager, call.id, outcome))) {
-        // Another delivery found this try interrupted and settled it first; its retry reports.
-        if (await this.retryOf(await repo.findOneByOrFail({ id: call.id }))) return { kind: 'done', callId: call.id };
+      } else {
+        // The last try: its outcome is written to the row and sent with agent.done at once, so
+        // the orchestrator's step does not wait for this write (it writes the same outcome if
+        // the row is still open when it gets there). If another delivery found this try
+        // interrupted and settled it first, the row says so and has a retry: the orchestrator
+        // drops this report as superseded, and the retry reports.
+        await Promise.all([
+          this.record(this.ds.manager, call.id, outcome),
+          this.producer.add('agent.done', { runId, callId: call.id, outcome }, { jobId: jobId(call.id, 'done') }),
+        ]);
+        return { kind: 'done', callId: call.id };
       }
     }
+    // A redelivery of a settled try: the row has the outcome.
     await this.producer.add('agent.done', { runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
     return { kind: 'done', callId: call.id };
   }
@@ -186,25 +218,8 @@ export class AgentCallService {
   }
 
   /** Conditional: a second delivery of the same job cannot overwrite a recorded outcome. */
-  private async record(em: EntityManager, callId: string, outcome: Outcome): Promise<boolean> {
-    // Plain SQL built from the entity's column names: this runs once per call, and TypeORM's
-    // update builder cost more CPU than the statement.
-    const meta = this.ds.getMetadata(AgentCallEntity);
-    const params: unknown[] = [callId];
-    const sets: string[] = [];
-    for (const [property, value] of Object.entries({ ...outcome, finishedAt: new Date() })) {
-      if (value === undefined) continue; // as TypeORM: an absent field is left alone
-      const column = meta.findColumnWithPropertyName(property);
-      if (!column) throw new Error(`agent_calls has no column for ${property}`);
-      // jsonb goes as JSON text: node-postgres would send a JS array as a Postgres array.
-      params.push(column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value);
-      sets.push(`"${column.databaseName}" = $${params.length}`);
-    }
-    const { rowCount: affected } = await preparedQuery(
-      em,
-      `UPDATE agent_calls SET ${sets.join(', ')} WHERE id = $1 AND status IN ('queued', 'running')`,
-      params,
-    );
+  private async record(em: EntityManager, callId: string, outcome: CallOutcome): Promise<boolean> {
+    const { rowCount: affected } = await preparedQuery(em, RECORD_CALL_OUTCOME_SQL, [callId, JSON.stringify(outcome)]);
     return affected > 0;
   }
 
@@ -213,7 +228,7 @@ export class AgentCallService {
    * per-run seq and its own budget reservation (a retry is an LLM request too). The run row
    * is locked first, in the orchestrator's order, so the two never deadlock.
    */
-  private async recordAndRetry(call: AgentCallEntity, outcome: Outcome): Promise<string | null> {
+  private async recordAndRetry(call: AgentCallEntity, outcome: CallOutcome): Promise<string | null> {
     return this.ds.transaction(async (em) => {
       // TypeORM's postgres driver answers UPDATE … RETURNING with [rows, affected].
       const [[bumped]] = (await em.query(`UPDATE runs SET call_seq = call_seq + 1 WHERE id = $1 RETURNING call_seq`, [call.runId])) as [

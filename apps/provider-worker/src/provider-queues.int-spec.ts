@@ -167,7 +167,20 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
     ]);
     // Only the last try reports: agent.done names c3, never c1.
     expect(await orchestrator.getJob(jobId(c1.id, 'done'))).toBeUndefined();
-    expect((await orchestrator.getJob(jobId(c3.id, 'done')))?.data).toEqual({ runId: RUN, callId: c3.id });
+    // It carries the outcome as written to the row, so the orchestrator need not wait for that write.
+    expect((await orchestrator.getJob(jobId(c3.id, 'done')))?.data).toEqual({
+      runId: RUN,
+      callId: c3.id,
+      outcome: expect.objectContaining({
+        status: 'completed',
+        valid: true,
+        response_text: c3.responseText,
+        input_tokens: 1000,
+        output_tokens: 200,
+        cost_usd: 0.002,
+        finished_at: c3.finishedAt!.toISOString(),
+      }),
+    });
     // The run's call_seq moved with the retry, so the orchestrator's next call id cannot collide.
     expect((await ds.getRepository(RunEntity).findOneByOrFail({ id: RUN })).callSeq).toBe(3);
   });
@@ -200,6 +213,10 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
     expect(server.requests.length).toBe(before + 1);
     const orchestrator = producer.queue(QUEUE.orchestrator);
     expect(await orchestrator.getJob(jobId(c4, 'done'))).toBeUndefined();
-    expect((await orchestrator.getJob(jobId(`${RUN}-c5`, 'done')))?.data).toEqual({ runId: RUN, callId: `${RUN}-c5` });
+    expect((await orchestrator.getJob(jobId(`${RUN}-c5`, 'done')))?.data).toEqual({
+      runId: RUN,
+      callId: `${RUN}-c5`,
+      outcome: expect.objectContaining({ status: 'completed', valid: true, error: null }),
+    });
   });
 });

@@ -32,3 +32,4 @@ export * from './repositories/build-run-state.repository';
 export * from './repositories/run-usage.repository';
 export * from './prepared-query';
 export * from './statement-batch';
+export * from './repositories/call-outcome.repository';

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { JudgeRole } from '../panel/panel-vocabulary.schema';
 import { Stage } from '../run/run-vocabulary';
+import { CallOutcome } from './call-outcome.schema';
 
 /**
  * The one catalogue of queues and jobs. Queue and job names are Redis keys (BullMQ stores
  * `<prefix>:<queue>:…`): renaming one strands the jobs already queued under the old name.
- * Payloads carry ids only; the Postgres rows are the truth.
+ * Payloads carry ids; the Postgres rows are the truth. One exception, a copy: agent.done may
+ * carry the call's outcome as the provider-worker also writes it to the row (CallOutcome).
  */
 export const QUEUE = {
   orchestrator: 'orchestrator',
@@ -23,7 +25,8 @@ const RunRef = z.object({ runId: z.string().min(1) });
 export const JOBS = {
   orchestrator: {
     'run.start': RunRef,
-    'agent.done': RunRef.extend({ callId: z.string().min(1) }),
+    /** `outcome`: sent by the try that called the provider; absent when a redelivery reports a row already settled. */
+    'agent.done': RunRef.extend({ callId: z.string().min(1), outcome: CallOutcome.optional() }),
     'workspace.done': RunRef.extend({ opId: z.string().min(1) }),
     'tests.done': RunRef.extend({ opId: z.string().min(1) }),
     'run.resume': RunRef.extend({

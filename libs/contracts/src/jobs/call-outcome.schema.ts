@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * What a finished agent call recorded on its `agent_calls` row, keyed by column name. The
+ * provider-worker writes it to the row and, at the same time, sends it along with agent.done,
+ * so the orchestrator's step does not wait for that write: the step writes the same outcome
+ * to the row itself when the row is still open (`queued` / `running`), and otherwise reads
+ * what the row holds. The row stays the truth; this is a copy for the one step that needs it.
+ * Every outcome column is present (null when the call has no value for it), since an open
+ * row holds none of them.
+ */
+export const CallOutcome = z
+  .object({
+    status: z.enum(['completed', 'failed']),
+    valid: z.boolean().nullable(),
+    /** The reply as parsed JSON (an object when it validated), or null. Not walked here: the row's own column takes it as it is. */
+    parsed: z.unknown(),
+    response_text: z.string().nullable(),
+    error: z.string().nullable(),
+    error_code: z.string().nullable(),
+    input_tokens: z.number().int().nullable(),
+    output_tokens: z.number().int().nullable(),
+    cached_input_tokens: z.number().int().nullable(),
+    cost_usd: z.number().nullable(),
+    cost_source: z.string().nullable(),
+    latency_ms: z.number().int().nullable(),
+    request_id: z.string().nullable(),
+    billing: z.string().nullable(),
+    argv: z.array(z.string()).nullable(),
+    /** ISO 8601, the provider-worker's clock when the reply was in. */
+    finished_at: z.iso.datetime({ offset: true }),
+  })
+  .strict();
+export type CallOutcome = z.infer<typeof CallOutcome>;
+
+/** The outcome columns, in one order, for the SQL that writes them. */
+export const CALL_OUTCOME_COLUMNS = Object.keys(CallOutcome.shape) as (keyof CallOutcome)[];
