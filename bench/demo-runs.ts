@@ -22,6 +22,8 @@ export function benchProjectConfig(testCommand: string): Record<string, unknown>
   }
   cfg.budget = { ...cfg.budget, max_calls: 1000, max_tokens: 100_000_000, max_cost_usd: 100_000, max_seconds: 86_400 };
   cfg.test_command = testCommand;
+  // The project's default (docker) unless asked: `process` takes the container's start-up out of the figures.
+  if (process.env.BENCH_SANDBOX_RUNNER) cfg.sandbox = { runner: process.env.BENCH_SANDBOX_RUNNER };
   return cfg;
 }
 

@@ -11,7 +11,8 @@
  *
  * Knobs (env): BENCH_SEQUENTIAL_RUNS (20), BENCH_CONCURRENT_RUNS (50), BENCH_WARMUP_RUNS (3),
  * BENCH_CONCURRENCY (50: worker concurrency of every service and of the floor),
- * BENCH_TEST_COMMAND (the runs' test_command), TEST_DATABASE_URL, TEST_REDIS_URL. For
+ * BENCH_TEST_COMMAND (the runs' test_command), BENCH_SANDBOX_RUNNER (the runs' sandbox.runner:
+ * docker, the default, or process), TEST_DATABASE_URL, TEST_REDIS_URL. For
  * profiling: BENCH_SERVICE_NODE_OPTIONS (NODE_OPTIONS of the services, e.g. --require a profiler preload) and
  * BENCH_KEEP_DATABASE=1 (leave the scratch database for inspection; its name is printed).
  */

@@ -16,7 +16,12 @@ export class RunEventPublisher {
   ) {}
 
   async publish(events: RunEventEnvelope[]): Promise<void> {
-    // Sent together, not one round trip each: one connection keeps them in order anyway.
-    await Promise.all(events.map((e) => this.redis.publish(runEventChannel(this.prefix, e.run_id), JSON.stringify(e))));
+    if (!events.length) return;
+    // One pipeline: a step's events leave in one socket write and one round trip, in order.
+    const pipeline = this.redis.pipeline();
+    for (const e of events) pipeline.publish(runEventChannel(this.prefix, e.run_id), JSON.stringify(e));
+    const replies = (await pipeline.exec()) ?? [];
+    const failed = replies.find(([err]) => err);
+    if (failed) throw failed[0];
   }
 }
