@@ -40,8 +40,8 @@ describe('example project files', () => {
     expect(Object.keys(cfg.providers)).toEqual(['anthropic']);
     expect(new Set(Object.values(cfg.agents).map((a) => a.provider))).toEqual(new Set(['anthropic']));
     expect(cfg.providers.anthropic).toMatchObject({ api_key_env: 'ANTHROPIC_API_KEY', rate_limit: { max: 50, duration_ms: 60000 }, concurrency: 2 });
-    expect(cfg.agents.critic.model).toBe('claude-opus-4-1');
-    expect(cfg.agents.proposer.model).toBe('claude-haiku-4-5');
+    expect(cfg.agents.critic.model).toBe('claude-opus-5-5');
+    expect(cfg.agents.proposer.model).toBe('claude-sonnet-5-5');
     const pinned = load('anthropic-only', { ANTHROPIC_API_KEY: 'sk-ant-fake', ANTHROPIC_MODEL: 'claude-opus-4-1', ANTHROPIC_CRITIC_MODEL: 'claude-haiku-4-5' });
     expect([pinned.agents.engineer.model, pinned.agents.validator.model]).toEqual(['claude-opus-4-1', 'claude-haiku-4-5']);
     expect(createProvider('anthropic', cfg.providers.anthropic, { env: { ANTHROPIC_API_KEY: 'sk-ant-fake' } }).type).toBe('anthropic');

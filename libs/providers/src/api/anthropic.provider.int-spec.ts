@@ -16,7 +16,7 @@ const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as
 afterEach(async () => server?.close());
 
 describe('anthropic adapter through @anthropic-ai/sdk against the fake Messages API', () => {
-  it('forces one tool whose input schema is the reply schema, and reads its input, usage and request id', async () => {
+  it('asks for the reply schema as structured output (output_config.format), and reads the JSON text, usage and request id', async () => {
     const provider = await withScript({
       replies: [{ role: 'proposer', reply: PROPOSAL, usage: { input_tokens: 1200, output_tokens: 300, cached_input_tokens: 1000 } }],
     });
@@ -24,22 +24,37 @@ describe('anthropic adapter through @anthropic-ai/sdk against the fake Messages 
     expect(c.parsed).toEqual(PROPOSAL);
     expect(JSON.parse(c.text)).toEqual(PROPOSAL);
     expect(c.usage).toEqual({ inputTokens: 1200, outputTokens: 300, cachedInputTokens: 1000 });
-    expect(c).toMatchObject({ provider: 'anthropic', model: 'claude-fake-1', requestId: 'req_fake_1', stopReason: 'tool_use', billing: 'api', reportedCostUsd: null });
+    expect(c).toMatchObject({ provider: 'anthropic', model: 'claude-fake-1', requestId: 'req_fake_1', stopReason: 'end_turn', billing: 'api', reportedCostUsd: null });
 
     const [req] = server.requests;
-    expect(req).toMatchObject({ method: 'POST', path: '/v1/messages', role: 'proposer' });
+    expect(req).toMatchObject({ method: 'POST', path: '/v1/messages', role: 'proposer', status: 200 });
     expect(req.headers.authorization ?? req.headers['x-api-key']).toBe('<redacted>');
-    const body = req.body as Record<string, unknown> & { tools: Array<Record<string, unknown>> };
-    expect(body.tool_choice).toEqual({ type: 'tool', name: 'submit_Proposal' });
-    expect(body.tools).toHaveLength(1);
-    expect(body.tools[0]).toMatchObject({ name: 'submit_Proposal', input_schema: { type: 'object', required: expect.arrayContaining(['proposal_id', 'claim']) } });
-    expect(body.tools[0].input_schema).not.toHaveProperty('$schema');
+    const body = req.body as Record<string, unknown> & { output_config: { format: { type: string; schema: Record<string, unknown> } } };
+    expect(body.tools).toBeUndefined();
+    expect(body.tool_choice).toBeUndefined();
+    expect(body.temperature).toBeUndefined();
+    const schema = body.output_config.format.schema;
+    expect(body.output_config.format.type).toBe('json_schema');
+    // Closed objects, no $schema, and the constraints the API cannot enforce moved into descriptions
+    // (the fake answers 400 to any other keyword, as the API does).
+    expect(schema).toMatchObject({ type: 'object', additionalProperties: false, required: expect.arrayContaining(['proposal_id', 'claim']) });
+    expect(schema).not.toHaveProperty('$schema');
+    expect(JSON.stringify(schema)).not.toMatch(/"(minLength|minimum|maximum)"/);
     expect(body.system).toContain('You are the proposer');
     expect(body).toMatchObject({ model: 'claude-fake-1', max_tokens: 1000, messages: [{ role: 'user', content: expect.stringContaining('maximum drawdown') }] });
     expect(body.stream).toBeUndefined();
   });
 
-  it('returns a reply that ignored the tool and is not JSON as a Completion with parsed null', async () => {
+  it('works with a model that thinks by default and refuses a forced tool (Claude Sonnet 5.5): the thinking block is skipped', async () => {
+    const provider = await withScript({ replies: [{ role: 'proposer', reply: PROPOSAL }] });
+    const c = await provider.run(proposerRequest({ model: 'claude-sonnet-5-5' }));
+    expect(server.requests[0].status).toBe(200);
+    expect(c.parsed).toEqual(PROPOSAL);
+    expect(JSON.parse(c.text)).toEqual(PROPOSAL);
+    expect((c.raw as { content: { type: string }[] }).content.map((b) => b.type)).toEqual(['thinking', 'text']);
+  });
+
+  it('returns a reply that is not JSON as a Completion with parsed null', async () => {
     const provider = await withScript({ replies: [{ role: 'proposer', reply: PROPOSAL, fault: 'malformed_json' }] });
     const c = await provider.run(proposerRequest());
     expect(c.parsed).toBeNull();

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import type { AnthropicProviderConfig } from '@roundtable/contracts';
 import type { z } from 'zod';
 import type { Completion, Provider, ProviderRequest } from '../provider';
@@ -9,14 +10,20 @@ import { errorFromStainless } from './sdk-errors';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
-/** Tool names must match ^[a-zA-Z0-9_-]{1,64}$. */
-export function replyToolName(schemaName: string): string {
-  return `submit_${schemaName.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+/**
+ * The reply schema as the Messages API's structured outputs take it: the SDK's own transform
+ * (every object closed with `additionalProperties: false`; constraints the API cannot enforce,
+ * such as minLength or minimum, moved into descriptions). The worker still validates the reply
+ * against the zod schema, so nothing is lost.
+ */
+export function anthropicOutputSchema(jsonSchema: Record<string, unknown>): Record<string, unknown> {
+  return transformJSONSchema(plainJsonSchema(jsonSchema)) as Record<string, unknown>;
 }
 
 /**
- * Anthropic Messages API. Structured output is one tool whose input schema is the reply
- * schema, with tool_choice forced to it: the tool_use block's input is the reply.
+ * Anthropic Messages API. Structured output is `output_config.format` (a JSON schema): the
+ * reply is one text block holding the JSON object. Not a forced tool: current models
+ * (Claude Sonnet 5.5, Opus 5.5) think by default and answer a forced tool_choice with a 400.
  */
 export class AnthropicProvider implements Provider {
   readonly type = 'anthropic';
@@ -31,7 +38,6 @@ export class AnthropicProvider implements Provider {
     const apiKey = readApiKey(this.name, this.cfg.api_key_env, this.env);
     const baseURL = this.cfg.base_url ?? ANTHROPIC_DEFAULT_BASE_URL;
     const client = new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: req.timeoutMs, openTelemetry: false });
-    const tool = replyToolName(req.schemaName);
     const system = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const started = Date.now();
     let data: Anthropic.Message;
@@ -46,14 +52,7 @@ export class AnthropicProvider implements Provider {
           messages: req.messages
             .filter((m) => m.role !== 'system')
             .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
-          tools: [
-            {
-              name: tool,
-              description: `Submit your reply as one ${req.schemaName} object. This is the only way to reply.`,
-              input_schema: plainJsonSchema(req.jsonSchema) as Anthropic.Tool.InputSchema,
-            },
-          ],
-          tool_choice: { type: 'tool', name: tool },
+          output_config: { format: { type: 'json_schema', schema: anthropicOutputSchema(req.jsonSchema) } },
         })
         .withResponse();
       data = res.data;
@@ -61,17 +60,16 @@ export class AnthropicProvider implements Provider {
     } catch (e) {
       throw errorFromStainless(this.name, e, req.timeoutMs, baseURL, apiKey, Date.now() - started);
     }
-    const toolUse = data.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use' && b.name === tool);
-    const prose = data.content
+    // Thinking blocks, when the model thought, come first; the reply is the text.
+    const text = data.content
       .filter((b): b is Anthropic.TextBlock => b.type === 'text')
       .map((b) => b.text)
       .join('');
-    const parsed = toolUse && toolUse.input !== null && typeof toolUse.input === 'object' ? toolUse.input : parseJsonReply(prose);
     const u = data.usage;
     const cacheRead = u.cache_read_input_tokens ?? 0;
     return {
-      text: toolUse ? JSON.stringify(toolUse.input) : prose,
-      parsed,
+      text,
+      parsed: parseJsonReply(text),
       usage: {
         inputTokens: u.input_tokens + cacheRead + (u.cache_creation_input_tokens ?? 0),
         outputTokens: u.output_tokens,

@@ -27,6 +27,26 @@ describe('fake LLM server', () => {
     expect(server.requests[0]).toMatchObject({ wire: 'anthropic', role: 'proposer', status: 200, body: expect.objectContaining({ stream: true }) });
   });
 
+  it('answers as the Messages API does: 400 to a structured-output schema it cannot enforce, and to a forced tool on a model that thinks by default', async () => {
+    server = await startFakeLlmServer({ script: { replies: [{ role: '*', reply }] } });
+    const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const ask = (extra: Record<string, unknown>, model = 'claude-fake-1') =>
+      client.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: 'go' }], ...extra } as never).then(
+        (m) => m as Anthropic.Message,
+        (e: unknown) => e as Error,
+      );
+    const open = { type: 'object', properties: { claim: { type: 'string' } } };
+    const constrained = { type: 'object', properties: { claim: { type: 'string', minLength: 1 } }, additionalProperties: false };
+    expect(await ask({ output_config: { format: { type: 'json_schema', schema: open } } })).toMatchObject({ status: 400, message: expect.stringContaining("'additionalProperties' must be explicitly set to false") });
+    expect(await ask({ output_config: { format: { type: 'json_schema', schema: constrained } } })).toMatchObject({ status: 400, message: expect.stringContaining("keyword 'minLength' is not supported") });
+    const forced = { tools: [{ name: 'submit', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'submit' } };
+    expect(await ask(forced, 'claude-sonnet-5-5')).toMatchObject({ status: 400, message: expect.stringContaining('not supported with thinking') });
+    const closed = { ...open, additionalProperties: false };
+    const ok = (await ask({ output_config: { format: { type: 'json_schema', schema: closed } } }, 'claude-sonnet-5-5')) as Anthropic.Message;
+    expect(ok.content.map((b) => b.type)).toEqual(['thinking', 'text']);
+    expect(JSON.parse((ok.content[1] as Anthropic.TextBlock).text)).toEqual(reply);
+  });
+
   it('logs every request with auth redacted, and refuses requests without a key or to unknown paths', async () => {
     server = await startFakeLlmServer({ script: { replies: [{ role: '*', reply }] }, apiKey: 'right' });
     const post = (p: string, headers: Record<string, string>, body: unknown = {}) =>

@@ -5,8 +5,8 @@ import type { FakeScript, FakeScriptInput } from './fake-script';
 import { loadFakeScript, parseFakeScript } from './fake-script';
 import { renderReply } from './rendered-reply';
 import { ScriptEngine } from './script-engine';
-import { strictSchemaViolation } from './strict-schema-check';
-import { anthropicWire } from './wire/anthropic.wire';
+import { anthropicSchemaViolation, strictSchemaViolation } from './strict-schema-check';
+import { anthropicWire, THINKS_BY_DEFAULT } from './wire/anthropic.wire';
 import { geminiWire } from './wire/gemini.wire';
 import { ollamaWire } from './wire/ollama.wire';
 import { openaiWire } from './wire/openai.wire';
@@ -171,6 +171,17 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions): Promise<Fa
         }
         const violation = format.json_schema?.strict ? strictSchemaViolation(format.json_schema.schema, format.json_schema.name) : null;
         if (violation) return fail('bad_request', violation);
+      }
+    }
+
+    if (wire.name === 'anthropic') {
+      const format = (wreq.body.output_config as { format?: { type?: string; schema?: unknown } } | undefined)?.format;
+      const violation = format?.type === 'json_schema' ? anthropicSchemaViolation(format.schema) : null;
+      if (violation) return fail('bad_request', violation);
+      // Models that think by default refuse a forced tool (Claude Sonnet 5.5 / Opus 5.5 migration guides).
+      const choice = wreq.body.tool_choice as { type?: string } | undefined;
+      if ((choice?.type === 'tool' || choice?.type === 'any') && THINKS_BY_DEFAULT.test(String(wreq.body.model ?? ''))) {
+        return fail('bad_request', `tool_choice forces tool use, which is not supported with thinking; ${String(wreq.body.model)} thinks by default`);
       }
     }
 

@@ -10,12 +10,21 @@ const ERRORS: Record<WireErrorKind, { status: number; type: string; message: str
   bad_request: { status: 400, type: 'invalid_request_error', message: 'bad request' },
 };
 
+/**
+ * Models that think unless told not to (Claude Sonnet 5.5, Opus 5.5): their replies open with a
+ * thinking block, and they answer a forced tool_choice with a 400 (their migration guides).
+ */
+export const THINKS_BY_DEFAULT = /^claude-(sonnet|opus)-5-5/;
+
 interface ToolChoice {
   type?: string;
   name?: string;
 }
 
-/** Anthropic Messages API (POST /v1/messages): tool_use replies, and SSE when `stream: true`. */
+/**
+ * Anthropic Messages API (POST /v1/messages): a text reply (structured outputs: the JSON
+ * object as text), tool_use when a tool is forced, and SSE when `stream: true`.
+ */
 export const anthropicWire: Wire = {
   name: 'anthropic',
   matches: (method, path) => method === 'POST' && path === '/v1/messages',
@@ -36,11 +45,14 @@ export const anthropicWire: Wire = {
     const forcedTool = choice.type === 'tool' && choice.name ? choice.name : null;
     // A forced tool always yields tool_use; a broken or empty reply becomes text, as a model ignoring the tool would.
     const asTool = forcedTool !== null && reply.object !== null;
-    const content = asTool
+    const content: Array<Record<string, unknown>> = asTool
       ? [{ type: 'tool_use', id: `toolu_fake_${seq}`, name: forcedTool, input: reply.object }]
       : reply.text
         ? [{ type: 'text', text: reply.text }]
         : [];
+    if (THINKS_BY_DEFAULT.test(String(req.body.model ?? ''))) {
+      content.unshift({ type: 'thinking', thinking: 'The reply must match the schema.', signature: `sig_fake_${seq}` });
+    }
     const stopReason = asTool ? 'tool_use' : fault === 'cancelled' ? 'refusal' : 'end_turn';
     const usage = {
       input_tokens: reply.usage.input - reply.usage.cached,
@@ -83,6 +95,10 @@ function sse(message: { content: Array<Record<string, unknown>>; stop_reason: st
       for (const part of chunks(JSON.stringify(block.input))) {
         events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } }));
       }
+    } else if (block.type === 'thinking') {
+      events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+      events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } }));
+      events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }));
     } else {
       events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
       for (const part of chunks(String(block.text ?? ''))) {
