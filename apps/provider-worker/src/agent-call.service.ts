@@ -76,6 +76,15 @@ export interface AgentCallOptions {
   env?: NodeJS.ProcessEnv;
   /** The test-runner's workspace volume, mounted here too: needed only by an engineer in agent mode. */
   workspaceRoot?: string;
+  /** Told of every try this delivery recorded (the call counters); never fails a call. */
+  onRecorded?: (tried: RecordedTry) => void;
+}
+
+/** A try this delivery recorded: the provider and model it was asked of, and its outcome. */
+export interface RecordedTry {
+  provider: string;
+  model: string;
+  outcome: CallOutcome;
 }
 
 /** A try found still `running` by a redelivery: failed as INTERRUPTED, retryable like a network failure. */
@@ -140,7 +149,10 @@ export class AgentCallService {
       const plan = tried.error ? retryPlan(tried.error, call.retry, this.opts.retryDelaysMs) : null;
       if (plan) {
         const retryId = await this.recordAndRetry(call, outcome);
-        if (retryId) return { kind: 'retry', callId: retryId, ...plan };
+        if (retryId) {
+          this.recorded(call, outcome);
+          return { kind: 'retry', callId: retryId, ...plan };
+        }
         // Another delivery recorded this try first; if it also queued a retry, that one reports.
         if (await this.retryOf(await repo.findOneByOrFail({ id: call.id }))) return { kind: 'done', callId: call.id };
       } else {
@@ -148,17 +160,27 @@ export class AgentCallService {
         // the orchestrator's step does not wait for this write (it writes the same outcome if
         // the row is still open when it gets there). If another delivery found this try
         // interrupted and settled it first, the row says so and has a retry: the orchestrator
-        // drops this report as superseded, and the retry reports.
+        // drops this report as superseded, and the retry reports. Either way the provider was
+        // asked, so the call is counted.
         await Promise.all([
           this.record(this.ds.manager, call.id, outcome),
           this.producer.add('agent.done', { runId, callId: call.id, outcome }, { jobId: jobId(call.id, 'done') }),
         ]);
+        this.recorded(call, outcome);
         return { kind: 'done', callId: call.id };
       }
     }
     // A redelivery of a settled try: the row has the outcome.
     await this.producer.add('agent.done', { runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
     return { kind: 'done', callId: call.id };
+  }
+
+  private recorded(call: AgentCallEntity, outcome: CallOutcome): void {
+    try {
+      this.opts.onRecorded?.({ provider: call.provider, model: call.model, outcome });
+    } catch {
+      // counters only: a failing observer must not fail a call already recorded
+    }
   }
 
   /**

@@ -8,7 +8,7 @@ import { AgentCallEntity, BudgetReservationEntity, createDataSource, createTestD
 import { loadPricing } from '@roundtable/providers';
 import { createRedisConnection, JobProducer } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, startFakeLlmServer, TEST_REDIS_URL, waitFor, type FakeLlmServer } from '@roundtable/testing';
-import { AgentCallService } from './agent-call.service';
+import { AgentCallService, type RecordedTry } from './agent-call.service';
 import { ProviderQueuesWorker } from './provider-queues.worker';
 
 jest.setTimeout(30_000);
@@ -33,6 +33,8 @@ const PROPOSAL = {
  * second delivery of a retried job does.
  */
 describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
+  /** What the call counters were told, in order. */
+  const recorded: RecordedTry[] = [];
   let db: TestDatabase;
   let ds: DataSource;
   let redis: Redis;
@@ -113,6 +115,7 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
       retryDelaysMs: [50, 100, 200],
       pricing: loadPricing(path.join(REPO, 'examples/pricing.yaml')),
       env: { INT_ANTHROPIC_KEY: KEY },
+      onRecorded: (t) => recorded.push(t),
     });
     worker = new ProviderQueuesWorker(ds, redis, producer, calls, { prefix, providers: ['anthropic'], concurrency: 4, discoveryMs: 1000, env: {} });
     await worker.onApplicationBootstrap();
@@ -164,6 +167,12 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
       [c1.id, 321],
       [c2.id, 321],
       [c3.id, 321],
+    ]);
+    // The counters were told of every try this worker recorded, with the outcome as recorded.
+    expect(recorded.map((t) => [t.model, t.outcome.status, t.outcome.error_code, t.outcome.input_tokens])).toEqual([
+      ['claude-haiku-4-5', 'failed', 'RATE_LIMITED', null],
+      ['claude-haiku-4-5', 'completed', null, 1000],
+      ['claude-haiku-4-5', 'completed', null, 1000],
     ]);
     // Only the last try reports: agent.done names c3, never c1.
     expect(await orchestrator.getJob(jobId(c1.id, 'done'))).toBeUndefined();

@@ -18,8 +18,6 @@ export interface ProviderQueuesOptions {
   env?: NodeJS.ProcessEnv;
   /** Job durations per queue. */
   metrics?: RoundtableMetrics;
-  /** Told what each delivery's execute() recorded (call counters); its failure never fails the job. */
-  afterExecute?: (runId: string, result: ExecuteResult, since: Date) => Promise<void>;
 }
 
 /**
@@ -100,9 +98,7 @@ export class ProviderQueuesWorker implements OnApplicationBootstrap, BeforeAppli
       metrics: this.opts.metrics,
       handlers: {
         'agent.call': async (p, job, token) => {
-          const since = new Date();
           const result = await this.calls.execute(p.runId, p.callId);
-          await this.opts.afterExecute?.(p.runId, result, since).catch((e: Error) => this.log.warn(`metrics for ${result.callId}: ${e.message}`));
           await this.backOff(queueName, job, token, result);
         },
       },

@@ -21,27 +21,27 @@ export class ProviderWorkerModule {
         ...opsProviders(env, 'provider-worker'),
         {
           provide: AgentCallService,
-          useFactory: (ds: DataSource, p: JobProducer) =>
-            new AgentCallService(ds, p, {
+          useFactory: (ds: DataSource, p: JobProducer, ops: ServiceOps) => {
+            const callMetrics = new AgentCallMetrics(ops.metrics);
+            return new AgentCallService(ds, p, {
               retryDelaysMs: env.PROVIDER_RETRY_DELAYS_MS,
               pricing: loadPricingTable(env.PRICING_FILE, (m) => log.warn(m)),
               workspaceRoot: env.WORKSPACE_ROOT,
-            }),
-          inject: [DS, PRODUCER],
+              onRecorded: (tried) => callMetrics.observe(tried),
+            });
+          },
+          inject: [DS, PRODUCER, ServiceOps],
         },
         {
           provide: ProviderQueuesWorker,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService, ops: ServiceOps) => {
-            const callMetrics = new AgentCallMetrics(ds, ops.metrics);
-            return new ProviderQueuesWorker(ds, r, p, calls, {
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService, ops: ServiceOps) =>
+            new ProviderQueuesWorker(ds, r, p, calls, {
               prefix: env.QUEUE_PREFIX,
               providers: env.PROVIDER_QUEUES,
               concurrency: env.PROVIDER_CONCURRENCY,
               discoveryMs: env.PROVIDER_DISCOVERY_MS,
               metrics: ops.metrics,
-              afterExecute: (runId, result, since) => callMetrics.observe(runId, result, since),
-            });
-          },
+            }),
           inject: [DS, REDIS, PRODUCER, AgentCallService, ServiceOps],
         },
       ],
