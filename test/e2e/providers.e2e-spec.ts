@@ -30,10 +30,11 @@ const CASES: Case[] = [
     billing: 'api',
     config: (s) => ({ type: 'anthropic', api_key_env: 'E2E_ANTHROPIC_KEY', base_url: s.baseUrls.anthropic }),
     mechanism: (body) => {
-      const tools = body.tools as { name: string; input_schema: Body }[];
-      expect(tools).toHaveLength(1);
-      expect(body.tool_choice).toEqual({ type: 'tool', name: tools[0].name });
-      expect(tools[0].input_schema).toMatchObject({ type: 'object' });
+      // Structured outputs, not a forced tool (models that think refuse one).
+      expect(body.tools).toBeUndefined();
+      const format = (body.output_config as { format: { type: string; schema: Body } }).format;
+      expect(format.type).toBe('json_schema');
+      expect(format.schema).toMatchObject({ type: 'object', additionalProperties: false });
     },
   },
   {

@@ -31,7 +31,7 @@ describe('roundtable call: one structured call from this machine (the real SDK a
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('prints the parsed JSON, tokens, table cost and latency; the request forced the {answer} tool', async () => {
+  it('prints the parsed JSON, tokens, table cost and latency; the request asked for the {answer} schema as structured output', async () => {
     const file = await withServer({ replies: [{ role: '*', reply: { answer: 'pong' }, usage: { input_tokens: 40, output_tokens: 10, cached_input_tokens: 0 } }] });
     const out = captureIo({ cwd: dir, env: { LIVE_ANTHROPIC_KEY: KEY } });
     // XAI_API_KEY is unset: only the named provider's key matters.
@@ -41,8 +41,11 @@ describe('roundtable call: one structured call from this machine (the real SDK a
     expect(first).toBe('anthropic/claude-haiku-4-5: {"answer":"pong"}');
     // 40 in × $1/Mtok + 10 out × $5/Mtok
     expect(second).toMatch(/^tokens in=40 out=10 {2}\$0\.000090 \(pricing table\) {2}\d+ ms {2}request req_fake_1 {2}billing api$/);
-    const body = server!.requests[0].body as { tool_choice: unknown; model: string; messages: { content: string }[] };
-    expect(body.tool_choice).toEqual({ type: 'tool', name: 'submit_LiveAnswer' });
+    const body = server!.requests[0].body as { output_config: { format: { type: string; schema: unknown } }; model: string; messages: { content: string }[] };
+    expect(body.output_config.format).toEqual({
+      type: 'json_schema',
+      schema: expect.objectContaining({ type: 'object', properties: { answer: expect.objectContaining({ type: 'string' }) }, additionalProperties: false }),
+    });
     expect(body.model).toBe('claude-haiku-4-5');
     expect(JSON.stringify(body.messages)).toContain('Say pong.');
   });
