@@ -112,9 +112,17 @@ export async function openRepoWorkspace(root: string, runId: string): Promise<Re
   return meta;
 }
 
+/**
+ * The PATH on which git was last found: one `git --version` (a spawn, milliseconds of CPU on a
+ * small machine) per process and PATH, not one per workspace.
+ */
+let gitFoundOnPath: string | undefined | null = null;
+
 async function gitInstalled(): Promise<boolean> {
+  if (gitFoundOnPath !== null && gitFoundOnPath === process.env.PATH) return true;
   try {
     await runGit(['--version']);
+    gitFoundOnPath = process.env.PATH;
     return true;
   } catch (e) {
     if (e instanceof GitUnavailableError) return false;
