@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { JUDGES, TERMINAL_EVENT_TYPES, type PanelCompletion } from '@roundtable/contracts';
-import { getJson, Pipeline, projectConfigFrom, startPipeline, submitRun, waitForTerminal } from '@roundtable/testing';
+import { getJson, Pipeline, projectConfigFrom, startPipeline, submitRun, waitFor, waitForTerminal } from '@roundtable/testing';
 import { EventSourceFollower, FollowerNote, READY_STATE } from './support/event-source-follower';
 
 jest.setTimeout(90_000);
@@ -223,5 +223,43 @@ describe('the panel workflow through real services', () => {
     expect(report).toContain('Halt reason: max_calls reached: 4 of 4 calls');
     expect(report).toContain('- competitor: no verdict recorded');
     expect(report).toMatch(/Recommendation: ITERATE \(confidence 0\.65\) — partial synthesis after a halt/);
+  });
+
+  it('an appeal the budget refuses leaves the appeal to be asked again, with caps raised', async () => {
+    // The run takes 26 or 27 calls; the appeal's two re-scores do not fit under 27.
+    const res = await submitRun(pipeline.api, projectConfigFrom(DEMO, { budget: { max_calls: 27 } }));
+    const id = res.body.id as string;
+    expect(await waitForTerminal(pipeline, id, 60_000)).toMatchObject({ status: 'done', verdict: 'ITERATE' });
+    const appliedAppeals = async () =>
+      (await pipeline.sql<{ event_key: string }>(`SELECT event_key FROM applied_events WHERE run_id = $1 AND event_key LIKE 'run.appeal:%' ORDER BY created_at`, [id])).map((r) => r.event_key);
+
+    const first = await post(pipeline.api, `/v1/runs/${id}/appeal`, APPEAL);
+    expect(first).toMatchObject({ status: 202, body: { requested: 'appeal' } });
+    await waitFor('the first appeal to be applied', async () => ((await appliedAppeals()).length >= 1 ? true : undefined), 20_000, 50);
+    const refused = await pipeline.sql<{ payload: { kind: string; detail: string } }>(
+      `SELECT payload FROM run_events WHERE run_id = $1 AND type = 'panel_warning' AND payload->>'kind' = 'appeal_refused'`,
+      [id],
+    );
+    expect(refused).toHaveLength(1);
+    expect(refused[0].payload.detail).toMatch(/^the appeal does not fit the budget: max_calls .*ask again with caps raised/);
+    const refusedRun = (await getJson(pipeline.api, `/v1/runs/${id}`)).body as { panel: unknown; usage: { calls: number } };
+    expect(refusedRun.panel).toMatchObject({ appeal: null, can_appeal: true });
+    const raised = refusedRun.usage.calls + 2;
+
+    // Asked again with caps raised: a job of its own, the caps first, then the re-scores.
+    const again = await post(pipeline.api, `/v1/runs/${id}/appeal`, { ...APPEAL, caps: { max_calls: raised } });
+    expect(again).toMatchObject({ status: 202, body: { job_id: expect.stringMatching(/appeal__2$/) } });
+    await waitFor('the appeal to complete', async () => {
+      const run = (await getJson(pipeline.api, `/v1/runs/${id}`)).body as { panel: { appeal: { status: string } | null } };
+      return run.panel.appeal?.status === 'completed' ? true : undefined;
+    }, 30_000, 100);
+    const run = (await getJson(pipeline.api, `/v1/runs/${id}`)).body;
+    expect(run).toMatchObject({ status: 'done', caps: expect.objectContaining({ max_calls: raised }) });
+    expect((await callsOf(id)).filter((c) => c.stage === 'APPEAL').map((c) => `${c.role}:${c.label}`)).toEqual(['engineer:AP1', 'pm:AP2']);
+    const started = await pipeline.sql<{ payload: Record<string, unknown> }>(`SELECT payload FROM run_events WHERE run_id = $1 AND type = 'appeal_started'`, [id]);
+    expect(started.map((e) => e.payload.caps)).toEqual([{ max_calls: raised }]);
+    // And now it is used.
+    expect(await post(pipeline.api, `/v1/runs/${id}/appeal`, APPEAL)).toMatchObject({ status: 409, body: { error: 'appeal_used' } });
+    expect(await appliedAppeals()).toHaveLength(2);
   });
 });

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { JUDGES, JudgeRole } from '@roundtable/contracts';
+import { budgetCapsRequest } from './budget-caps.schema';
 
 /**
  * The body of POST /v1/runs/:id/appeal: new evidence (plain text; it reaches the judges only
- * inside an evidence block) and the judges who re-score. Every message names its field, and an
+ * inside an evidence block), the judges who re-score, and optionally budget caps to raise
+ * first (for an appeal the budget refused). Every message names its field, and an
  * unknown field is refused rather than ignored.
  */
 export const AppealRequest = z
@@ -19,11 +21,12 @@ export const AppealRequest = z
           error: `judges must be a list of judges, e.g. ["vc", "competitor"] (known: ${JUDGES.join(', ')})`,
         })
         .min(1, 'judges must name at least one judge'),
+      caps: budgetCapsRequest('an appeal').optional(),
     },
     {
       error: (iss) =>
         iss.code === 'unrecognized_keys' && 'keys' in iss
-          ? (iss.keys as string[]).map((k) => `${k} is not a field of an appeal (evidence, judges)`).join('; ')
+          ? (iss.keys as string[]).map((k) => `${k} is not a field of an appeal (evidence, judges, caps)`).join('; ')
           : 'the body must be a JSON object such as { "evidence": ["…"], "judges": ["vc"] }',
     },
   )

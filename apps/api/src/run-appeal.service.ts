@@ -31,8 +31,10 @@ export function parseAppealRequest(body: unknown): AppealRequest {
 /**
  * An appeal only asks, like cancel and resume: with the run's row locked it checks that this
  * finished panel may take its one appeal, writes a `run.appeal` job to the outbox, and sends it
- * after the commit; the orchestrator's decidePanel() runs the re-scores. The outbox row is the
- * "once": a second request finds it even before the orchestrator has applied the first.
+ * after the commit; the orchestrator's decidePanel() runs the re-scores. An appeal not yet
+ * applied blocks a second one (409 appeal_pending); once applied, the run's state says whether
+ * the appeal was used (409 appeal_used) or refused by the budget, which leaves it to be asked
+ * again, with `caps` raised.
  */
 export class RunAppealService {
   private readonly log = new Logger('api');
@@ -49,11 +51,21 @@ export class RunAppealService {
       if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
       const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
       if (run.workflow !== 'panel') throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
-      const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.appeal'`, [runId])) as { n: number }[];
-      if (n > 0) throw refuse('appeal_used', `run ${runId} has had its one appeal`);
+      // Appeals asked before, and those the orchestrator has not applied yet (their inbox key is per job).
+      const [{ asked, pending }] = (await em.query(
+        `SELECT count(*)::int AS asked,
+                count(*) FILTER (WHERE NOT EXISTS (
+                  SELECT 1 FROM applied_events a WHERE a.run_id = o.run_id AND a.event_key = 'run.appeal:' || o.job_id))::int AS pending
+           FROM outbox o WHERE o.run_id = $1 AND o.job_name = 'run.appeal'`,
+        [runId],
+      )) as { asked: number; pending: number }[];
+      if (pending > 0) throw refuse('appeal_pending', `run ${runId} has an appeal waiting to be applied; ask again once it has started or been refused`);
       const state = panelStateOfRun(run);
       const allowed = canAppeal(state);
-      if (!allowed.ok) throw refuse('appeal_not_allowed', `run ${runId} cannot be appealed: ${allowed.reason}`);
+      if (!allowed.ok) {
+        const used = state.appeal !== null;
+        throw refuse(used ? 'appeal_used' : 'appeal_not_allowed', used ? `run ${runId} has had its one appeal` : `run ${runId} cannot be appealed: ${allowed.reason}`);
+      }
       const scores = currentScores(state);
       const unscored = req.judges.filter((j) => scores[j] === undefined);
       if (unscored.length) throw refuse('judge_not_scored', `run ${runId} has no score from ${unscored.join(', ')} to appeal`);
@@ -61,8 +73,9 @@ export class RunAppealService {
         runId,
         queue: QUEUE.orchestrator,
         jobName: 'run.appeal',
-        jobId: jobId(runId, 'appeal'),
-        payload: { runId, evidence: req.evidence, judges: [...new Set(req.judges)] },
+        // One job per request: an appeal the budget refused may be asked again (with caps raised).
+        jobId: asked === 0 ? jobId(runId, 'appeal') : jobId(runId, 'appeal', asked + 1),
+        payload: { runId, evidence: req.evidence, judges: [...new Set(req.judges)], ...(req.caps ? { caps: req.caps } : {}) },
       };
       return { job, ids: await addToOutbox(em, [job]), status: run.status };
     });

@@ -174,3 +174,48 @@ describe('POST /v1/runs/:id/resume', () => {
     expect((await post('/v1/runs/run_nope/resume', {})).status).toBe(404);
   });
 });
+
+describe('POST /v1/runs/:id/appeal', () => {
+  const APPEAL = { evidence: ['a paid pilot'], judges: ['vc'] };
+
+  async function panelRun(): Promise<string> {
+    const id = await newRun('done');
+    await api.ds.query(`UPDATE runs SET workflow = 'panel' WHERE id = $1`, [id]);
+    return id;
+  }
+  const appealRows = (runId: string) => api.ds.getRepository(OutboxEntity).find({ where: { runId, jobName: 'run.appeal' }, order: { id: 'ASC' } });
+
+  it('answers 409 appeal_pending while an earlier appeal waits for the orchestrator, and checks the run again once it is applied', async () => {
+    const id = await panelRun();
+    const waiting = jobId(id, 'appeal');
+    await api.ds.getRepository(OutboxEntity).insert({ runId: id, queue: QUEUE.orchestrator, jobName: 'run.appeal', jobId: waiting, payload: { runId: id, ...APPEAL } });
+
+    const pending = await post(`/v1/runs/${id}/appeal`, APPEAL);
+    expect(pending).toMatchObject({ status: 409, json: { error: 'appeal_pending', status: 'done' } });
+    expect(pending.json.message).toBe(`run ${id} has an appeal waiting to be applied; ask again once it has started or been refused`);
+    expect(await appealRows(id)).toHaveLength(1);
+
+    // Applied (and, as far as the run's state says, not used): the request goes on to the run's own checks.
+    await api.ds.query(`INSERT INTO applied_events (run_id, event_key) VALUES ($1, $2)`, [id, `run.appeal:${waiting}`]);
+    const checked = await post(`/v1/runs/${id}/appeal`, APPEAL);
+    expect(checked).toMatchObject({ status: 409, json: { error: 'appeal_not_allowed', message: `run ${id} cannot be appealed: the panel has no synthesis to appeal` } });
+    expect(await appealRows(id)).toHaveLength(1);
+  });
+
+  it('refuses an unknown field or cap by name, and queues nothing', async () => {
+    const id = await panelRun();
+    expect(await post(`/v1/runs/${id}/appeal`, { ...APPEAL, cap: {} })).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_appeal_request', message: 'cap is not a field of an appeal (evidence, judges, caps)' },
+    });
+    expect(await post(`/v1/runs/${id}/appeal`, { ...APPEAL, caps: { max_call: 30 } })).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_appeal_request', message: 'caps.max_call is not a field of an appeal' },
+    });
+    expect(await post(`/v1/runs/${id}/appeal`, { ...APPEAL, caps: { max_calls: 0 } })).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_appeal_request', message: 'caps.max_calls must be above 0' },
+    });
+    expect(await appealRows(id)).toEqual([]);
+  });
+});

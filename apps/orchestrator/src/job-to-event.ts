@@ -8,8 +8,10 @@ import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 export function eventKeyOf(name: JobName, payload: Record<string, unknown>, jobIdValue?: string): string {
   switch (name) {
     case 'run.resume':
-      // A run may be resumed more than once: each request is its own event.
-      return `run.resume:${jobIdValue ?? 'once'}`;
+    case 'run.appeal':
+      // A run may be resumed more than once, and an appeal the budget refused asked again:
+      // each request is its own event.
+      return `${name}:${jobIdValue ?? 'once'}`;
     case 'agent.done':
       return `agent.done:${payload.callId}`;
     case 'workspace.done':

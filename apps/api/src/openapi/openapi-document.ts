@@ -165,7 +165,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           description: writeNote,
           parameters: [runId],
           requestBody: { required: true, content: { 'application/json': { schema: ref('AppealRequest') } } },
-          responses: { '202': json('Appeal requested', 'AppealRequested'), '400': error('The body is not valid.'), '404': error('No such run.'), '409': error('The run cannot be appealed.'), ...WRITE_ERRORS },
+          responses: { '202': json('Appeal requested', 'AppealRequested'), '400': error('The body is not valid.'), '404': error('No such run.'), '409': error('The run cannot be appealed (appeal_not_allowed, appeal_used), or an earlier appeal still waits to be applied (appeal_pending).'), ...WRITE_ERRORS },
         },
       },
       '/v1/runs/{id}/calls': {

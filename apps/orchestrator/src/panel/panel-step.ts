@@ -31,7 +31,7 @@ async function jobToPanelEvent(em: EntityManager, run: RunEntity, name: JobName,
   switch (name) {
     case 'run.appeal': {
       const p = payload as JobOf<'run.appeal'>;
-      return { type: 'appeal', evidence: p.evidence, judges: p.judges };
+      return { type: 'appeal', evidence: p.evidence, judges: p.judges, ...(p.caps ? { caps: p.caps } : {}) };
     }
     case 'agent.done': {
       const event = await jobToBuildEvent(em, run, name, payload);
@@ -83,6 +83,8 @@ export async function writePanelStep(em: EntityManager, run: RunEntity, result: 
     workflowState: toStoredPanelState(s),
     labelCounters,
     callSeq: callSeq ?? run.callSeq,
+    // decidePanel replaces the config only to raise caps (an appeal asked again with caps).
+    ...(s.config !== (run.config as unknown) ? { config: s.config } : {}),
     ...(result.verdict ? { verdict: result.verdict, confidence: result.confidence } : {}),
     ...(run.status === 'queued' && s.status === 'running' ? { startedAt: new Date() } : {}),
     ...(!terminal(run.status) && terminal(s.status) ? { finishedAt: new Date() } : {}),

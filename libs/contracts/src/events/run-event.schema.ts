@@ -145,7 +145,7 @@ export const RUN_EVENT_PAYLOADS = {
     cost_usd: z.number().min(0).nullable(),
     calls: z.array(CallMetrics),
   }),
-  appeal_started: z.object({ judges: z.array(JudgeRole).min(1), scores: ScoreMap }),
+  appeal_started: z.object({ judges: z.array(JudgeRole).min(1), scores: ScoreMap, caps: z.record(z.string(), z.number()).optional() }),
   appeal_completed: z.object({
     judges: z.array(JudgeRole),
     scores: ScoreMap,

@@ -34,10 +34,11 @@ export const JOBS = {
       caps: z.record(z.string(), z.number()).optional(),
     }),
     'run.cancel': RunRef,
-    /** A finished panel's one appeal: new evidence, re-scored by the named judges. */
+    /** A finished panel's one appeal: new evidence, re-scored by the named judges; caps raised first, if given. */
     'run.appeal': RunRef.extend({
       evidence: z.array(z.string().min(1)).min(1),
       judges: z.array(JudgeRole).min(1),
+      caps: z.record(z.string(), z.number()).optional(),
     }),
   },
   agent: {

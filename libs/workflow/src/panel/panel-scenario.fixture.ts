@@ -320,8 +320,8 @@ export class PanelDriver {
     return this.step({ type: 'cancel', reason });
   }
 
-  appeal(evidence: string[], judges: JudgeRole[]): PanelStepResult {
-    return this.step({ type: 'appeal', evidence, judges });
+  appeal(evidence: string[], judges: JudgeRole[], caps?: Partial<Record<string, number>>): PanelStepResult {
+    return this.step({ type: 'appeal', evidence, judges, ...(caps ? { caps } : {}) });
   }
 
   /** Answers every verdict call in flight, in the given order (default: reverse speaker order, to show order does not matter). */

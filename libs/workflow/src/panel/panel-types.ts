@@ -151,8 +151,11 @@ export type PanelEvent =
   | { type: 'start' }
   | { type: 'agent_call_finished'; call: PanelFinishedCall }
   | { type: 'cancel'; reason?: string }
-  /** POST /v1/runs/:id/appeal on a done run: new evidence, re-scored by the named judges, once. */
-  | { type: 'appeal'; evidence: string[]; judges: JudgeRole[] };
+  /**
+   * POST /v1/runs/:id/appeal on a done run: new evidence, re-scored by the named judges, once.
+   * `caps` raises budget caps first (an appeal the budget refused may be asked again with them).
+   */
+  | { type: 'appeal'; evidence: string[]; judges: JudgeRole[]; caps?: Partial<Record<string, number>> };
 
 /** The build's AgentCallCommand with panel roles and stages; the orchestrator writes both alike. */
 export type PanelAgentCallCommand = Omit<AgentCallCommand, 'role' | 'stage'> & { role: PanelRole; stage: PanelStage };

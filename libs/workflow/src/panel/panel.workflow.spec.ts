@@ -589,6 +589,18 @@ describe('panel workflow: appeal', () => {
     expect(r.commands).toEqual([]);
     expect(r.events).toContainEqual({ type: 'panel_warning', payload: expect.objectContaining({ kind: 'appeal_refused', judges: ['vc', 'pm'] }) });
     expect(canAppeal(d.state).ok).toBe(true);
+    const refused = r.events.find((e) => e.type === 'panel_warning')!.payload as { detail: string };
+    expect(refused.detail).toMatch(/the run still has its appeal: ask again with caps raised \(e\.g\. "caps": \{ "max_calls": 18 \}\)/);
+  });
+
+  it('an appeal the budget refused can be asked again with caps raised: the caps apply first, then the re-scores start', () => {
+    const d = panelHappyPath({ max_debate_rounds: 1, budget: { max_calls: 16 } });
+    d.appeal(['x'], ['vc', 'pm']);
+    const r = d.appeal(['x', 'a paid pilot'], ['vc', 'pm'], { max_calls: 24 });
+    expect(r.commands.map((c) => (c as { label: string }).label)).toEqual(['AP1', 'AP2']);
+    expect(d.state.config.budget.max_calls).toBe(24);
+    expect(d.eventsOf('appeal_started')).toEqual([{ judges: ['vc', 'pm'], scores: expect.any(Object), caps: { max_calls: 24 } }]);
+    expect(canAppeal(d.state)).toEqual({ ok: false, reason: 'this run has had its one appeal' });
   });
 });
 

@@ -105,7 +105,7 @@ class PanelStep extends StepAccumulator<PanelRunState, PanelStage, PanelRecord, 
 export function decidePanel(state: PanelRunState, event: PanelEvent, ctx: PanelStepContext): PanelStepResult {
   const step = new PanelStep(state, ctx);
   if (event.type === 'appeal') {
-    onAppeal(step, event.evidence, event.judges);
+    onAppeal(step, event.evidence, event.judges, event.caps ?? {});
   } else if (TERMINAL_RUN_STATUSES.includes(state.status)) {
     // A finished run is history, except for the re-scores of its one appeal.
     if (event.type === 'agent_call_finished' && state.pending[event.call.role]?.kind === 'appeal') onCallFinished(step, event.call);
@@ -799,12 +799,15 @@ function factOnly(step: PanelStep, why: string): void {
 // ---------------------------------------------------------------------------------------------
 // Appeal
 
-function onAppeal(step: PanelStep, evidence: readonly string[], judges: readonly JudgeRole[]): void {
+function onAppeal(step: PanelStep, evidence: readonly string[], judges: readonly JudgeRole[], caps: Partial<Record<string, number>>): void {
   if (!canAppeal(step.state).ok) return;
   const items = evidence.map((e) => e.trim()).filter(Boolean);
   const scores = currentScores(step.state);
   const chosen = JUDGES.filter((j) => judges.includes(j) && scores[j] !== undefined);
   if (items.length === 0 || chosen.length === 0) return;
+  // Raised caps apply from this appeal on (they stay raised even if the budget still refuses it).
+  const raised = Object.fromEntries(Object.entries(caps).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
+  if (Object.keys(raised).length) step.state.config = { ...step.config, budget: { ...step.config.budget, ...raised } };
 
   const previous: Partial<Record<JudgeRole, number>> = {};
   for (const j of chosen) previous[j] = scores[j];
@@ -816,10 +819,14 @@ function onAppeal(step: PanelStep, evidence: readonly string[], judges: readonly
   if (refusal) {
     // Nothing was asked, so the run still has its one appeal.
     step.state.appeal = null;
-    step.warn({ kind: 'appeal_refused', detail: `the appeal does not fit the budget: ${refusal.reason}`, judges: chosen });
+    step.warn({
+      kind: 'appeal_refused',
+      detail: `the appeal does not fit the budget: ${refusal.reason}; the run still has its appeal: ask again with caps raised (e.g. "caps": { "max_calls": ${step.config.budget.max_calls + chosen.length} })`,
+      judges: chosen,
+    });
     return;
   }
-  step.emit('appeal_started', { judges: chosen, scores: previous });
+  step.emit('appeal_started', { judges: chosen, scores: previous, ...(Object.keys(raised).length ? { caps: raised } : {}) });
 }
 
 function onAppealRescore(step: PanelStep, call: PanelFinishedCall, label: string, body: Revote): void {
