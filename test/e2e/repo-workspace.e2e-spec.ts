@@ -131,6 +131,7 @@ describe('a run against an existing git repository (separate processes, Docker s
 
     // The run branch holds one commit per round on top of main, and nothing the tests left behind.
     const branch = `roundtable/${id}`;
+    expect(git(repo, 'ls-tree', '-r', '--name-only', branch).trim().split('\n')).toEqual(['calc.py', 'test_calc.py', 'test_mul.py']);
     expect(git(repo, 'log', '--format=%s', branch).trim().split('\n')).toEqual([
       'I1f1: mul multiplies: T1 showed it added its arguments',
       'I1: Adds mul() next to add() and a test file for it',
@@ -175,13 +176,14 @@ describe('a run against an existing git repository (separate processes, Docker s
         edits: {
           'calc.py': `${calc}\n\ndef mul(a: float, b: float) -> float:\n    return a + b\n`,
           'test_mul.py': 'from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n    assert mul(-4, 0) == 0\n',
+          'scratch.md': 'plan: mul next to add\n',
         },
         reply: report('Adds mul() next to add() and a test file for it'),
       },
       {
         role: 'engineer',
         expects: ['test_mul'],
-        edits: { 'calc.py': `${calc}\n\ndef mul(a: float, b: float) -> float:\n    return a * b\n` },
+        edits: { 'calc.py': `${calc}\n\ndef mul(a: float, b: float) -> float:\n    return a * b\n`, 'scratch.md': null },
         reply: report('mul multiplies: T1 showed it added its arguments'),
       },
     ];
@@ -201,7 +203,7 @@ describe('a run against an existing git repository (separate processes, Docker s
     expect(run).toMatchObject({ status: 'done', verdict: 'ACCEPT', fix_round: 1, halt_reason: null });
 
     const worktree = path.join(pipeline.workspaceRoot, id, 'workspace');
-    const calls = await pipeline.sql<{ role: string; label: string; provider: string; argv: string[] | null; parsed: { files?: { path: string }[] } }>(
+    const calls = await pipeline.sql<{ role: string; label: string; provider: string; argv: string[] | null; parsed: { files?: { path: string }[]; deleted?: string[] } }>(
       `SELECT role, label, provider, argv, parsed FROM agent_calls WHERE run_id = $1 AND role = 'engineer' ORDER BY seq`,
       [id],
     );
@@ -212,8 +214,9 @@ describe('a run against an existing git repository (separate processes, Docker s
     // Tools on, edits accepted, confined to the worktree; the CLI ran inside it.
     expect(calls[0].argv).toEqual(expect.arrayContaining(['--permission-mode', 'acceptEdits', '--add-dir', worktree, '--tools', 'Read,Edit,Write,Glob,Grep']));
     expect(readFakeCliLog(logPath).map((l) => l.cwd)).toEqual([worktree, worktree]);
-    // The implementation is what git saw change: I1 both files, I1f1 only calc.py.
-    expect(calls.map((c) => (c.parsed.files ?? []).map((f) => f.path))).toEqual([['calc.py', 'test_mul.py'], ['calc.py']]);
+    // The implementation is what git saw change: I1 three files, I1f1 calc.py, and the scratch file it removed as `deleted`.
+    expect(calls.map((c) => (c.parsed.files ?? []).map((f) => f.path))).toEqual([['calc.py', 'scratch.md', 'test_mul.py'], ['calc.py']]);
+    expect(calls.map((c) => c.parsed.deleted ?? [])).toEqual([[], ['scratch.md']]);
     const agentDiffs = await pipeline.sql<{ path: string; content: string }>(
       `SELECT path, content FROM artifacts WHERE run_id = $1 AND path LIKE 'agent/%' ORDER BY path`,
       [id],
@@ -224,6 +227,7 @@ describe('a run against an existing git repository (separate processes, Docker s
 
     // Committed per round on the run branch, tested in the sandbox, reviewed with the diff (the validator's guards held).
     const branch = `roundtable/${id}`;
+    expect(git(repo, 'ls-tree', '-r', '--name-only', branch).trim().split('\n')).toEqual(['calc.py', 'test_calc.py', 'test_mul.py']);
     expect(git(repo, 'log', '--format=%s', branch).trim().split('\n')).toEqual([
       'I1f1: mul multiplies: T1 showed it added its arguments',
       'I1: Adds mul() next to add() and a test file for it',

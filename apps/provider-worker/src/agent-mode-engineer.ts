@@ -21,7 +21,7 @@ export interface AgentModeCall {
  * The engineer in agent mode (seed addendum 2, issue 4): the CLI runs inside the run's git
  * worktree with its own tools, edits files there, and replies with a short report (the
  * Implementation without files). Afterwards `git add -A && git diff --cached` says what it
- * did: the changed files become the Implementation's `files`, so validation, the apply step
+ * did: the changed files become the Implementation's `files` and the removed ones its `deleted`, so validation, the apply step
  * (which commits the round on the run branch), the tests and the reviews work as in answer
  * mode. The staged diff is stored as an artifact of the call.
  *
@@ -45,9 +45,14 @@ export async function runAgentModeEngineer(ds: DataSource, provider: Provider, w
 
   const staged = await stageWorkspaceChanges(ws, { maxBytes: MAX_DIFF_BYTES });
   const files: FileChange[] = [];
+  const deleted: string[] = [];
   const notInlined: string[] = [];
   for (const change of staged.changes) {
-    if (change.kind === 'deleted' || change.kind === 'other') {
+    if (change.kind === 'deleted') {
+      deleted.push(change.path);
+      continue;
+    }
+    if (change.kind === 'other') {
       notInlined.push(`${change.path} (${change.kind})`);
       continue;
     }
@@ -73,7 +78,7 @@ export async function runAgentModeEngineer(ds: DataSource, provider: Provider, w
   const report = completion.parsed;
   if (report === null || typeof report !== 'object' || Array.isArray(report)) return completion; // the worker's schema check says why
   const r = report as Record<string, unknown>;
-  // Deletions and binaries are in the commit (the apply step commits `git add -A`) but cannot be a FileChange: say so.
+  // Binaries and other changes are in the commit (the apply step commits `git add -A`) but cannot be a FileChange: say so.
   const notes = notInlined.length ? `${String(r.notes ?? '')}\n[changed in the worktree, not listed in files: ${notInlined.join(', ')}]`.trim() : r.notes;
-  return { ...completion, parsed: { ...r, notes, files } };
+  return { ...completion, parsed: { ...r, notes, files, ...(deleted.length ? { deleted } : {}) } };
 }

@@ -97,7 +97,7 @@ describe('WorkspaceOpsService on a git repository', () => {
     return opId;
   }
 
-  async function implementation(runId: string, label: string, fixRound: number, files: { path: string; content: string }[], notes: string): Promise<string> {
+  async function implementation(runId: string, label: string, fixRound: number, files: { path: string; content: string }[], notes: string, deleted?: string[]): Promise<string> {
     const id = `${runId}-${label}`;
     await ds.getRepository(ImplementationEntity).insert({
       id,
@@ -107,7 +107,7 @@ describe('WorkspaceOpsService on a git repository', () => {
       proposalId: `${runId}-P1`,
       fixRound,
       status: 'pending',
-      body: { proposal_id: 'P1', files, test_command: 'python -m pytest -q', notes, assumptions: [], known_gaps: [] },
+      body: { proposal_id: 'P1', files, ...(deleted ? { deleted } : {}), test_command: 'python -m pytest -q', notes, assumptions: [], known_gaps: [] },
     } as never);
     return id;
   }
@@ -228,6 +228,30 @@ describe('WorkspaceOpsService on a git repository', () => {
 
     const again = (await opRow(apply1)).result!;
     expect(again).toMatchObject({ commit: first.commit, committed: false, round_diffstat: [{ path: 'x.py', added: 1, deleted: 0 }] });
+  });
+
+  it('apply deletes the files an implementation names, in the same commit as its writes; asked again, it changes nothing', async () => {
+    const runId = 'run_delete';
+    await seedRun(runId, repo);
+    const prep = await queueOp(runId, 'op1', 'prepare');
+    await service.prepare(runId, prep);
+    const ws = (await opRow(prep)).result?.path as string;
+    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: ws });
+    const i1 = await implementation(runId, 'I1', 0, [{ path: 'calc2.py', content: CALC }], 'calc.py becomes calc2.py', ['calc.py']);
+    const apply1 = await queueOp(runId, 'op2', 'apply', { implementationId: i1 });
+    await service.apply(runId, apply1, i1);
+
+    const r1 = (await opRow(apply1)).result!;
+    expect(r1).toMatchObject({ committed: true, written: ['calc2.py'], deleted: ['calc.py'] });
+    expect((r1.round_diffstat as { path: string }[]).map((d) => d.path).sort()).toEqual(['calc.py', 'calc2.py']);
+    expect(existsSync(path.join(ws, 'calc.py'))).toBe(false);
+    expect(git(repo, 'ls-tree', '-r', '--name-only', `roundtable/${runId}`).trim().split('\n')).toEqual(['calc2.py', 'test_calc.py']);
+    expect(git(repo, 'log', '-1', '--format=%B', `roundtable/${runId}`)).toContain('Files: calc2.py\nDeleted: calc.py\n');
+
+    // Delivered again after a crash: the file is already gone, so nothing happens and nothing fails.
+    await ds.getRepository(WorkspaceOpEntity).update({ id: apply1 }, { status: 'queued', result: null });
+    await service.apply(runId, apply1, i1);
+    expect((await opRow(apply1))).toMatchObject({ status: 'done', result: expect.objectContaining({ commit: r1.commit, committed: false, not_there: ['calc.py'] }) });
   });
 
   it('read answers each asked path from the worktree: content capped, and a missing, escaping, binary or directory path answered with why', async () => {

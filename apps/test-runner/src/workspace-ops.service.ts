@@ -10,6 +10,7 @@ import {
   listFileTree,
   openRepoWorkspace,
   PathEscapeError,
+  planWorkspaceDeletions,
   prepareEmptyWorkspace,
   prepareRepoWorkspace,
   readWorkspaceFiles,
@@ -73,8 +74,11 @@ export class WorkspaceOpsService {
     return this.perform(runId, opId, 'workspace.done', async (run) => {
       const impl = await this.ds.getRepository(ImplementationEntity).findOneByOrFail({ id: implementationId, runId });
       const ws = await this.workspaceOf(run);
-      const files = (impl.body as unknown as Implementation).files;
+      const { files, deleted: toDelete = [] } = impl.body as unknown as Implementation;
+      // Every deletion and every write is checked before anything changes, so a bad path leaves the workspace as it was.
+      const deletion = await planWorkspaceDeletions(ws, toDelete);
       const { written } = await writeFileChanges(ws, files);
+      await deletion.run();
       const artifacts = files.map((f, i) => ({
         id: `${opId}-f${i + 1}`,
         runId,
@@ -85,15 +89,24 @@ export class WorkspaceOpsService {
         bytes: Buffer.byteLength(f.content),
         content: f.content,
       }));
-      await this.ds
-        .createQueryBuilder()
-        .insert()
-        .into(ArtifactEntity)
-        .values(artifacts as unknown as QueryDeepPartialEntity<ArtifactEntity>[])
-        .orIgnore()
-        .execute();
+      if (artifacts.length) {
+        await this.ds
+          .createQueryBuilder()
+          .insert()
+          .into(ArtifactEntity)
+          .values(artifacts as unknown as QueryDeepPartialEntity<ArtifactEntity>[])
+          .orIgnore()
+          .execute();
+      }
       const committed = await this.commitRound(run, opId, impl, written);
-      return { written, tree: await listFileTree(ws), artifact_ids: artifacts.map((a) => a.id), ...committed };
+      return {
+        written,
+        ...(deletion.deleted.length ? { deleted: deletion.deleted } : {}),
+        ...(deletion.missing.length ? { not_there: deletion.missing } : {}),
+        tree: await listFileTree(ws),
+        artifact_ids: artifacts.map((a) => a.id),
+        ...committed,
+      };
     });
   }
 
@@ -264,8 +277,10 @@ async function readOne(ws: string, p: string, maxBytes: number): Promise<ReadOut
 }
 
 /** `I1f1: <the engineer's first line of notes>`; the body says which run and proposal. */
-export function commitMessage(runId: string, label: string, body: Pick<Implementation, 'notes' | 'proposal_id' | 'files'>): string {
+export function commitMessage(runId: string, label: string, body: Pick<Implementation, 'notes' | 'proposal_id' | 'files' | 'deleted'>): string {
   const firstLine = (body.notes ?? '').split('\n')[0].trim();
   const summary = firstLine.length > 72 ? `${firstLine.slice(0, 71)}…` : firstLine || 'files from the engineer';
-  return `${label}: ${summary}\n\nRoundtable run ${runId}, implementation ${label} of ${body.proposal_id}.\nFiles: ${body.files.map((f) => f.path).join(', ')}\n`;
+  const files = body.files.length ? `Files: ${body.files.map((f) => f.path).join(', ')}\n` : '';
+  const deleted = body.deleted?.length ? `Deleted: ${body.deleted.join(', ')}\n` : '';
+  return `${label}: ${summary}\n\nRoundtable run ${runId}, implementation ${label} of ${body.proposal_id}.\n${files}${deleted}`;
 }

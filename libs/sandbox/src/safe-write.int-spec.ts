@@ -2,7 +2,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PathEscapeError } from './path-escape.error';
-import { writeFileChanges } from './safe-write';
+import { deleteWorkspaceFiles, writeFileChanges } from './safe-write';
 import { prepareEmptyWorkspace } from './workspace';
 
 /** Every file under dir with its content: compared before and after to prove nothing changed. */
@@ -143,5 +143,57 @@ describe('writeFileChanges', () => {
     await writeFileChanges(ws, [{ path: 'pkg/__init__.py', content: '' }]);
     await expectRejected([{ path: 'pkg', content: 'x' }], 'pkg', /is a directory/);
     await expectRejected([{ path: 'pkg/__init__.py/x', content: 'x' }], 'pkg/__init__.py/x', /pkg\/__init__\.py is not a directory/);
+  });
+});
+
+describe('deleteWorkspaceFiles', () => {
+  let root: string;
+  let ws: string;
+  let outside: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'rt-sandbox-delete-'));
+    ws = await prepareEmptyWorkspace(path.join(root, 'runs'), 'run1');
+    outside = path.join(root, 'outside');
+    await mkdir(outside, { recursive: true });
+    await writeFile(path.join(outside, 'secret.txt'), 'original');
+    await writeFileChanges(ws, [
+      { path: 'old.py', content: 'x' },
+      { path: 'pkg/legacy.py', content: 'y' },
+      { path: 'keep.py', content: 'z' },
+    ]);
+  });
+  afterEach(async () => rm(root, { recursive: true, force: true }));
+
+  it('deletes the named files and nothing else', async () => {
+    expect(await deleteWorkspaceFiles(ws, ['old.py', 'pkg//legacy.py'])).toEqual({ deleted: ['old.py', 'pkg/legacy.py'], missing: [] });
+    expect(await snapshot(ws)).toEqual({ 'keep.py': 'z', pkg: '<dir>' });
+    // Asked again (a repeated apply job): nothing there, nothing to do, said so.
+    expect(await deleteWorkspaceFiles(ws, ['old.py', 'pkg/legacy.py', 'gone/x.py'])).toEqual({ deleted: [], missing: ['old.py', 'pkg/legacy.py', 'gone/x.py'] });
+    expect(await snapshot(ws)).toEqual({ 'keep.py': 'z', pkg: '<dir>' });
+  });
+
+  it('removes a symlink itself, never what it points at, even outside the workspace', async () => {
+    await symlink(path.join(outside, 'secret.txt'), path.join(ws, 'link.txt'));
+    await deleteWorkspaceFiles(ws, ['link.txt']);
+    await expect(lstat(path.join(ws, 'link.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('original');
+  });
+
+  it.each([
+    ['pkg', 'is a directory; list the files in it to delete them'],
+    ['../outside/secret.txt', "contains '..'"],
+    ['escape/secret.txt', 'resolves outside the workspace'],
+  ])('refuses %s, naming why, and deletes nothing of the batch', async (bad, why) => {
+    await symlink(outside, path.join(ws, 'escape'));
+    const before = await snapshot(ws);
+    const err = await deleteWorkspaceFiles(ws, ['old.py', bad]).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(PathEscapeError);
+    expect((err as PathEscapeError).message).toContain(why);
+    expect(await snapshot(ws)).toEqual(before);
+    expect(await readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('original');
   });
 });

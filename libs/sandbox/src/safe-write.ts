@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { PathEscapeError } from './path-escape.error';
-import { resolveInWorkspace, ResolvedWorkspacePath, workspaceRoot } from './workspace-path';
+import { lexicalPathProblem, pathSegments, resolveInWorkspace, ResolvedWorkspacePath, workspaceRoot } from './workspace-path';
 
 export interface WorkspaceFileChange {
   path: string;
@@ -61,4 +61,66 @@ function refuseFileDirectoryClashes(
       }
     }
   });
+}
+
+/** Deletions checked and ready: `run()` removes the files. */
+export interface DeletionPlan {
+  /** Canonical relative paths of the files to remove, in the order given. */
+  deleted: string[];
+  /** Paths named but not there: nothing to delete (so a repeated apply changes nothing). */
+  missing: string[];
+  run(): Promise<void>;
+}
+
+/**
+ * Checks the files an engineer asked to delete, all before any goes (so a caller can also
+ * check them before writing): the file's directory, every symlink on the way followed, must
+ * be inside the workspace; the file itself may be a symlink, which is removed, never followed.
+ * A directory is refused by name; a file that is not there is reported as missing, not an
+ * error (the engineer's intent, no such file, holds; and a repeated apply job must not fail).
+ */
+export async function planWorkspaceDeletions(ws: string, paths: readonly string[]): Promise<DeletionPlan> {
+  const rootReal = await workspaceRoot(ws);
+  const targets: { absolute: string; relative: string }[] = [];
+  const absent: string[] = [];
+  for (const requested of paths) {
+    const problem = lexicalPathProblem(requested);
+    if (problem) throw new PathEscapeError(requested, problem);
+    const segments = pathSegments(requested);
+    const parent = await realpath(path.join(rootReal, ...segments.slice(0, -1))).catch(missing);
+    if (parent !== null && !isInsideWorkspace(rootReal, parent)) throw new PathEscapeError(requested, 'resolves outside the workspace');
+    const absolute = parent === null ? '' : path.join(parent, segments[segments.length - 1]);
+    const st = parent === null ? null : await lstat(absolute).catch(missing);
+    if (!st) {
+      absent.push(segments.join('/'));
+      continue;
+    }
+    if (st.isDirectory()) throw new PathEscapeError(requested, 'is a directory; list the files in it to delete them');
+    targets.push({ absolute, relative: segments.join('/') });
+  }
+  return {
+    deleted: targets.map((t) => t.relative),
+    missing: absent,
+    run: async () => {
+      for (const t of targets) await unlink(t.absolute);
+    },
+  };
+}
+
+/** planWorkspaceDeletions, then the deletions. */
+export async function deleteWorkspaceFiles(ws: string, paths: readonly string[]): Promise<{ deleted: string[]; missing: string[] }> {
+  const plan = await planWorkspaceDeletions(ws, paths);
+  await plan.run();
+  return { deleted: plan.deleted, missing: plan.missing };
+}
+
+/** null for a path that is not there (or runs through a file), any other error as it is. */
+function missing(e: NodeJS.ErrnoException): null {
+  if (e.code === 'ENOENT' || e.code === 'ENOTDIR') return null;
+  throw e;
+}
+
+function isInsideWorkspace(rootReal: string, candidate: string): boolean {
+  const rel = path.relative(rootReal, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

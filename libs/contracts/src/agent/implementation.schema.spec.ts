@@ -69,7 +69,15 @@ describe('Implementation', () => {
     const r = Implementation.safeParse(implementation({ files: [] }));
     expect(r.success).toBe(false);
     expect(r.error?.issues[0].path).toEqual(['files']);
-    expect(r.error?.issues[0].message).toBe('an implementation must change at least one file');
+    expect(r.error?.issues[0].message).toBe('an implementation must change at least one file (files) or delete one (deleted)');
+  });
+
+  it('takes deletions: a delete-only implementation is one, a deleted path is checked like a file path, and no path is both written and deleted', () => {
+    expect(Implementation.parse(implementation({ files: [], deleted: ['old_dd.py'] })).deleted).toEqual(['old_dd.py']);
+    const unsafe = Implementation.safeParse(implementation({ deleted: ['ok.py', '/etc/passwd'] }));
+    expect(unsafe.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['deleted.1', expect.stringContaining('is absolute')]]);
+    const both = Implementation.safeParse(implementation({ files: [{ path: 'dd.py', content: 'x' }], deleted: ['dd.py'] }));
+    expect(both.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['deleted.0', '"dd.py" is both written (files) and deleted; keep one']]);
   });
 
   it('points at the offending file by index', () => {

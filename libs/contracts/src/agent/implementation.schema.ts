@@ -30,20 +30,39 @@ export type FileChange = z.infer<typeof FileChange>;
 
 export const DEFAULT_TEST_COMMAND = 'python -m pytest -q';
 
-export const Implementation = z.object({
+/** A file the engineer removes from the workspace: a relative path, checked like FileChange's. */
+export const DeletedPath = z.string().superRefine((p, ctx) => {
+  const why = unsafePathReason(p);
+  if (why) ctx.addIssue({ code: 'custom', message: why });
+});
+
+const ImplementationFields = z.object({
   proposal_id: z.string().min(1),
-  files: z.array(FileChange).min(1, 'an implementation must change at least one file'),
+  /** The full content of every file created or changed. */
+  files: z.array(FileChange),
+  /** Files to delete (a refactor that removes a module); absent or empty when none. */
+  deleted: z.array(DeletedPath).optional(),
   test_command: z.string().min(1).default(DEFAULT_TEST_COMMAND),
   notes: z.string(),
   assumptions: z.array(z.string()),
   known_gaps: z.array(z.string()),
 });
+
+export const Implementation = ImplementationFields.superRefine((impl, ctx) => {
+  if (impl.files.length === 0 && !impl.deleted?.length) {
+    ctx.addIssue({ code: 'custom', path: ['files'], message: 'an implementation must change at least one file (files) or delete one (deleted)' });
+  }
+  const written = new Set(impl.files.map((f) => f.path));
+  for (const [i, p] of (impl.deleted ?? []).entries()) {
+    if (written.has(p)) ctx.addIssue({ code: 'custom', path: ['deleted', i], message: `${JSON.stringify(p)} is both written (files) and deleted; keep one` });
+  }
+});
 export type Implementation = z.infer<typeof Implementation>;
 
 /**
  * What an engineer in agent mode replies once it has edited the worktree with its own tools:
- * the Implementation without `files`. The provider-worker takes the files from
+ * the Implementation without `files` and `deleted`. The provider-worker takes both from
  * `git add -A && git diff --cached` in the worktree and completes the Implementation.
  */
-export const AgentModeReport = Implementation.omit({ files: true });
+export const AgentModeReport = ImplementationFields.omit({ files: true, deleted: true });
 export type AgentModeReport = z.infer<typeof AgentModeReport>;

@@ -386,8 +386,11 @@ function gistOf(role: BuildRole, label: string, parsed: unknown): string {
       const c = parsed as Critique;
       return `${label} ${c.verdict} (${c.problems.length} problems)`;
     }
-    case 'engineer':
-      return `${label} files: ${(parsed as Implementation).files.map((f) => f.path).join(', ')}`;
+    case 'engineer': {
+      const impl = parsed as Implementation;
+      const deleted = impl.deleted?.length ? `; deletes ${impl.deleted.join(', ')}` : '';
+      return `${label} files: ${impl.files.map((f) => f.path).join(', ')}${deleted}`;
+    }
     case 'validator': {
       const r = parsed as Review;
       return `${label} ${r.verdict} (${r.requirement_checks.filter((c) => c.satisfied).length}/${r.requirement_checks.length} checks satisfied)`;

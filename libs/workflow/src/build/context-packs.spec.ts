@@ -10,7 +10,8 @@ import {
   TEST_TEMPLATES,
 } from './build-scenario.fixture';
 import type { ImplementationDiff } from './build-types';
-import { checkPromptTemplates, criticPack, engineerPack, renderMessages, synthesizerPack, validatorPack } from './context-packs';
+import { checkPromptTemplates, criticPack, engineerPack, latestFiles, renderMessages, synthesizerPack, validatorPack } from './context-packs';
+import type { ImplementationRecord } from './build-types';
 
 const APPROACH = 'single forward pass with a clamped denominator';
 const CRITIQUE_TEXT = 'P1 validates every value before scanning';
@@ -237,5 +238,30 @@ describe('templates', () => {
     const templates = { ...TEST_TEMPLATES, critic: '{{proposal}} {{author_model}}' };
     expect(checkPromptTemplates(templates)).toEqual(['prompt critic uses {{author_model}}, which the critic pack does not provide']);
     expect(() => renderMessages(templates, 'critic', { proposal: 'x' })).toThrow('{{author_model}}');
+  });
+});
+
+describe('latestFiles', () => {
+  const impl = (label: string, files: [string, string][], deleted?: string[], status: ImplementationRecord['status'] = 'applied'): ImplementationRecord => ({
+    id: label,
+    label,
+    callId: `c-${label}`,
+    proposalLabel: 'P1',
+    fixRound: 0,
+    status,
+    applyError: null,
+    body: { proposal_id: 'P1', files: files.map(([path, content]) => ({ path, content })), ...(deleted ? { deleted } : {}), test_command: 'pytest', notes: '', assumptions: [], known_gaps: [] },
+  });
+
+  it('keeps the latest content of each file, and drops a file a later implementation deleted (unless a rejected one did)', () => {
+    const files = latestFiles([
+      impl('I1', [['dd.py', 'v1'], ['old.py', 'o'], ['test_dd.py', 't']]),
+      impl('I1f1', [['dd.py', 'v2']], ['old.py']),
+      impl('I1f2', [], ['test_dd.py'], 'rejected'),
+    ]);
+    expect(files).toEqual([
+      { path: 'dd.py', content: 'v2', label: 'I1f1' },
+      { path: 'test_dd.py', content: 't', label: 'I1' },
+    ]);
   });
 });

@@ -71,7 +71,8 @@ export function engineerInAgentMode(state: Pick<BuildRunState, 'config'>): boole
 
 const DELIVER_ANSWER =
   '- `files`: the full content of every file you create or change. Paths are relative to the\n' +
-  '  workspace root: no leading `/`, no `..`, no local paths. Files you do not list stay unchanged.';
+  '  workspace root: no leading `/`, no `..`, no local paths. Files you do not list stay unchanged.\n' +
+  '- `deleted` (optional): the paths of files to remove, such as a module your change replaces.';
 
 const DELIVER_AGENT =
   '- You are working inside the workspace (a git worktree of the project on the run branch) with\n' +
@@ -229,13 +230,14 @@ function base(state: BuildRunState): Record<string, string> {
 
 /**
  * The latest content of every file the implementations wrote (a fix round returns only the
- * files it changes), in first-written order.
+ * files it changes), in first-written order; a file a later implementation deleted is gone.
  */
 export function latestFiles(implementations: readonly ImplementationRecord[]): { path: string; content: string; label: string }[] {
   const files = new Map<string, { path: string; content: string; label: string }>();
   for (const impl of implementations) {
     if (impl.status === 'rejected') continue;
     for (const f of impl.body.files) files.set(f.path, { path: f.path, content: f.content, label: impl.label });
+    for (const p of impl.body.deleted ?? []) files.delete(p);
   }
   return [...files.values()];
 }
