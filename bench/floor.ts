@@ -97,10 +97,11 @@ export class Floor {
 
   /**
    * Runs `chains` chains of `steps` round trips each (steps + 1 transactions), all at once
-   * when `concurrent`, else one after another. Returns the wall time in ms: from the first
+   * when `concurrent`, else one after another; numbered from `firstChain`, so a phase can be
+   * run in several parts. Returns the wall time in ms: from the first
    * enqueue to the last commit (sequential: the sum over chains).
    */
-  async run(phase: string, chains: number, steps: number, concurrent: boolean): Promise<number> {
+  async run(phase: string, chains: number, steps: number, concurrent: boolean, firstChain = 0): Promise<number> {
     const one = async (chain: number) => {
       const started = performance.now();
       const done = new Promise<void>((resolve, reject) => this.waiting.set(chainKey(phase, chain), { resolve, reject }));
@@ -113,11 +114,11 @@ export class Floor {
     };
     if (concurrent) {
       const started = performance.now();
-      await Promise.all(Array.from({ length: chains }, (_, i) => one(i)));
+      await Promise.all(Array.from({ length: chains }, (_, i) => one(firstChain + i)));
       return performance.now() - started;
     }
     let total = 0;
-    for (let i = 0; i < chains; i++) total += await one(i);
+    for (let i = 0; i < chains; i++) total += await one(firstChain + i);
     return total;
   }
 

@@ -9,7 +9,7 @@
  * measured in this process, one after the other, on a scratch database and random queue
  * prefixes that are removed at the end.
  *
- * Knobs (env): BENCH_SEQUENTIAL_RUNS (20), BENCH_CONCURRENT_RUNS (50), BENCH_WARMUP_RUNS (3),
+ * Knobs (env): BENCH_SEQUENTIAL_RUNS (20), BENCH_CONCURRENT_RUNS (50), BENCH_WARMUP_RUNS (3), BENCH_ROUNDS (4),
  * BENCH_CONCURRENCY (50: worker concurrency of every service and of the floor),
  * BENCH_TEST_COMMAND (the runs' test_command), BENCH_SANDBOX_RUNNER (the runs' sandbox.runner:
  * docker, the default, or process), TEST_DATABASE_URL, TEST_REDIS_URL. For
@@ -40,6 +40,8 @@ const intEnv = (name: string, fallback: number): number => {
 const SEQUENTIAL_RUNS = intEnv('BENCH_SEQUENTIAL_RUNS', 20);
 const CONCURRENT_RUNS = intEnv('BENCH_CONCURRENT_RUNS', 50);
 const WARMUP_RUNS = intEnv('BENCH_WARMUP_RUNS', 3);
+/** The sequential phase alternates runs and floor chains in this many rounds. */
+const ROUNDS = intEnv('BENCH_ROUNDS', 4);
 const CONCURRENCY = intEnv('BENCH_CONCURRENCY', 50);
 /**
  * pytest's summary line, printed by a subprocess that does nothing else: the tests "pass"
@@ -168,9 +170,26 @@ async function main(): Promise<number> {
       return [result, cpuBetween(before, await cpuSnapshot(pids, pg, db.name))];
     };
     const benchPid = { bench: process.pid };
-    log(`bench: sequential: ${SEQUENTIAL_RUNS} runs one after another, then ${SEQUENTIAL_RUNS} floor chains of ${stepsPerRun} steps`);
-    const [seqIds, seqCpu] = await cpu(servicePids, () => sequentialRuns(SEQUENTIAL_RUNS));
-    const [floorSeqWallMs, floorSeqCpu] = await cpu(benchPid, () => floor.run('seq', SEQUENTIAL_RUNS, stepsPerRun, false));
+    // In rounds, runs then floor chains, so that the machine's drift (large on a shared VM) hits both sides alike.
+    const rounds = Math.min(ROUNDS, SEQUENTIAL_RUNS);
+    log(`bench: sequential: ${SEQUENTIAL_RUNS} runs one after another and ${SEQUENTIAL_RUNS} floor chains of ${stepsPerRun} steps, alternating in ${rounds} rounds`);
+    const seqIds: string[] = [];
+    const seqCpu = new Map<string, number>();
+    const floorSeqCpu = new Map<string, number>();
+    let floorSeqWallMs = 0;
+    const addCpu = (into: Map<string, number>, from: Map<string, number>) => {
+      for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + v);
+    };
+    for (let r = 0, done = 0; r < rounds; r++) {
+      const n = Math.floor(SEQUENTIAL_RUNS / rounds) + (r < SEQUENTIAL_RUNS % rounds ? 1 : 0);
+      const [ids, runsCpu] = await cpu(servicePids, () => sequentialRuns(n));
+      seqIds.push(...ids);
+      addCpu(seqCpu, runsCpu);
+      const [wallMs, chainsCpu] = await cpu(benchPid, () => floor.run('seq', n, stepsPerRun, false, done));
+      floorSeqWallMs += wallMs;
+      addCpu(floorSeqCpu, chainsCpu);
+      done += n;
+    }
     log(`bench: concurrent: ${CONCURRENT_RUNS} runs at once, then ${CONCURRENT_RUNS} floor chains at once`);
     const [concIds, concCpu] = await cpu(servicePids, () => concurrentRuns(CONCURRENT_RUNS));
     const [floorConcWallMs, floorConcCpu] = await cpu(benchPid, () => floor.run('conc', CONCURRENT_RUNS, stepsPerRun, true));
