@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { type CallOutcome, isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
-import { CALL_OUTCOME_SET_SQL, labelOfId, preparedQuery, readOpFiles, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
+import { CALL_OUTCOME_SET_SQL, labelOfId, readOpFiles, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 
 /** The key under which an event is recorded as applied (the orchestrator's inbox). */
@@ -24,7 +24,7 @@ export function eventKeyOf(name: JobName, payload: Record<string, unknown>, jobI
 
 export class StaleJobError extends Error {}
 
-/** The finished call as settleFinishedCall reads it, with the tries it retried. */
+/** The finished call as SETTLE_FINISHED_CALL_SQL reads it, with the tries it retried. */
 interface SettledCallRow {
   id: string;
   role: string;
@@ -53,29 +53,25 @@ interface SettledCallRow {
 }
 
 /**
- * settleFinishedCall's statement, for a caller that sends it in a StatementBatch: settles a
- * finished call in one statement. It locks the call's row (FOR UPDATE: a provider-worker still
+ * Settles a finished call in one statement (the orchestrator sends it in the batch that takes
+ * the run lock). It locks the call's row (FOR UPDATE: a provider-worker still
  * writing the outcome is waited for, and the newest version is what is read); writes the
  * outcome carried by agent.done when the row is still open; reads the call and the tries it
  * retried (agent.done names the last try; the tries before it are settled with it); releases
  * the chain's budget reservations and adds the chain's usage to usage_by_provider. Nothing is
  * released or counted unless the call has finished (the caller throws then, and the
  * transaction rolls back) or when the try has been superseded by a retry (another delivery
- * found it interrupted: that retry reports). Parameters: call id, run id, a workflow name or
- * null (with a name, a run of another workflow is left alone: the orchestrator sends this
- * before it knows the run's workflow), and the CallOutcome JSON or null.
+ * found it interrupted: that retry reports). The same for both workflows: the orchestrator
+ * sends it with the run lock, before it knows the run's workflow. Parameters: call id, run id,
+ * and the CallOutcome JSON or null.
  */
 export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE locked AS (
        SELECT * FROM agent_calls WHERE id = $1 AND run_id = $2 FOR UPDATE
      ),
-     this_workflow AS (
-       SELECT 1 WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM runs WHERE runs.id = $2 AND runs.workflow = $3)
-     ),
      reported AS (
        UPDATE agent_calls SET ${CALL_OUTCOME_SET_SQL}
-         FROM jsonb_populate_record(NULL::agent_calls, $4::jsonb) o
-        WHERE agent_calls.id = (SELECT id FROM locked) AND agent_calls.status IN ('queued', 'running')
-          AND $4::jsonb IS NOT NULL AND EXISTS (SELECT 1 FROM this_workflow)
+         FROM jsonb_populate_record(NULL::agent_calls, $3::jsonb) o
+        WHERE agent_calls.id = (SELECT id FROM locked) AND agent_calls.status IN ('queued', 'running') AND $3::jsonb IS NOT NULL
        RETURNING agent_calls.*
      ),
      call AS (
@@ -101,8 +97,7 @@ export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE locked AS (
      ),
      finished AS (
        SELECT call.provider FROM call
-        WHERE call.status IN ('completed', 'failed')
-          AND EXISTS (SELECT 1 FROM this_workflow) AND NOT EXISTS (SELECT 1 FROM superseded)
+        WHERE call.status IN ('completed', 'failed') AND NOT EXISTS (SELECT 1 FROM superseded)
      ),
      released AS (
        DELETE FROM budget_reservations
@@ -128,18 +123,6 @@ export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE locked AS (
             (SELECT coalesce(json_agg(json_build_object('id', p.id, 'error', p.error, 'errorCode', p.error_code) ORDER BY p.depth DESC), '[]')
                FROM prior p) AS prior
        FROM call`;
-
-async function settleFinishedCall(
-  em: EntityManager,
-  runId: string,
-  callId: string,
-  outcome: CallOutcome | undefined,
-): Promise<SettledCallRow | undefined> {
-  const {
-    rows: [row],
-  } = await preparedQuery<SettledCallRow>(em, SETTLE_FINISHED_CALL_SQL, [callId, runId, null, outcome ? JSON.stringify(outcome) : null]);
-  return row;
-}
 
 /** What the test-runner writes on a finished `tests` op (plus the label the orchestrator asked for). */
 interface TestsOpResult {
@@ -192,8 +175,8 @@ export async function recordTestRun(em: EntityManager, runId: string, opId: stri
 
 /**
  * Turns a queue job (ids only) into the workflow event it stands for, reading the rows the
- * workers wrote. Side effects are limited to what the event itself records: releasing the
- * finished call's budget reservation, counting its usage, and the test run row.
+ * workers wrote. A finished call (agent.done) is not mapped here: it is settled with the run
+ * lock and finishedCallEvent maps the settled row.
  */
 export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: JobName, payload: Record<string, unknown>): Promise<BuildEvent> {
   switch (name) {
@@ -201,10 +184,9 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       return { type: 'start' };
     case 'run.cancel':
       return { type: 'cancel' };
-    case 'agent.done': {
-      const p = payload as JobOf<'agent.done'>;
-      return finishedCallEvent(run.id, p.callId, await settleFinishedCall(em, run.id, p.callId, p.outcome));
-    }
+    case 'agent.done':
+      // Settled with the run lock (SETTLE_FINISHED_CALL_SQL); finishedCallEvent maps that row.
+      throw new Error('agent.done is settled with the run lock, not mapped here: use finishedCallEvent');
     case 'workspace.done': {
       const p = payload as JobOf<'workspace.done'>;
       const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
-import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch } from '@roundtable/persistence';
+import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch, usageOfRow } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { decide, type BuildEvent, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
 import { eventKeyOf, finishedCallEvent, jobToBuildEvent, recordTestRun, SETTLE_FINISHED_CALL_SQL } from './job-to-event';
@@ -36,14 +36,15 @@ export class OrchestratorStepService {
       await runner.connect();
       const first = StatementBatch.of(runner.manager);
       first.add(lockRunSql(runner.manager), [payload.runId, eventKey]);
-      // A finished call is settled and the build state read in the same round trip as the lock
-      // (each statement runs after the one before, so under the lock). Only a build run's call
-      // is settled there; a duplicate's settling is rolled back below. The state is read for
-      // every event: no event's mapping changes what it reads, except settling, which comes first.
+      // A finished call is settled and the state read in the same round trip as the lock (each
+      // statement runs after the one before, so under the lock), for either workflow; a
+      // duplicate's settling is rolled back below. The state is read for every event: no
+      // event's mapping changes what it reads, except settling, which comes first. A panel run
+      // uses only its usage columns.
       const settling = name === 'agent.done';
       if (settling) {
         const outcome = (payload as JobOf<'agent.done'>).outcome;
-        first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, 'build', outcome ? JSON.stringify(outcome) : null]);
+        first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, outcome ? JSON.stringify(outcome) : null]);
       }
       first.add(BUILD_RUN_STATE_SQL, [payload.runId]);
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
@@ -93,15 +94,16 @@ export class OrchestratorStepService {
     // The report of a try that another delivery found interrupted and retried: the retry
     // reports. Nothing was settled for it; the inbox entry goes too, as if it never came.
     if (withLock.settled?.superseded === true) return { written: 'ignored', end: 'rollback' };
+    const now = new Date();
     if (run.workflow === 'panel') {
       if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
-      return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, new Date()), end: 'commit' };
+      const usage = usageOfRow(withLock.state ?? {}, run, now);
+      return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, now, { settled: withLock.settled, usage }), end: 'commit' };
     }
     // A finished run still records late call results (usage, reservations) and may be resumed.
     if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
       return { written: 'ignored', end: 'commit' };
     }
-    const now = new Date();
     const event: BuildEvent =
       withLock.settled !== null
         ? finishedCallEvent(run.id, String(payload.callId), withLock.settled)

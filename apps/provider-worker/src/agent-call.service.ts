@@ -193,7 +193,8 @@ export class AgentCallService {
    * own transaction): the mark is re-derivable. If a database crash loses it, the row is still
    * `queued`: a redelivery claims it again (and the outcome UPDATE accepts either), so only the
    * started_at of that try is lost. A `running` row found by a redelivery is an interrupted try.
-   * The outcome itself is committed durably, before agent.done is sent.
+   * The outcome itself is committed durably (by this worker, or by the orchestrator from the
+   * copy agent.done carries).
    */
   private async claim(runId: string, callId: string): Promise<ClaimedCall | null> {
     const { rows } = await preparedQuery<

@@ -114,6 +114,16 @@ describe('WorkspaceOpsService on a git repository', () => {
 
   const opRow = (opId: string) => ds.getRepository(WorkspaceOpEntity).findOneByOrFail({ id: opId });
 
+  /** A run on the fixture repository with its worktree prepared (op1) and recorded on the run; answers the worktree's path. */
+  async function preparedRun(runId: string): Promise<string> {
+    await seedRun(runId, repo);
+    const prep = await queueOp(runId, 'op1', 'prepare');
+    await service.prepare(runId, prep);
+    const ws = (await opRow(prep)).result?.path as string;
+    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: ws });
+    return ws;
+  }
+
   it('prepare makes a worktree on roundtable/<runId> and records branch and base commit', async () => {
     await seedRun('run_prep', repo);
     const opId = await queueOp('run_prep', 'op1', 'prepare');
@@ -146,11 +156,7 @@ describe('WorkspaceOpsService on a git repository', () => {
   it('apply commits each round on the run branch and stores the diff of every round; sandbox caches stay out; the repository is untouched', async () => {
     const runId = 'run_rounds';
     const before = { head: git(repo, 'rev-parse', 'HEAD'), status: git(repo, 'status', '--porcelain', '--untracked-files=all'), calc: sha(path.join(repo, 'calc.py')), index: sha(path.join(repo, '.git/index')) };
-    await seedRun(runId, repo);
-    const prep = await queueOp(runId, 'op1', 'prepare');
-    await service.prepare(runId, prep);
-    const ws = (await opRow(prep)).result?.path as string;
-    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: ws });
+    const ws = await preparedRun(runId);
 
     // I1: mul with a wrong body and its test.
     const i1 = await implementation(runId, 'I1', 0, [
@@ -213,10 +219,7 @@ describe('WorkspaceOpsService on a git repository', () => {
 
   it('a repeated apply job adds no commit and measures its round from the round before', async () => {
     const runId = 'run_retry';
-    await seedRun(runId, repo);
-    const prep = await queueOp(runId, 'op1', 'prepare');
-    await service.prepare(runId, prep);
-    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: (await opRow(prep)).result?.path as string });
+    await preparedRun(runId);
     const i1 = await implementation(runId, 'I1', 0, [{ path: 'x.py', content: 'X = 1\n' }], 'x');
     const apply1 = await queueOp(runId, 'op2', 'apply', { implementationId: i1 });
     await service.apply(runId, apply1, i1);
@@ -232,11 +235,7 @@ describe('WorkspaceOpsService on a git repository', () => {
 
   it('apply deletes the files an implementation names, in the same commit as its writes; asked again, it changes nothing', async () => {
     const runId = 'run_delete';
-    await seedRun(runId, repo);
-    const prep = await queueOp(runId, 'op1', 'prepare');
-    await service.prepare(runId, prep);
-    const ws = (await opRow(prep)).result?.path as string;
-    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: ws });
+    const ws = await preparedRun(runId);
     const i1 = await implementation(runId, 'I1', 0, [{ path: 'calc2.py', content: CALC }], 'calc.py becomes calc2.py', ['calc.py']);
     const apply1 = await queueOp(runId, 'op2', 'apply', { implementationId: i1 });
     await service.apply(runId, apply1, i1);
@@ -256,11 +255,7 @@ describe('WorkspaceOpsService on a git repository', () => {
 
   it('read answers each asked path from the worktree: content capped, and a missing, escaping, binary or directory path answered with why', async () => {
     const runId = 'run_read';
-    await seedRun(runId, repo);
-    const prep = await queueOp(runId, 'op1', 'prepare');
-    await service.prepare(runId, prep);
-    const ws = (await opRow(prep)).result?.path as string;
-    await ds.getRepository(RunEntity).update({ id: runId }, { workspacePath: ws });
+    const ws = await preparedRun(runId);
     await writeFile(path.join(tmp, 'secret.txt'), 'host secret\n');
     await symlink(path.join(tmp, 'secret.txt'), path.join(ws, 'link.txt'));
     await writeFile(path.join(ws, 'big.py'), 'x = 1\n'.repeat(200));

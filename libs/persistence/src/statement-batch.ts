@@ -36,10 +36,6 @@ export class StatementBatch {
     return new StatementBatch(em.queryRunner);
   }
 
-  get size(): number {
-    return this.items.length;
-  }
-
   /** Queues a statement; its result is at this index of what flush() answers. */
   add(sql: string, params: unknown[]): number {
     this.items.push({ sql, params });

@@ -113,16 +113,16 @@ export async function openRepoWorkspace(root: string, runId: string): Promise<Re
 }
 
 /**
- * The PATH on which git was last found: one `git --version` (a spawn, milliseconds of CPU on a
+ * The PATHs on which git was found: one `git --version` (a spawn, milliseconds of CPU on a
  * small machine) per process and PATH, not one per workspace.
  */
-let gitFoundOnPath: string | undefined | null = null;
+const gitFoundOn = new Set<string | undefined>();
 
 async function gitInstalled(): Promise<boolean> {
-  if (gitFoundOnPath !== null && gitFoundOnPath === process.env.PATH) return true;
+  if (gitFoundOn.has(process.env.PATH)) return true;
   try {
     await runGit(['--version']);
-    gitFoundOnPath = process.env.PATH;
+    gitFoundOn.add(process.env.PATH);
     return true;
   } catch (e) {
     if (e instanceof GitUnavailableError) return false;

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { JobOf, TERMINAL_RUN_STATUSES, type JobName, type RunStatus } from '@roundtable/contracts';
 import { appendRunEvents, writeOutbox, type OutboxJob } from '@roundtable/events';
-import { loadRunUsage, RunEntity } from '@roundtable/persistence';
+import { RunEntity } from '@roundtable/persistence';
 import {
   decidePanel,
   panelStateOf,
@@ -11,8 +11,9 @@ import {
   type PanelFinishedCall,
   type PanelPromptTemplates,
   type PanelStepResult,
+  type UsageSnapshot,
 } from '@roundtable/workflow';
-import { jobToBuildEvent } from '../job-to-event';
+import { finishedCallEvent } from '../job-to-event';
 import { insertDecisions, writeCommand, type WrittenStep } from '../step-writer';
 
 type Row<T> = QueryDeepPartialEntity<T>;
@@ -24,17 +25,17 @@ const PANEL_JOBS: ReadonlySet<JobName> = new Set<JobName>(['run.start', 'run.can
 const AFTER_THE_END: ReadonlySet<JobName> = new Set<JobName>(['agent.done', 'run.appeal']);
 
 /**
- * The panel event a job stands for. A finished call goes through the build's own mapping, so
- * its reservation is released and its usage (retries included) counted exactly as for the build.
+ * The panel event a job stands for. A finished call was settled with the run lock, as for the
+ * build, so its reservation is released and its usage (retries included) counted alike.
  */
-async function jobToPanelEvent(em: EntityManager, run: RunEntity, name: JobName, payload: Record<string, unknown>): Promise<PanelEvent> {
+function jobToPanelEvent(run: RunEntity, name: JobName, payload: Record<string, unknown>, settled: object | undefined | null): PanelEvent {
   switch (name) {
     case 'run.appeal': {
       const p = payload as JobOf<'run.appeal'>;
       return { type: 'appeal', evidence: p.evidence, judges: p.judges, ...(p.caps ? { caps: p.caps } : {}) };
     }
     case 'agent.done': {
-      const event = await jobToBuildEvent(em, run, name, payload);
+      const event = finishedCallEvent(run.id, String(payload.callId), settled ?? undefined);
       if (event.type !== 'agent_call_finished') throw new Error(`agent.done for run ${run.id} did not map to a finished call`);
       return { type: 'agent_call_finished', call: event.call as unknown as PanelFinishedCall };
     }
@@ -48,7 +49,7 @@ async function jobToPanelEvent(em: EntityManager, run: RunEntity, name: JobName,
 /**
  * One orchestrator step of a panel run, inside the step's transaction (the run row is locked
  * and the event is in the inbox): the job as a PanelEvent, the state rebuilt from the run row
- * and the usage tables, the pure decidePanel(), and its result written like the build's.
+ * and the usage read with the lock, the pure decidePanel(), and its result written like the build's.
  */
 export async function applyPanelStep(
   em: EntityManager,
@@ -57,12 +58,13 @@ export async function applyPanelStep(
   payload: Record<string, unknown>,
   templates: PanelPromptTemplates,
   now: Date,
+  /** Read with the run lock: the settled call (agent.done, else null) and the run's usage. */
+  withLock: { settled: object | undefined | null; usage: UsageSnapshot },
 ): Promise<WrittenStep | 'ignored'> {
   if (!PANEL_JOBS.has(name)) return 'ignored';
   if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && !AFTER_THE_END.has(name)) return 'ignored';
-  const event = await jobToPanelEvent(em, run, name, payload);
-  const state = panelStateOf(run, await loadRunUsage(em, run, now));
-  return writePanelStep(em, run, decidePanel(state, event, { templates }));
+  const event = jobToPanelEvent(run, name, payload, withLock.settled);
+  return writePanelStep(em, run, decidePanel(panelStateOf(run, withLock.usage), event, { templates }));
 }
 
 /**

@@ -87,10 +87,11 @@ interface StateRow {
 }
 
 /**
- * Every part of the state in one statement: a step pays one round trip for it instead of
- * ten (and one snapshot, so the parts cannot disagree). Column names are the migration's.
+ * Every part of the state in one statement (one parameter: the run id): a step pays one round
+ * trip for it instead of ten (and one snapshot, so the parts cannot disagree), and the
+ * orchestrator sends it in the batch that takes the run lock. Column names are the migration's.
  */
-const STATE_SQL = `
+export const BUILD_RUN_STATE_SQL = `
 SELECT
   (SELECT coalesce(json_agg(json_build_object(
             'id', p.id, 'label', p.label, 'callId', p.call_id, 'round', p.round,
@@ -135,12 +136,9 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
   // Prepared: planning this statement cost about as much as running it (ten subqueries).
   const {
     rows: [row],
-  } = await preparedQuery<StateRow>(em, STATE_SQL, [run.id]);
+  } = await preparedQuery<StateRow>(em, BUILD_RUN_STATE_SQL, [run.id]);
   return buildRunStateFromRow(run, row as unknown as Record<string, unknown>, now);
 }
-
-/** The state query (one parameter: the run id), for a caller that sends it in a StatementBatch. */
-export const BUILD_RUN_STATE_SQL = STATE_SQL;
 
 /** loadBuildRunState for a row of BUILD_RUN_STATE_SQL the caller has already read. */
 export function buildRunStateFromRow(run: RunEntity, stateRow: Record<string, unknown>, now: Date): BuildRunState {

@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import type { UsageSnapshot, UsageTotals } from '@roundtable/workflow'; // types only
 
 /** One provider's figures, as the usage columns below give them (Postgres numerics arrive as strings). */
@@ -12,7 +11,7 @@ export interface UsageRow {
 /**
  * The `used` and `reserved` columns of a run's usage ($1 = run id): recorded usage of finished
  * calls (usage_by_provider) and the reservations of calls still in flight (budget_reservations).
- * The build's state query selects them beside its other columns; the panel reads them alone.
+ * The build's state query selects them beside its other columns.
  */
 export const USAGE_COLUMNS_SQL = `(SELECT coalesce(json_agg(json_build_object(
             'provider', u.provider, 'calls', u.calls, 'tokens', u.input_tokens + u.output_tokens, 'cost', u.cost_usd)), '[]')
@@ -46,8 +45,8 @@ export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt:
   };
 }
 
-/** The panel's read of its usage (the build reads the same columns inside its one state query). */
-export async function loadRunUsage(em: EntityManager, run: { id: string; startedAt: Date | null }, now: Date): Promise<UsageSnapshot> {
-  const [row] = (await em.query(`SELECT ${USAGE_COLUMNS_SQL}`, [run.id])) as { used: UsageRow[]; reserved: UsageRow[] }[];
-  return usageSnapshot(row.used, row.reserved, run.startedAt, now);
+/** A run's usage from a row that selected USAGE_COLUMNS_SQL (the build's state query does, for either workflow). */
+export function usageOfRow(row: Record<string, unknown>, run: { startedAt: Date | null }, now: Date): UsageSnapshot {
+  const { used, reserved } = row as { used: UsageRow[]; reserved: UsageRow[] };
+  return usageSnapshot(used, reserved, run.startedAt, now);
 }
