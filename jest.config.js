@@ -11,6 +11,8 @@ const shared = {
   moduleNameMapper: { '^@roundtable/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
+  // ROUNDTABLE_POLICY for in-process services and, through the environment, the services e2e tests start.
+  setupFiles: ['<rootDir>/test/setup-policy.js'],
 };
 
 module.exports = {

@@ -25,3 +25,6 @@ export * from './panel/panel-quality.schema';
 export * from './panel/panel-completion.schema';
 export * from './panel/panel-project-config.schema';
 export * from './config/load-any-project-config';
+export * from './policy/operator-policy.schema';
+export * from './policy/policy-checks';
+export * from './policy/read-operator-policy';

@@ -36,7 +36,14 @@ export async function startService(name: ServiceName, env: Record<string, string
   let out = '';
   const child = spawn(process.execPath, [main], {
     // HEALTH_PORT 0: several workers on one machine must not all claim 9464; healthUrl() finds the port.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HEALTH_PORT: '0', ...env },
+    // ROUNDTABLE_POLICY: the suite's operator policy (test/setup-policy.js) unless the test names its own.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      HEALTH_PORT: '0',
+      ...(process.env.ROUNDTABLE_POLICY ? { ROUNDTABLE_POLICY: process.env.ROUNDTABLE_POLICY } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

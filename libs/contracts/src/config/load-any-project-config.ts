@@ -85,7 +85,7 @@ function crossCheckPanel(cfg: PanelProjectConfig, env: LoadOptions['env'], issue
 
 function loadPanelConfig(raw: Record<string, unknown>, opts: LoadOptions): PanelProjectConfig {
   const issues: ConfigIssue[] = [];
-  const expanded = expandEnv(raw, [], opts.env, issues);
+  const expanded = expandEnv(raw, [], opts.variables === 'refuse' ? null : opts.env, issues);
   const parsed = PanelProjectConfig.safeParse(expanded);
   if (!parsed.success) {
     const envPaths = new Set(issues.map((i) => i.path));

@@ -23,13 +23,29 @@ export interface LoadOptions {
    * Without it (a config posted to the API) those paths must already be absolute.
    */
   baseDir?: string;
+  /**
+   * `expand` (the CLI, from the user's shell) or `refuse` (the services: a posted config is
+   * expanded by its client, never from a server's environment, where `${DATABASE_URL}` would
+   * read a secret into every prompt). Default: expand.
+   */
+  variables?: 'expand' | 'refuse';
 }
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** `${VAR}` and `${VAR:-default}` in every string value, so model ids never live in the repo. */
-export function expandEnv(value: unknown, path: string[], env: LoadOptions['env'], issues: ConfigIssue[]): unknown {
+export const VARIABLE_REFUSED =
+  'holds "${": the services never expand variables (a server\'s environment holds its secrets); expand it in your shell before posting (the roundtable CLI does), or remove it';
+
+/**
+ * `${VAR}` and `${VAR:-default}` in every string value, so model ids never live in the repo;
+ * with `env` null (the services) any `${` is refused instead, naming the field.
+ */
+export function expandEnv(value: unknown, path: string[], env: LoadOptions['env'] | null, issues: ConfigIssue[]): unknown {
   if (typeof value === 'string') {
+    if (env === null) {
+      if (value.includes('${')) issues.push({ path: path.join('.'), message: VARIABLE_REFUSED });
+      return value;
+    }
     return value.replace(VAR, (_m, name: string, fallback: string | undefined) => {
       const v = env[name];
       if (v !== undefined && v !== '') return v;
@@ -191,7 +207,7 @@ export function loadProjectConfig(input: string | unknown, opts: LoadOptions): P
     throw new ProjectConfigError([{ path: '', message: 'a project config is a YAML or JSON mapping (project, objective, providers, agents …)' }]);
   }
   const issues: ConfigIssue[] = [];
-  const expanded = liftNestedProject(expandEnv(raw, [], opts.env, issues) as Record<string, unknown>);
+  const expanded = liftNestedProject(expandEnv(raw, [], opts.variables === 'refuse' ? null : opts.env, issues) as Record<string, unknown>);
   const parsed = ProjectConfig.safeParse(expanded);
   if (!parsed.success) {
     // An unset variable leaves '' behind; zod's "too small" for the same field would only repeat it.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BuildRole } from '../run/run-vocabulary';
 import { MAX_FILES_PER_REQUEST } from '../agent/files-requested.schema';
 import { SandboxConfig } from './sandbox-config.schema';
+import { CLI_NAMES } from '../policy/operator-policy.schema';
 
 /** A provider name is a queue-name suffix (`agent.<name>`) and so a Redis key: keep it simple. */
 const ProviderName = z
@@ -45,7 +46,15 @@ export const OllamaProviderConfig = z
   .object({ type: z.literal('ollama'), host: z.string().url().default('http://localhost:11434'), ...QueueLimits })
   .strict();
 export const CliProviderConfig = z
-  .object({ type: z.literal('cli'), cli: z.enum(['claude', 'codex', 'grok', 'gemini']), binary: z.string().optional(), ...QueueLimits })
+  .object({
+    type: z.literal('cli'),
+    cli: z.enum(CLI_NAMES),
+    // Which program runs on a worker is the operator's decision, never a project file's.
+    binary: z
+      .undefined({ error: 'a project names its CLI (cli: claude), never a path: where the binary is on the provider-worker is the operator\'s policy (cli.binaries in ROUNDTABLE_POLICY, or ROUNDTABLE_<CLI>_BIN)' })
+      .optional(),
+    ...QueueLimits,
+  })
   .strict();
 
 export const ProviderConfig = z.discriminatedUnion('type', [

@@ -61,7 +61,7 @@ export abstract class CliProvider implements Provider {
   protected abstract interpret(req: ProviderRequest, out: CliRunResult, ctx: CliContext): Promise<Completion>;
 
   binary(): string {
-    return this.cfg.binary ?? this.env[cliBinaryEnvVar(this.cli)] ?? this.cli;
+    return this.env[cliBinaryEnvVar(this.cli)] ?? this.cli;
   }
 
   async run(req: ProviderRequest): Promise<Completion> {

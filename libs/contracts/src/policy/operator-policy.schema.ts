@@ -1,0 +1,136 @@
+import { z } from 'zod';
+
+/**
+ * The operator's policy (ROUNDTABLE_POLICY, a YAML file read once at start by every service
+ * that enforces it). A project file is a request; this decides what a server may do for it:
+ * which CLIs exist, which URL each provider key may be sent to, which directories may be read,
+ * whether tests may run outside the sandbox and with which limits and images. The api checks a
+ * submission against it (400 naming the field and the policy line), and the worker that acts
+ * checks again with its own copy (defence in depth: a row written around the api is refused
+ * too). Without a file every service uses DEFAULT_OPERATOR_POLICY: the safe defaults.
+ */
+
+export const CLI_NAMES = ['claude', 'codex', 'grok', 'gemini'] as const;
+export type CliName = (typeof CLI_NAMES)[number];
+
+/** Provider types that send an API key: each key variable belongs to exactly one of them. */
+export const KEYED_PROVIDER_TYPES = ['anthropic', 'openai_compat', 'gemini'] as const;
+export type KeyedProviderType = (typeof KEYED_PROVIDER_TYPES)[number];
+
+/** Where a keyed provider goes when the project sets no base_url: the SDKs' own defaults. */
+export const DEFAULT_BASE_URLS: Record<KeyedProviderType, string> = {
+  anthropic: 'https://api.anthropic.com',
+  openai_compat: 'https://api.openai.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com',
+};
+
+const EnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name (e.g. ANTHROPIC_API_KEY)');
+
+/**
+ * `scheme://host[:port][/path]`; the port may be `*` (any port: the tests' fake servers listen on
+ * random ones). A URL matches when scheme, host and port are the same and its path starts with
+ * the pattern's path, segment by segment.
+ */
+const UrlPattern = z
+  .string()
+  .regex(/^(https?):\/\/[^/\s@]+(:(\d+|\*))?(\/\S*)?$/, 'a URL like https://api.openai.com/v1 (port * for any port), without user or password');
+
+const AbsolutePath = z.string().regex(/^\//, 'an absolute path (relative paths are resolved against the policy file before this check)');
+
+export const ApiKeyRule = z
+  .object({
+    /** The provider type this variable is a key of: a key is never sent by another adapter. */
+    provider_type: z.enum(KEYED_PROVIDER_TYPES),
+    /** The only URLs this key is sent to. */
+    base_urls: z.array(UrlPattern).min(1),
+  })
+  .strict();
+export type ApiKeyRule = z.infer<typeof ApiKeyRule>;
+
+export const DEFAULT_API_KEYS: Record<string, ApiKeyRule> = {
+  ANTHROPIC_API_KEY: { provider_type: 'anthropic', base_urls: [DEFAULT_BASE_URLS.anthropic] },
+  OPENAI_API_KEY: { provider_type: 'openai_compat', base_urls: [DEFAULT_BASE_URLS.openai_compat] },
+  XAI_API_KEY: { provider_type: 'openai_compat', base_urls: ['https://api.x.ai/v1'] },
+  GEMINI_API_KEY: { provider_type: 'gemini', base_urls: [DEFAULT_BASE_URLS.gemini] },
+  GOOGLE_API_KEY: { provider_type: 'gemini', base_urls: [DEFAULT_BASE_URLS.gemini] },
+};
+
+/** The image scripts/build-sandbox-image.sh builds, and the test-runner's default SANDBOX_IMAGE. */
+export const DEFAULT_SANDBOX_IMAGE = 'roundtable/sandbox:latest';
+
+export const DEFAULT_SANDBOX_MAX = { memory_mb: 4096, pids: 1024, cpus: 2, timeout_s: 1800 } as const;
+
+export const OperatorPolicy = z
+  .object({
+    /** Environment variables that are provider keys, each with its provider type and URLs. Any other variable is not a key. */
+    api_keys: z.record(EnvName, ApiKeyRule).default(DEFAULT_API_KEYS),
+    ollama: z
+      .object({ hosts: z.array(UrlPattern).default(['http://localhost:11434', 'http://127.0.0.1:11434']) })
+      .strict()
+      .default({ hosts: ['http://localhost:11434', 'http://127.0.0.1:11434'] }),
+    cli: z
+      .object({
+        /** The CLIs a project may name (`cli: claude`); a project never names a path. */
+        allowed: z.array(z.enum(CLI_NAMES)).default([...CLI_NAMES]),
+        /**
+         * Where each CLI is on the provider-worker: a path or a command on its PATH. Unset: the
+         * worker's ROUNDTABLE_<CLI>_BIN, else the CLI's own name on the worker's PATH.
+         */
+        binaries: z.partialRecord(z.enum(CLI_NAMES), z.string().min(1)).default({}),
+        /**
+         * The user a CLI child runs as, so it cannot read its worker's environment or memory
+         * (/proc/<worker>/environ, /proc/<worker>/mem need the same uid). Used when the worker
+         * runs as root; default nobody (65534).
+         */
+        run_as: z.object({ uid: z.number().int().min(1), gid: z.number().int().min(1) }).strict().default({ uid: 65534, gid: 65534 }),
+        /**
+         * A worker that is not root cannot give its CLI another user. true lets CLIs run as the
+         * worker's own user anyway (a laptop, where the CLI's login is that user's): the child can
+         * then read the worker's environment, and the worker says so at every start.
+         */
+        allow_same_user: z.boolean().default(false),
+      })
+      .strict()
+      .default({ allowed: [...CLI_NAMES], binaries: {}, run_as: { uid: 65534, gid: 65534 }, allow_same_user: false }),
+    repos: z
+      .object({
+        /** Directories under which a project's `repo` may lie (real paths: symlinks resolved). Empty: no repo runs. */
+        roots: z.array(AbsolutePath).default([]),
+      })
+      .strict()
+      .default({ roots: [] }),
+    cassettes: z
+      .object({
+        /** Directories replay cassettes may be read from (real paths). Empty: no replay provider. */
+        roots: z.array(AbsolutePath).default([]),
+      })
+      .strict()
+      .default({ roots: [] }),
+    sandbox: z
+      .object({
+        /** Whether a project may ask for `sandbox: process` (tests as a plain subprocess, no sandbox). */
+        allow_process: z.boolean().default(false),
+        /** Images a project may name (`sandbox.image`); the test-runner also allows its own SANDBOX_IMAGE. */
+        images: z.array(z.string().min(1)).default([DEFAULT_SANDBOX_IMAGE]),
+        max_memory_mb: z.number().int().min(64).default(DEFAULT_SANDBOX_MAX.memory_mb),
+        max_pids: z.number().int().min(16).default(DEFAULT_SANDBOX_MAX.pids),
+        /** Also capped by the Docker engine's own CPU count, at the test-runner. */
+        max_cpus: z.number().positive().default(DEFAULT_SANDBOX_MAX.cpus),
+        max_timeout_s: z.number().positive().default(DEFAULT_SANDBOX_MAX.timeout_s),
+      })
+      .strict()
+      .default({
+        allow_process: false,
+        images: [DEFAULT_SANDBOX_IMAGE],
+        max_memory_mb: DEFAULT_SANDBOX_MAX.memory_mb,
+        max_pids: DEFAULT_SANDBOX_MAX.pids,
+        max_cpus: DEFAULT_SANDBOX_MAX.cpus,
+        max_timeout_s: DEFAULT_SANDBOX_MAX.timeout_s,
+      }),
+  })
+  .strict();
+export type OperatorPolicy = z.infer<typeof OperatorPolicy>;
+export type OperatorPolicyInput = z.input<typeof OperatorPolicy>;
+
+/** The policy of a service started without ROUNDTABLE_POLICY. */
+export const DEFAULT_OPERATOR_POLICY: OperatorPolicy = OperatorPolicy.parse({});
