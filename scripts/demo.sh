@@ -52,6 +52,9 @@ export PORT
 export QUEUE_PREFIX="demo_$$"
 export WORKSPACE_ROOT="$root/runs/workspaces"
 export PROVIDER_QUEUES='*'
+# The operator's policy for this machine: the examples' cassettes, and tests outside the sandbox
+# allowed for a machine with no Docker engine (see the file). Another policy: ROUNDTABLE_POLICY=…
+export ROUNDTABLE_POLICY="${ROUNDTABLE_POLICY:-$root/examples/policy/local.yaml}"
 mkdir -p runs/logs "$WORKSPACE_ROOT"
 
 pids=()

@@ -14,6 +14,9 @@ bash scripts/ensure-docker.sh
 
 npm run -s build
 
+# The operator policy the suite runs under (test/setup-policy.js sets the same for a bare `npx jest`).
+export ROUNDTABLE_POLICY="${ROUNDTABLE_POLICY:-$PWD/test/fixtures/policy/test-policy.yaml}"
+
 # Jest's own summary is not a line CI tools read, so the totals are also printed plainly.
 results="$(mktemp -t jest-results.XXXXXX.json)"
 trap 'rm -f "$results"' EXIT
