@@ -417,3 +417,26 @@ describe('loadProjectConfig: files that are refused', () => {
     }
   });
 });
+
+describe('the trust boundary in the loader', () => {
+  it('refuses ${VAR} anywhere when the services load a config, naming each field, and expands nothing', () => {
+    const raw = base();
+    raw.objective = 'db=${DATABASE_URL} tokens=${API_TOKENS}';
+    raw.agents.critic.model = '${MODEL:-m}';
+    let issues: ConfigIssue[] = [];
+    try {
+      loadProjectConfig(raw, { env: { DATABASE_URL: 'postgres://secret', API_TOKENS: 'w:t:write' }, variables: 'refuse' });
+    } catch (e) {
+      issues = (e as ProjectConfigError).issues;
+    }
+    expect(issues.map((i) => i.path)).toEqual(['objective', 'agents.critic.model']);
+    expect(issues[0].message).toMatch(/never expand variables.*expand it in your shell before posting/);
+    expect(JSON.stringify(issues)).not.toContain('postgres://secret');
+  });
+
+  it('refuses a CLI binary path in a project file and says whose setting it is', () => {
+    const raw = base();
+    raw.providers.claude_cli = { type: 'cli', cli: 'claude', binary: '/tmp/evil.sh' };
+    expect(issueAt(issuesOf(raw), 'providers.claude_cli.binary').message).toMatch(/never a path.*cli.binaries in ROUNDTABLE_POLICY/);
+  });
+});
