@@ -1,25 +1,19 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Pool } from 'pg';
-import { parse as parseYaml } from 'yaml';
 import { TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+import { loadProjectFile } from '../apps/cli/src/project-file';
 
 const REPO = path.resolve(__dirname, '..');
 export const DEMO_PROJECT = path.join(REPO, 'examples/dd-demo/project.yaml');
 
 /**
- * The dd-demo project as a client posts it (cassette path absolute), with a budget no run
- * of the bench can reach and a trivial test command, so that neither a halt nor pytest's
- * start-up is what gets measured. The command still runs as a subprocess in the workspace.
+ * The dd-demo project as a client posts it (read by the CLI's own reader: `${VAR}` expanded
+ * from this shell, cassette path absolute), with a budget no run of the bench can reach and a
+ * trivial test command, so that neither a halt nor pytest's start-up is what gets measured.
+ * The command still runs as a subprocess in the workspace.
  */
 export function benchProjectConfig(testCommand: string): Record<string, unknown> {
-  const cfg = parseYaml(readFileSync(DEMO_PROJECT, 'utf8')) as Record<string, unknown> & {
-    providers: Record<string, { type: string; cassette?: string }>;
-    budget: Record<string, number>;
-  };
-  for (const p of Object.values(cfg.providers)) {
-    if (p.cassette) p.cassette = path.resolve(path.dirname(DEMO_PROJECT), p.cassette);
-  }
+  const cfg = loadProjectFile(DEMO_PROJECT, REPO, process.env) as Record<string, unknown> & { budget: Record<string, number> };
   cfg.budget = { ...cfg.budget, max_calls: 1000, max_tokens: 100_000_000, max_cost_usd: 100_000, max_seconds: 86_400 };
   cfg.test_command = testCommand;
   // The project's default (docker) unless asked: `process` takes the container's start-up out of the figures.

@@ -3,12 +3,15 @@
 //
 //   node scripts/run-demo.mjs <project.yaml> [--api http://127.0.0.1:3000] [--timeout 300]
 //
-// Exit: 0 when the run is done, 2 when it halted or needs input, 1 otherwise (including a
-// config the API refused: every issue is printed).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+// `${VAR}` / `${VAR:-default}` are expanded from this shell before posting (the API expands
+// none). Exit: 0 when the run is done, 2 when it halted or needs input, 1 otherwise (including
+// a variable unset with no default, which stops it before posting, and a config the API
+// refused: every issue is printed).
+import { build } from 'esbuild';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { bundleOptions } from '../tools/bundle-options.mjs';
 
 const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
 const POLL_MS = 300;
@@ -38,27 +41,17 @@ function parseArgs(argv) {
 }
 
 /**
- * Paths in a project file are relative to that file; the services may run anywhere, so they
- * get absolute ones. `${VAR}` values are left for the API to expand.
+ * The CLI's own reader (apps/cli/src/project-file.ts), bundled from source in memory: a project
+ * file is read the same way whichever client posts it, `${VAR}` expanded from this shell (the
+ * services expand none) and paths made absolute, with no second copy of either here to drift.
  */
-function resolvePath(p, baseDir) {
-  if (typeof p !== 'string' || p === '' || p.includes('${')) return p;
-  if (p === '~' || p.startsWith('~/')) return path.join(homedir(), p.slice(1));
-  return path.resolve(baseDir, p);
-}
-
-function resolveConfigPaths(config, baseDir) {
-  if (typeof config.repo === 'string') config.repo = resolvePath(config.repo, baseDir);
-  // The seed's shape nests repo under `project:`; the API accepts both.
-  if (config.project && typeof config.project === 'object' && typeof config.project.repo === 'string') {
-    config.project.repo = resolvePath(config.project.repo, baseDir);
-  }
-  for (const provider of Object.values(config.providers ?? {})) {
-    if (provider && provider.type === 'replay' && typeof provider.cassette === 'string') {
-      provider.cassette = resolvePath(provider.cassette, baseDir);
-    }
-  }
-  return config;
+async function projectFileReader() {
+  const entry = 'apps/cli/src/project-file.ts';
+  const result = await build({ ...bundleOptions(entry, 'dist/scripts/project-file.js'), write: false, logLevel: 'error' });
+  const module = { exports: {} };
+  // The bundle leaves node_modules external: its require resolves them from this repository.
+  new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+  return module.exports;
 }
 
 async function request(api, method, route, body) {
@@ -107,19 +100,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const file = path.resolve(opts.file);
+  const { loadProjectFile } = await projectFileReader();
   let config;
   try {
-    config = parseYaml(readFileSync(file, 'utf8'));
+    config = loadProjectFile(opts.file, process.cwd(), process.env);
   } catch (err) {
-    console.error(`cannot read ${opts.file}: ${err.message.split('\n')[0]}`);
+    // Unreadable, not YAML, or a variable unset with no default: nothing was posted.
+    console.error(err.message);
     return 1;
   }
-  if (!config || typeof config !== 'object' || Array.isArray(config)) {
-    console.error(`${opts.file} is not a YAML mapping (project, objective, providers, agents …)`);
-    return 1;
-  }
-  resolveConfigPaths(config, path.dirname(file));
 
   // demo.sh passes --sandbox process when no Docker engine can be had on this machine.
   if (opts.sandbox) config.sandbox = opts.sandbox;

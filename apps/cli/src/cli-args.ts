@@ -51,9 +51,13 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'run',
     args: ['project.yaml'],
-    summary: 'submit a project file as a new run (paths in it are resolved against its directory)',
+    summary: 'submit a project file as a new run (${VAR}s expanded from your shell, paths resolved against its directory)',
     options: { follow: { type: 'boolean', short: 'f', help: 'stay attached and render the run live until it ends' } },
-    notes: ['Without --follow it prints the run id and exits 0; with --follow the exit code tells how the run ended.'],
+    notes: [
+      'Without --follow it prints the run id and exits 0; with --follow the exit code tells how the run ended.',
+      '${VAR} and ${VAR:-default} are expanded here, from this shell (the API expands none and refuses any "${");',
+      'a variable that is unset, with no default, stops the command (exit 1) before anything is posted.',
+    ],
   },
   {
     name: 'runs',

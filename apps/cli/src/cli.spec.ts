@@ -85,6 +85,31 @@ describe('roundtable CLI commands against a stand-in API', () => {
     ]);
   });
 
+  it('run expands ${VAR} from the shell it runs in before posting; an unset one posts nothing and exits 1', async () => {
+    api = await startFakeApi(runApi(demoEvents()));
+    writeFileSync(projectFile, 'project: "${NAME:-dd-demo}"\nproviders:\n  replay: { type: replay, cassette: "${TAPES}/c.yaml" }\n');
+    const out = captureIo({ cwd: dir, env: { TAPES: 'tapes' } });
+    expect(await runCli(['run', 'project.yaml', '--api', api.url], out.io)).toBe(0);
+    expect(JSON.parse(api.requests.find((r) => r.method === 'POST')!.body)).toEqual({
+      project: 'dd-demo',
+      providers: { replay: { type: 'replay', cassette: path.join(dir, 'tapes/c.yaml') } },
+    });
+
+    const before = api.requests.length;
+    const unset = captureIo({ cwd: dir });
+    expect(await runCli(['run', 'project.yaml', '--follow', '--api', api.url], unset.io)).toBe(1);
+    expect(unset.stderr()).toBe(
+      'project.yaml: not posted, a variable could not be expanded:\n  providers.replay.cassette: environment variable TAPES is not set (set it, or write ${TAPES:-default})\n',
+    );
+    const json = captureIo({ cwd: dir });
+    expect(await runCli(['run', 'project.yaml', '--json', '--api', api.url], json.io)).toBe(1);
+    expect(JSON.parse(json.stderr())).toMatchObject({
+      error: 'project_file',
+      issues: [{ path: 'providers.replay.cassette', message: 'environment variable TAPES is not set (set it, or write ${TAPES:-default})' }],
+    });
+    expect(api.requests.length).toBe(before);
+  });
+
   it('run --follow on a TTY paints and redraws the progress line in place; NO_COLOR keeps the redraw but drops colour', async () => {
     api = await startFakeApi(runApi(demoEvents()));
     const tty = captureIo({ cwd: dir, tty: true, columns: 200 });

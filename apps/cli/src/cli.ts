@@ -47,7 +47,11 @@ function describeError(err: unknown, cli: ParsedCli | null): { report: ErrorRepo
     };
   }
   if (err instanceof ApiUnreachableError) return { report: { error: 'api_unreachable', message: err.message }, lines: [err.message] };
-  if (err instanceof ProjectFileError) return { report: { error: 'project_file', message: err.message }, lines: [err.message] };
+  if (err instanceof ProjectFileError) {
+    const report: ErrorReport = { error: 'project_file', message: err.message };
+    if (err.issues.length) report.issues = err.issues;
+    return { report, lines: [err.message] };
+  }
   if (err instanceof ApiHttpError) {
     const report: ErrorReport = { error: err.code, message: err.apiMessage, status: err.status };
     if (err.issues.length) report.issues = err.issues;

@@ -77,7 +77,7 @@ export function skipReason(t: LiveTarget, env: Record<string, string | undefined
     return `${t.name} needs the environment variable ${t.cfg.api_key_env}, which is not set; nothing was called`;
   }
   if (t.cfg.type === 'cli') {
-    const binary = t.cfg.binary ?? env[cliBinaryEnvVar(t.cfg.cli)] ?? t.cfg.cli;
+    const binary = env[cliBinaryEnvVar(t.cfg.cli)] ?? t.cfg.cli;
     if (!onPath(binary, env.PATH ?? '')) return `${t.name} needs the ${t.cfg.cli} CLI ("${binary}"), which is not on PATH; nothing was called`;
   }
   return null;

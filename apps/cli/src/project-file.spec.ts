@@ -1,17 +1,30 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadProjectFile, ProjectFileError, resolveConfigPaths } from './project-file';
+import { loadAnyProjectConfig } from '@roundtable/contracts';
+import { expandProjectVariables, loadProjectFile, ProjectFileError, resolveConfigPaths } from './project-file';
+
+const EXAMPLES = path.resolve(__dirname, '../../../examples');
+
+/** The error a call throws (the test fails if it throws none). */
+function thrown(fn: () => unknown): ProjectFileError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ProjectFileError) return err;
+    throw err;
+  }
+  throw new Error('expected a ProjectFileError, nothing was thrown');
+}
 
 describe('project file paths', () => {
-  it('resolves repo and replay cassettes against the file, leaving ${VAR}, absolute paths and other providers alone', () => {
+  it('resolves repo and replay cassettes against the file, leaving absolute paths and other providers alone', () => {
     const cfg = resolveConfigPaths(
       {
         repo: '../code',
         providers: {
           replay: { type: 'replay', cassette: 'cassettes/demo.yaml' },
           abs: { type: 'replay', cassette: '/abs/c.yaml' },
-          env: { type: 'replay', cassette: '${CASSETTE}' },
           home: { type: 'replay', cassette: '~/c.yaml' },
           api: { type: 'anthropic', cassette: 'not-a-replay.yaml' },
         },
@@ -23,12 +36,62 @@ describe('project file paths', () => {
       providers: {
         replay: { type: 'replay', cassette: '/projects/demo/cassettes/demo.yaml' },
         abs: { type: 'replay', cassette: '/abs/c.yaml' },
-        env: { type: 'replay', cassette: '${CASSETTE}' },
         home: { type: 'replay', cassette: path.join(homedir(), 'c.yaml') },
         api: { type: 'anthropic', cassette: 'not-a-replay.yaml' },
       },
     });
     expect(resolveConfigPaths({ project: { name: 'x', repo: 'src' } }, '/p')).toEqual({ project: { name: 'x', repo: '/p/src' } });
+  });
+});
+
+describe('project file variables (the client expands them; the API expands none)', () => {
+  it('expands ${VAR} and ${VAR:-default} in every string, nested and in lists, from the env it is given', () => {
+    const cfg = expandProjectVariables(
+      {
+        project: 'p-${SUFFIX}',
+        requirements: ['uses ${LIB:-numpy}', 'plain'],
+        agents: { proposer: { provider: 'x', model: '${MODEL}', max_tokens: 10 } },
+        autonomy: 2,
+      },
+      { SUFFIX: 'a', MODEL: 'claude-x', LIB: '' },
+      'p.yaml',
+    );
+    // An empty variable counts as unset, so its default applies (as in a POSIX shell's :-).
+    expect(cfg).toEqual({ project: 'p-a', requirements: ['uses numpy', 'plain'], agents: { proposer: { provider: 'x', model: 'claude-x', max_tokens: 10 } }, autonomy: 2 });
+  });
+
+  it('an unset variable without a default fails naming the variable and the field, every one at once', () => {
+    const err = thrown(() =>
+      expandProjectVariables({ agents: { critic: { model: '${CRITIC_MODEL}' } }, providers: { o: { type: 'ollama', host: '${OLLAMA_HOST}' } }, project: '${P:-ok}' }, { OTHER: '1' }, 'team.yaml'),
+    );
+    expect(err.message).toBe(
+      [
+        'team.yaml: not posted, a variable could not be expanded:',
+        '  agents.critic.model: environment variable CRITIC_MODEL is not set (set it, or write ${CRITIC_MODEL:-default})',
+        '  providers.o.host: environment variable OLLAMA_HOST is not set (set it, or write ${OLLAMA_HOST:-default})',
+      ].join('\n'),
+    );
+    expect(err.issues.map((i) => i.path)).toEqual(['agents.critic.model', 'providers.o.host']);
+  });
+
+  it('reads only the env it is given: a variable of this process is not seen through an empty env', () => {
+    expect(process.env.PATH).toBeTruthy();
+    const err = thrown(() => expandProjectVariables({ objective: 'see ${PATH}' }, {}, 'p.yaml'));
+    expect(err.issues).toEqual([{ path: 'objective', message: 'environment variable PATH is not set (set it, or write ${PATH:-default})' }]);
+  });
+
+  it('a "${" that is no variable, or that a value brought in, fails here instead of at the API', () => {
+    for (const [value, env] of [
+      ['${1}', {}],
+      ['${not a name}', {}],
+      ['unclosed ${X', { X: 'x' }],
+      ['${NESTED}', { NESTED: '${SECRET}' }],
+    ] as [string, Record<string, string>][]) {
+      const err = thrown(() => expandProjectVariables({ agents: { p: { model: value } } }, env, 'p.yaml'));
+      expect(err.issues).toEqual([{ path: 'agents.p.model', message: expect.stringContaining('still holds "${" after expansion') }]);
+    }
+    // A lone "$" or "{" is ordinary text.
+    expect(expandProjectVariables({ objective: 'costs $5 {ok}' }, {}, 'p.yaml')).toEqual({ objective: 'costs $5 {ok}' });
   });
 
   describe('loadProjectFile', () => {
@@ -38,7 +101,26 @@ describe('project file paths', () => {
 
     it('reads relative to the working directory and resolves against the file', () => {
       writeFileSync(path.join(dir, 'p.yaml'), 'project: demo\nproviders:\n  replay: { type: replay, cassette: c.yaml }\n');
-      expect(loadProjectFile('p.yaml', dir)).toEqual({ project: 'demo', providers: { replay: { type: 'replay', cassette: path.join(dir, 'c.yaml') } } });
+      expect(loadProjectFile('p.yaml', dir, {})).toEqual({ project: 'demo', providers: { replay: { type: 'replay', cassette: path.join(dir, 'c.yaml') } } });
+    });
+
+    it('expands a path first, then resolves it against the file', () => {
+      writeFileSync(
+        path.join(dir, 'p.yaml'),
+        ['project: demo', 'repo: "${CODE}/app"', 'providers:', '  replay: { type: replay, cassette: "${CASSETTES:-tapes}/demo.yaml" }', '  abs: { type: replay, cassette: "${ABS}" }', ''].join('\n'),
+      );
+      expect(loadProjectFile('p.yaml', dir, { CODE: '../code', ABS: '/srv/c.yaml' })).toEqual({
+        project: 'demo',
+        repo: path.resolve(dir, '../code/app'),
+        providers: { replay: { type: 'replay', cassette: path.join(dir, 'tapes/demo.yaml') }, abs: { type: 'replay', cassette: '/srv/c.yaml' } },
+      });
+    });
+
+    it('an unset variable stops it before anything is posted, naming the field', () => {
+      writeFileSync(path.join(dir, 'p.yaml'), 'project: demo\nrepo: "${CODE}"\n');
+      expect(() => loadProjectFile('p.yaml', dir, {})).toThrow(
+        new ProjectFileError('p.yaml: not posted, a variable could not be expanded:\n  repo: environment variable CODE is not set (set it, or write ${CODE:-default})'),
+      );
     });
 
     it('says what is wrong with a missing, broken or non-mapping file', () => {
@@ -48,5 +130,24 @@ describe('project file paths', () => {
       writeFileSync(path.join(dir, 'list.yaml'), '- a\n- b\n');
       expect(() => loadProjectFile('list.yaml', dir)).toThrow('list.yaml is not a YAML mapping (project, objective, providers, agents …)');
     });
+
+    it('an unquoted variable inside { } gets the quoting hint', () => {
+      writeFileSync(path.join(dir, 'flow.yaml'), 'project: demo\nagents:\n  p: { provider: x, model: ${MODEL} }\n');
+      expect(() => loadProjectFile('flow.yaml', dir, { MODEL: 'm' })).toThrow(/^flow\.yaml is not valid YAML: .*; inside \{ \} quote variables: "\$\{VAR\}"$/);
+    });
+  });
+});
+
+describe('the examples', () => {
+  const projects = readdirSync(EXAMPLES, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== 'policy')
+    .map((d) => path.join(EXAMPLES, d.name, 'project.yaml'));
+
+  it.each(projects.map((p) => [path.relative(EXAMPLES, p), p]))('%s loads with no variable set and is a config the API accepts (no "${" left)', (_name, file) => {
+    const posted = loadProjectFile(file, process.cwd(), {});
+    expect(JSON.stringify(posted)).not.toContain('${');
+    // As the api reads it: variables refused; keys "set" so only the file itself is judged.
+    const keys = { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', XAI_API_KEY: 'k', GEMINI_API_KEY: 'k' };
+    expect(() => loadAnyProjectConfig(posted, { env: keys, variables: 'refuse' })).not.toThrow();
   });
 });

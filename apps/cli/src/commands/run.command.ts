@@ -10,9 +10,12 @@ interface SubmittedRun {
   links?: Record<string, string>;
 }
 
-/** `run <project.yaml> [--follow]`: the file is parsed here so its relative paths can be made absolute. */
+/**
+ * `run <project.yaml> [--follow]`: the file is parsed here so its `${VAR}`s can be expanded from
+ * the user's shell (the API expands none) and its relative paths made absolute.
+ */
 export async function runCommand(ctx: CommandContext): Promise<number> {
-  const config = loadProjectFile(ctx.cli.args['project.yaml'], ctx.io.cwd);
+  const config = loadProjectFile(ctx.cli.args['project.yaml'], ctx.io.cwd, ctx.io.env);
   const run = await ctx.client.postJson<SubmittedRun>('/v1/runs', config);
   if (!ctx.cli.options.follow) {
     if (ctx.cli.json) printJson(ctx, run);
