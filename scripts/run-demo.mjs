@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { bundleOptions } from '../tools/bundle-options.mjs';
+import { bundleOptions, root } from '../tools/bundle-options.mjs';
 
 const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
 const POLL_MS = 300;
@@ -46,12 +46,10 @@ function parseArgs(argv) {
  * services expand none) and paths made absolute, with no second copy of either here to drift.
  */
 async function projectFileReader() {
-  const entry = 'apps/cli/src/project-file.ts';
-  const result = await build({ ...bundleOptions(entry, 'dist/scripts/project-file.js'), write: false, logLevel: 'error' });
-  const module = { exports: {} };
-  // The bundle leaves node_modules external: its require resolves them from this repository.
-  new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
-  return module.exports;
+  const outfile = 'dist/scripts/project-file.js';
+  await build({ ...bundleOptions('apps/cli/src/project-file.ts', outfile), logLevel: 'error' });
+  // The bundle leaves node_modules external: require resolves them from this repository.
+  return createRequire(import.meta.url)(path.join(root, outfile));
 }
 
 async function request(api, method, route, body) {
