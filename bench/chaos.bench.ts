@@ -188,7 +188,18 @@ async function main(): Promise<number> {
           return { id: await submitRun(api, PROJECTS[kind]), kind };
         }),
       );
-    const waitTerminal = (ids: string[]) => waitForRuns(pg, ids, RUN_TIMEOUT_MS, 500).catch((e: Error) => log(`chaos:   ${e.message}`));
+    /** Until every run has ended or the timeout; a poll that fails (Postgres restarting under it) is polled again. */
+    const waitTerminal = async (ids: string[]) => {
+      const deadline = Date.now() + RUN_TIMEOUT_MS;
+      for (;;) {
+        try {
+          return await waitForRuns(pg, ids, Math.max(0, deadline - Date.now()), 500);
+        } catch (e) {
+          if (Date.now() >= deadline || /did not finish within/.test((e as Error).message)) return log(`chaos:   ${(e as Error).message}`);
+          await sleep(1000);
+        }
+      }
+    };
     /** Until some agent call is running (a provider-worker mid-call). */
     const untilCallRunning = async (ids: string[]) => {
       for (let i = 0; i < 600; i++) {
