@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
 import { JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
 import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch, usageOfRow } from '@roundtable/persistence';
@@ -87,7 +88,7 @@ export class OrchestratorStepService {
     /** Read with the lock: the settled call (agent.done only, else null) and the build state row. */
     withLock: { settled: Record<string, unknown> | undefined | null; state: Record<string, unknown> | undefined },
   ): Promise<{ written: WrittenStep | 'duplicate' | 'ignored'; end: 'committed' | 'commit' | 'rollback' }> {
-    if (!locked) throw new Error(`run ${payload.runId} does not exist`);
+    if (!locked) throw new UnrecoverableError(`run ${payload.runId} does not exist`);
     const { __fresh: fresh, ...fields } = locked;
     const run = Object.assign(new RunEntity(), fields);
     if (!fresh) return { written: 'duplicate', end: withLock.settled !== null ? 'rollback' : 'commit' };

@@ -6,6 +6,7 @@ import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } fro
 import type { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorStepService } from './orchestrator-step.service';
 import { OrchestratorWorker } from './orchestrator.worker';
+import { RunReconciler } from './reconciler/run-reconciler';
 import { OutcomeCountingPublisher } from './run-outcome.metrics';
 import { defaultPromptsDir, loadPromptTemplates } from './prompt-templates';
 import { loadPanelPromptTemplates } from './panel/panel-prompt-templates';
@@ -36,7 +37,23 @@ export class OrchestratorModule {
         {
           provide: OrchestratorWorker,
           useFactory: (ds: DataSource, r: Redis, p: JobProducer, steps: OrchestratorStepService, ops: ServiceOps) =>
-            new OrchestratorWorker(r, env.QUEUE_PREFIX, steps, new OutboxDispatcher(ds, p), env.OUTBOX_SWEEP_MS, env.ORCHESTRATOR_CONCURRENCY, ops.metrics),
+            new OrchestratorWorker(
+              r,
+              env.QUEUE_PREFIX,
+              steps,
+              new OutboxDispatcher(ds, p),
+              env.OUTBOX_SWEEP_MS,
+              env.ORCHESTRATOR_CONCURRENCY,
+              ops.metrics,
+              new RunReconciler(ds, p, new OutcomeCountingPublisher(r, env.QUEUE_PREFIX, ds, ops.metrics), {
+                resendAfterMs: env.RECONCILE_RESEND_AFTER_MS,
+                // A call's worker renews its job's lock while it runs; past its timeout and a lock's length it is gone.
+                leaseMarginMs: 60_000,
+                defaultCallTimeoutMs: 600_000,
+                haltAfterMs: env.RECONCILE_HALT_AFTER_MS,
+              }),
+              env.RECONCILE_MS,
+            ),
           inject: [DS, REDIS, PRODUCER, OrchestratorStepService, ServiceOps],
         },
       ],

@@ -1,0 +1,147 @@
+/**
+ * The reconciler's statements (see run-reconciler.ts). Each is a typed constant: its text,
+ * how its parameters are built, and the row it answers.
+ */
+
+/**
+ * Only one reconciler of a database sweeps at a time: a transaction-scoped advisory lock
+ * (advisory locks are per database), taken without waiting. A second replica that finds it
+ * taken skips this sweep; the lock goes with the transaction, so a crashed sweeper holds nothing.
+ */
+export const RECONCILE_LOCK = {
+  text: `SELECT pg_try_advisory_xact_lock(hashtext('roundtable.reconciler')) AS locked`,
+  params: (): unknown[] => [],
+} as const;
+export interface ReconcileLockRow {
+  locked: boolean;
+}
+
+/** What a pending item is waiting for, and where its job lives. */
+export type PendingKind = 'call' | 'op' | 'call_done' | 'op_done' | 'control';
+
+export interface PendingWorkRow {
+  kind: PendingKind;
+  run_id: string;
+  queue: string;
+  job_name: string;
+  /** The outbox's job id (control rows); for the others, jobId(target, suffix) as their senders build it. */
+  job_id: string | null;
+  target: string | null;
+  suffix: string | null;
+  payload: Record<string, unknown>;
+  /** Past the age at which a missing job is sent again (young rows are still on their way). */
+  due: boolean;
+}
+
+/**
+ * Every piece of work the rows say is pending, with the job that carries it (names and ids
+ * exactly as step-writer, the workers and the api give them, so that a resend of a job still
+ * in Redis is a no-op):
+ * - call: an agent call chain whose newest try is queued or running, for a live run; the job
+ *   carries the chain's first try (`retry_of` IS NULL). A running try is due only past its
+ *   timeout plus $2 ms: until then its worker may still be calling the provider.
+ * - op: a queued workspace or tests operation of a live run.
+ * - call_done / op_done: a finished call (not superseded by a retry) or operation whose report
+ *   (agent.done, workspace.done, tests.done, sent by the worker, not the outbox) was never applied.
+ * - control: a run.start / run.cancel / run.resume / run.appeal from the outbox (any run status:
+ *   a resume asks a halted run) that was never applied, written in the last day.
+ * Parameters: $1 how old (ms) a row must be before its missing job is sent again, $2 the lease
+ * margin (ms) over a running call's timeout, $3 the timeout assumed for a call without one.
+ * Live runs are found by ix_runs_status and their rows by their run_id indexes.
+ */
+export const PENDING_WORK = {
+  text: `WITH RECURSIVE live AS (
+       SELECT id FROM runs WHERE status IN ('queued', 'running')
+     ),
+     chain AS (
+       SELECT c.id, c.retry_of, c.run_id, c.provider, c.status,
+              CASE WHEN c.status = 'queued' THEN c.created_at < now() - make_interval(secs => $1 / 1000.0)
+                   ELSE coalesce(c.started_at, c.created_at) < now() - make_interval(secs => (coalesce(c.timeout_ms, $3) + $2) / 1000.0) END AS due
+         FROM agent_calls c JOIN live ON live.id = c.run_id
+        WHERE c.status IN ('queued', 'running')
+       UNION ALL
+       SELECT p.id, p.retry_of, p.run_id, chain.provider, chain.status, chain.due
+         FROM agent_calls p JOIN chain ON p.id = chain.retry_of
+     )
+     SELECT 'call' AS kind, run_id, 'agent.' || provider AS queue, 'agent.call' AS job_name, NULL::text AS job_id, id AS target, 'call' AS suffix,
+            jsonb_build_object('runId', run_id, 'callId', id) AS payload, due
+       FROM chain WHERE retry_of IS NULL
+     UNION ALL
+     SELECT 'op', w.run_id, CASE WHEN w.kind = 'tests' THEN 'tests' ELSE 'workspace' END,
+            CASE w.kind WHEN 'tests' THEN 'tests.run' ELSE 'workspace.' || w.kind END,
+            NULL, w.id, w.kind,
+            jsonb_build_object('runId', w.run_id, 'opId', w.id)
+              || CASE WHEN w.kind IN ('apply', 'tests') THEN jsonb_build_object('implementationId', w.implementation_id) ELSE '{}'::jsonb END,
+            w.created_at < now() - make_interval(secs => $1 / 1000.0)
+       FROM workspace_ops w JOIN live ON live.id = w.run_id
+      WHERE w.status = 'queued'
+     UNION ALL
+     SELECT 'call_done', c.run_id, 'orchestrator', 'agent.done', NULL, c.id, 'done',
+            jsonb_build_object('runId', c.run_id, 'callId', c.id),
+            coalesce(c.finished_at, c.created_at) < now() - make_interval(secs => $1 / 1000.0)
+       FROM agent_calls c JOIN live ON live.id = c.run_id
+      WHERE c.status IN ('completed', 'failed')
+        AND NOT EXISTS (SELECT 1 FROM agent_calls r WHERE r.retry_of = c.id)
+        AND NOT EXISTS (SELECT 1 FROM applied_events a WHERE a.run_id = c.run_id AND a.event_key = 'agent.done:' || c.id)
+     UNION ALL
+     SELECT 'op_done', w.run_id, 'orchestrator', CASE WHEN w.kind = 'tests' THEN 'tests.done' ELSE 'workspace.done' END,
+            NULL, w.id, 'done', jsonb_build_object('runId', w.run_id, 'opId', w.id),
+            coalesce(w.finished_at, w.created_at) < now() - make_interval(secs => $1 / 1000.0)
+       FROM workspace_ops w JOIN live ON live.id = w.run_id
+      WHERE w.status IN ('done', 'failed')
+        AND NOT EXISTS (SELECT 1 FROM applied_events a WHERE a.run_id = w.run_id
+                           AND a.event_key = CASE WHEN w.kind = 'tests' THEN 'tests.done:' ELSE 'workspace.done:' END || w.id)
+     UNION ALL
+     SELECT 'control', o.run_id, o.queue, o.job_name, o.job_id, NULL, NULL, o.payload,
+            o.created_at < now() - make_interval(secs => $1 / 1000.0)
+       FROM outbox o
+      WHERE o.queue = 'orchestrator' AND o.run_id IS NOT NULL AND o.created_at > now() - interval '1 day'
+        AND o.job_name IN ('run.start', 'run.cancel', 'run.resume', 'run.appeal')
+        AND NOT EXISTS (SELECT 1 FROM applied_events a WHERE a.run_id = o.run_id
+                           AND a.event_key = CASE WHEN o.job_name IN ('run.resume', 'run.appeal') THEN o.job_name || ':' || o.job_id ELSE o.job_name END)`,
+  params: (o: { resendAfterMs: number; leaseMarginMs: number; defaultCallTimeoutMs: number }): unknown[] => [
+    o.resendAfterMs,
+    o.leaseMarginMs,
+    o.defaultCallTimeoutMs,
+  ],
+} as const;
+
+/** Running runs that no step has touched for $1 ms: the candidates for a halt when nothing of theirs is in flight. */
+export const QUIET_RUNS = {
+  text: `SELECT id, updated_at::text AS updated_at FROM runs WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1 / 1000.0)`,
+  params: (o: { quietMs: number }): unknown[] => [o.quietMs],
+} as const;
+export interface QuietRunRow {
+  id: string;
+  /** As text: the exact timestamp, compared as read (a Date would drop its microseconds). */
+  updated_at: string;
+}
+
+/** The run row under its lock, for the halt to check that nothing moved since the sweep looked. */
+export const LOCK_RUN_FOR_HALT = {
+  text: `SELECT status, stage, updated_at::text AS updated_at, event_seq FROM runs WHERE id = $1 FOR UPDATE`,
+  params: (runId: string): unknown[] => [runId],
+} as const;
+export interface LockedRunRow {
+  status: string;
+  stage: string;
+  /** As text: the exact timestamp, compared as read (a Date would drop its microseconds). */
+  updated_at: string;
+  event_seq: number;
+}
+
+/**
+ * The halt, as the workflow's own halts leave a run (status halted, stage HALTED, the reason,
+ * a decision from the stage it was in): run.resume restarts it from that decision's from_stage.
+ * event_seq moves past the events written with it. Parameters: run id, reason, event count, the stage it was in.
+ */
+export const HALT_RUN = {
+  text: `WITH run AS (
+       UPDATE runs SET status = 'halted', stage = 'HALTED', halt_reason = $2, finished_at = now(), updated_at = now(),
+                       event_seq = event_seq + $3
+        WHERE id = $1 RETURNING id
+     )
+     INSERT INTO decisions (run_id, from_stage, to_stage, reason, refs)
+     SELECT id, $4, 'HALTED', $2, '[]'::jsonb FROM run`,
+  params: (runId: string, reason: string, events: number, fromStage: string): unknown[] => [runId, reason, events, fromStage],
+} as const;

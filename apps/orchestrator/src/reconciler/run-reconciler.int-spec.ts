@@ -1,0 +1,212 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { UnrecoverableError, Worker } from 'bullmq';
+import type { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { Redis } from 'ioredis';
+import { agentQueueName, jobId, loadProjectConfig, QUEUE } from '@roundtable/contracts';
+import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
+import { AgentCallEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, TestDatabase, WorkspaceOpEntity } from '@roundtable/persistence';
+import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
+import { OrchestratorStepService } from '../orchestrator-step.service';
+import { loadPromptTemplates } from '../prompt-templates';
+import { RunReconciler, type ReconcilerSettings } from './run-reconciler';
+
+jest.setTimeout(30_000);
+
+const REPO = path.resolve(__dirname, '../../../..');
+const DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
+/** Every row is "old enough" at once; halts only for runs whose updated_at a test moved back. */
+const SETTINGS: ReconcilerSettings = { resendAfterMs: 1, leaseMarginMs: 1, defaultCallTimeoutMs: 1, haltAfterMs: 60 * 60_000 };
+
+describe('RunReconciler against real Postgres and Redis', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let redis: Redis;
+  let prefix: string;
+  let producer: JobProducer;
+  let steps: OrchestratorStepService;
+  let reconciler: RunReconciler;
+  let stored: Record<string, unknown>;
+  let n = 0;
+
+  beforeAll(async () => {
+    db = await createTestDatabase({ migrate: true });
+    ds = createDataSource(db.url, { poolSize: 6 });
+    await ds.initialize();
+    redis = createRedisConnection(TEST_REDIS_URL);
+    prefix = randomQueuePrefix('rt_int_recon');
+    producer = new JobProducer(redis, prefix);
+    const publisher = new RunEventPublisher(redis, prefix);
+    steps = new OrchestratorStepService(ds, new OutboxDispatcher(ds, producer), publisher, loadPromptTemplates(path.join(REPO, 'prompts')));
+    reconciler = new RunReconciler(ds, producer, publisher, SETTINGS);
+    stored = loadProjectConfig(readFileSync(DEMO, 'utf8'), { env: process.env, baseDir: path.dirname(DEMO) }) as unknown as Record<string, unknown>;
+    await ds.getRepository(ProjectEntity).insert({ id: 'prj_recon', name: 'recon', objective: 'o', requirements: [], config: stored } as QueryDeepPartialEntity<ProjectEntity>);
+  });
+
+  afterAll(async () => {
+    await producer?.close();
+    if (redis) {
+      await deleteRedisPrefix(redis, prefix);
+      redis.disconnect();
+    }
+    await ds?.destroy();
+    await db?.drop();
+  });
+
+  afterEach(async () => {
+    // Each test starts with an empty Redis, and no run of an earlier test left live to be swept.
+    await deleteRedisPrefix(redis, prefix);
+    await ds.query(`UPDATE runs SET status = 'cancelled' WHERE status IN ('queued', 'running')`);
+  });
+
+  /** A run as the api writes it, started: its prepare op queued and its job in Redis. */
+  async function startedRun(): Promise<{ runId: string; prepareId: string }> {
+    const runId = `run_recon${String(++n).padStart(4, '0')}`;
+    await ds
+      .getRepository(RunEntity)
+      .insert({ id: runId, projectId: 'prj_recon', workflow: 'build', status: 'queued', stage: 'INIT', config: stored } as QueryDeepPartialEntity<RunEntity>);
+    expect(await steps.apply('run.start', { runId })).toBe('applied');
+    const prepare = await ds.getRepository(WorkspaceOpEntity).findOneByOrFail({ runId, kind: 'prepare' });
+    return { runId, prepareId: prepare.id };
+  }
+
+  /** A started run moved on to PROPOSE: the prepare op reported, the proposer's call queued. */
+  async function proposingRun(): Promise<{ runId: string; callId: string }> {
+    const { runId, prepareId } = await startedRun();
+    await ds.getRepository(WorkspaceOpEntity).update({ id: prepareId }, { status: 'done', result: { path: '/tmp/rt-recon-ws', tree: [] }, finishedAt: new Date() });
+    expect(await steps.apply('workspace.done', { runId, opId: prepareId })).toBe('applied');
+    const call = await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId, role: 'proposer' });
+    return { runId, callId: call.id };
+  }
+
+  /** Lets a worker take the queue's job and fail it with `error` (a plain BullMQ worker: one attempt, no retries of ours). */
+  async function failJob(queueName: string, id: string, error: Error): Promise<void> {
+    const connection = createRedisConnection(TEST_REDIS_URL);
+    const failing = new Worker(queueName, async () => Promise.reject(error), { connection, prefix });
+    try {
+      await waitFor(`job ${id} to fail`, async () => ((await (await producer.queue(queueName).getJob(id))?.getState()) === 'failed' ? true : undefined));
+    } finally {
+      await failing.close();
+      connection.disconnect();
+    }
+  }
+
+  it('sends a queued workspace op again once Redis has lost its job, and only once', async () => {
+    const { runId, prepareId } = await startedRun();
+    const id = jobId(prepareId, 'prepare');
+    expect(await producer.queue(QUEUE.workspace).getJob(id)).toBeDefined();
+    await deleteRedisPrefix(redis, prefix);
+    expect(await producer.queue(QUEUE.workspace).getJob(id)).toBeUndefined();
+
+    const report = await reconciler.sweep();
+    expect(report.resent).toEqual([{ kind: 'op', queue: QUEUE.workspace, jobId: id }]);
+    const job = await producer.queue(QUEUE.workspace).getJob(id);
+    expect(job).toMatchObject({ name: 'workspace.prepare', data: { runId, opId: prepareId } });
+    // The job is there now: the next sweep leaves it alone.
+    expect((await reconciler.sweep()).resent).toEqual([]);
+  });
+
+  it("sends a queued agent call again, and a finished call's lost agent.done", async () => {
+    const { runId, callId } = await proposingRun();
+    await deleteRedisPrefix(redis, prefix);
+    const report = await reconciler.sweep();
+    expect(report.resent).toEqual([{ kind: 'call', queue: agentQueueName('replay'), jobId: jobId(callId, 'call') }]);
+    expect(await producer.queue(agentQueueName('replay')).getJob(jobId(callId, 'call'))).toMatchObject({ name: 'agent.call', data: { runId, callId } });
+
+    // The provider-worker recorded the reply, and Redis lost the agent.done it sent.
+    await ds.getRepository(AgentCallEntity).update({ id: callId }, { status: 'completed', valid: false, error: 'x', finishedAt: new Date() });
+    await deleteRedisPrefix(redis, prefix);
+    expect((await reconciler.sweep()).resent).toEqual([{ kind: 'call_done', queue: QUEUE.orchestrator, jobId: jobId(callId, 'done') }]);
+    expect(await producer.queue(QUEUE.orchestrator).getJob(jobId(callId, 'done'))).toMatchObject({ name: 'agent.done', data: { runId, callId } });
+  });
+
+  it('retries a tests job that failed while Postgres was away, and sends it again when Redis lost it', async () => {
+    const { runId } = await proposingRun();
+    const opId = `${runId}-op-tests`;
+    await ds.query(`INSERT INTO workspace_ops (id, run_id, kind, status, result) VALUES ($1, $2, 'tests', 'queued', '{}')`, [opId, runId]);
+    const id = jobId(opId, 'tests');
+    // What a Postgres restart left before infrastructure errors were retried for minutes: the job failed.
+    await producer.addRaw(QUEUE.tests, 'tests.run', { runId, opId, implementationId: 'impl' }, id);
+    await failJob(QUEUE.tests, id, Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const report = await reconciler.sweep();
+    expect(report.retried).toEqual([{ kind: 'op', queue: QUEUE.tests, jobId: id }]);
+    expect(await (await producer.queue(QUEUE.tests).getJob(id))!.getState()).toBe('waiting');
+
+    await deleteRedisPrefix(redis, prefix);
+    const again = await reconciler.sweep();
+    expect(again.resent).toContainEqual({ kind: 'op', queue: QUEUE.tests, jobId: id });
+    expect(await producer.queue(QUEUE.tests).getJob(id)).toMatchObject({ name: 'tests.run', data: { runId, opId, implementationId: null } });
+  });
+
+  it('halts a run left with nothing in flight, with the reason on record, and run.resume picks it up where it stopped', async () => {
+    const { runId, callId } = await proposingRun();
+    // The proposer's job failed for good (not the infrastructure): nothing will report it.
+    const queue = agentQueueName('replay');
+    await failJob(queue, jobId(callId, 'call'), new UnrecoverableError('bad payload for agent.call'));
+    // Still within the grace period: not halted.
+    expect((await reconciler.sweep()).halted).toEqual([]);
+    await ds.query(`UPDATE runs SET updated_at = now() - interval '2 hours' WHERE id = $1`, [runId]);
+
+    const report = await reconciler.sweep();
+    expect(report.retried).toEqual([]);
+    expect(report.halted).toEqual([{ runId, reason: expect.stringContaining(`agent.call job ${jobId(callId, 'call')} failed: bad payload for agent.call`) }]);
+    const run = await ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
+    expect(run).toMatchObject({ status: 'halted', stage: 'HALTED', haltReason: report.halted[0].reason });
+    const [decision] = await ds.query(`SELECT from_stage, to_stage, reason FROM decisions WHERE run_id = $1 ORDER BY id DESC LIMIT 1`, [runId]);
+    expect(decision).toEqual({ from_stage: 'PROPOSE', to_stage: 'HALTED', reason: report.halted[0].reason });
+    const events: { type: string; sequence: number }[] = await ds.query(`SELECT type, sequence FROM run_events WHERE run_id = $1 ORDER BY sequence`, [runId]);
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['run_halted', 'run_completed']);
+    expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1)); // gap-free
+    // A second sweep finds nothing more to do for it.
+    expect((await reconciler.sweep()).halted).toEqual([]);
+
+    expect(await steps.apply('run.resume', { runId }, jobId(runId, 'resume', 1))).toBe('applied');
+    expect(await ds.getRepository(RunEntity).findOneByOrFail({ id: runId })).toMatchObject({ status: 'running', stage: 'PROPOSE', haltReason: null });
+    const calls = await ds.getRepository(AgentCallEntity).find({ where: { runId, role: 'proposer' }, order: { seq: 'ASC' } });
+    expect(calls.map((c) => c.status)).toEqual(['queued', 'queued']);
+    expect(await producer.queue(queue).getJob(jobId(calls[1].id, 'call'))).toBeDefined();
+  });
+
+  it('halts a running run with no pending work at all', async () => {
+    const { runId, prepareId } = await startedRun();
+    // Its only op finished and was reported, yet no step followed (as if that step's writes were lost).
+    await ds.getRepository(WorkspaceOpEntity).update({ id: prepareId }, { status: 'failed', error: 'x', finishedAt: new Date() });
+    await ds.query(`INSERT INTO applied_events (run_id, event_key) VALUES ($1, $2)`, [runId, `workspace.done:${prepareId}`]);
+    await ds.query(`UPDATE runs SET updated_at = now() - interval '2 hours' WHERE id = $1`, [runId]);
+    const report = await reconciler.sweep();
+    expect(report.halted).toEqual([{ runId, reason: expect.stringContaining('no work is pending for it') }]);
+  });
+
+  it('two reconcilers at once send a lost job once, and a sweep lock held elsewhere makes a sweep skip', async () => {
+    const { prepareId } = await startedRun();
+    await deleteRedisPrefix(redis, prefix);
+    const otherRedis = createRedisConnection(TEST_REDIS_URL);
+    const otherProducer = new JobProducer(otherRedis, prefix);
+    const other = new RunReconciler(ds, otherProducer, new RunEventPublisher(otherRedis, prefix), SETTINGS);
+    try {
+      const reports = await Promise.all([reconciler.sweep(), other.sweep()]);
+      expect(reports.flatMap((r) => r.resent)).toEqual([{ kind: 'op', queue: QUEUE.workspace, jobId: jobId(prepareId, 'prepare') }]);
+      const counts = await producer.queue(QUEUE.workspace).getJobCounts();
+      expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(1);
+
+      // Another replica in the middle of its sweep: this one does nothing.
+      const holder = ds.createQueryRunner();
+      await holder.connect();
+      await holder.startTransaction();
+      try {
+        expect(await holder.query(`SELECT pg_try_advisory_xact_lock(hashtext('roundtable.reconciler')) AS locked`)).toEqual([{ locked: true }]);
+        await deleteRedisPrefix(redis, prefix);
+        expect(await other.sweep()).toMatchObject({ swept: false, resent: [] });
+      } finally {
+        await holder.rollbackTransaction();
+        await holder.release();
+      }
+      expect((await other.sweep()).resent).toHaveLength(1);
+    } finally {
+      await otherProducer.close();
+      otherRedis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import type { DataSource } from 'typeorm';
+import { jobId, type NewRunEvent, type RunEventEnvelope } from '@roundtable/contracts';
+import { checkRunEvents, runEventsInsert, type RunEventPublisher } from '@roundtable/events';
+import { isInfraFailureReason, type JobProducer } from '@roundtable/queues';
+import {
+  HALT_RUN,
+  LOCK_RUN_FOR_HALT,
+  PENDING_WORK,
+  QUIET_RUNS,
+  RECONCILE_LOCK,
+  type LockedRunRow,
+  type PendingKind,
+  type PendingWorkRow,
+  type QuietRunRow,
+  type ReconcileLockRow,
+} from './reconciler-sql';
+
+export interface ReconcilerSettings {
+  /** How old a pending row must be before a missing job is sent again (younger ones are on their way). */
+  resendAfterMs: number;
+  /** Over a running call's timeout, how long its worker may still be reporting before the call is sent again. */
+  leaseMarginMs: number;
+  /** The timeout assumed for a call whose row has none. */
+  defaultCallTimeoutMs: number;
+  /** How long a running run may go without a step, with nothing of it in flight, before it is halted. */
+  haltAfterMs: number;
+}
+
+export interface SweepReport {
+  /** False: another reconciler held the sweep lock, and this one did nothing. */
+  swept: boolean;
+  pending: number;
+  /** Jobs sent again because Redis did not have them. */
+  resent: { kind: PendingKind; queue: string; jobId: string }[];
+  /** Failed jobs (an infrastructure error, a stall) taken back for another try. */
+  retried: { kind: PendingKind; queue: string; jobId: string }[];
+  halted: { runId: string; reason: string }[];
+}
+
+/** BullMQ states in which a job will still run (or is running). */
+const IN_FLIGHT = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+/** A stall is the worker's death, not the job's fault: such a failed job is worth another try. */
+const STALLED = /stalled more than allowable limit/i;
+
+/**
+ * "Postgres is the whole truth; Redis may forget." Sweeps the rows for pending work — agent
+ * calls, workspace and tests operations, their unapplied reports, unapplied run controls — and
+ * checks that each has its job in Redis. A job Redis lost is sent again from the rows (job ids
+ * are the deterministic ones its first sender used, so a resend of a job that is there is a
+ * no-op); a job that failed for an infrastructure error or a stall is retried. A running run with
+ * nothing in flight and no step for `haltAfterMs` is halted the way the workflow halts (status
+ * halted, a decision from the stage it was in, run_halted + run_completed), so `run.resume`
+ * picks it up where it stopped: never left running for good.
+ *
+ * Several replicas: a sweep holds a transaction-scoped advisory lock (RECONCILE_LOCK), so one
+ * sweeps at a time and the others skip; a halt locks the run row and acts only if no step has
+ * moved the run since the sweep looked.
+ */
+export class RunReconciler {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly producer: JobProducer,
+    private readonly publisher: RunEventPublisher,
+    private readonly settings: ReconcilerSettings,
+  ) {}
+
+  async sweep(): Promise<SweepReport> {
+    const report: SweepReport = { swept: false, pending: 0, resent: [], retried: [], halted: [] };
+    const inFlight = new Set<string>();
+    const stuck = new Map<string, string[]>();
+    const runner = this.ds.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.startTransaction();
+      const [lock] = (await runner.query(RECONCILE_LOCK.text, RECONCILE_LOCK.params())) as ReconcileLockRow[];
+      if (!lock?.locked) {
+        await runner.rollbackTransaction();
+        return report;
+      }
+      report.swept = true;
+      const rows = (await runner.query(PENDING_WORK.text, PENDING_WORK.params(this.settings))) as PendingWorkRow[];
+      report.pending = rows.length;
+      for (const row of rows) {
+        const outcome = await this.check(row, report);
+        if (outcome === 'in-flight') inFlight.add(row.run_id);
+        else stuck.set(row.run_id, [...(stuck.get(row.run_id) ?? []), outcome]);
+      }
+      // Read under the sweep lock, so two replicas never both judge the same quiet run.
+      const quiet = (await runner.query(QUIET_RUNS.text, QUIET_RUNS.params({ quietMs: this.settings.haltAfterMs }))) as QuietRunRow[];
+      await runner.commitTransaction();
+      for (const run of quiet) {
+        if (inFlight.has(run.id)) continue;
+        const why = stuck.get(run.id)?.join('; ') ?? 'no work is pending for it';
+        const reason = `reconciler: nothing in flight and no step for ${Math.round(this.settings.haltAfterMs / 1000)} s (${why}); resume the run to continue`;
+        if (await this.halt(run, reason)) report.halted.push({ runId: run.id, reason });
+      }
+      return report;
+    } catch (e) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw e;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** One pending row against Redis: 'in-flight' when its job will run (after a resend or retry if need be), else why not. */
+  private async check(row: PendingWorkRow, report: SweepReport): Promise<'in-flight' | string> {
+    // A young row's job is on its way (a step's dispatch after its commit): not looked for yet.
+    if (!row.due) return 'in-flight';
+    const id = row.job_id ?? jobId(row.target!, row.suffix!);
+    const queue = this.producer.queue(row.queue);
+    const job = await queue.getJob(id);
+    const state = job ? await job.getState() : 'missing';
+    if (IN_FLIGHT.has(state)) return 'in-flight';
+    const entry = { kind: row.kind, queue: row.queue, jobId: id };
+    if (!job || state === 'unknown' || state === 'missing') {
+      await this.producer.addRaw(row.queue, row.job_name, row.payload, id);
+      report.resent.push(entry);
+      return 'in-flight';
+    }
+    if (state === 'failed') {
+      if (isInfraFailureReason(job.failedReason) || STALLED.test(job.failedReason ?? '')) {
+        await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+        report.retried.push(entry);
+        return 'in-flight';
+      }
+      return `${row.job_name} job ${id} failed: ${job.failedReason}`;
+    }
+    // Completed while its row still says pending: the handler chose to do nothing; sending it again would do the same.
+    return `${row.job_name} job ${id} is ${state} but its row is still pending`;
+  }
+
+  /** Halts a quiet run if nothing moved it since the sweep read it; the events are published after the commit. */
+  private async halt(run: QuietRunRow, reason: string): Promise<boolean> {
+    const events: NewRunEvent[] = [
+      { type: 'run_halted', payload: { reason } },
+      { type: 'run_completed', payload: { status: 'halted', verdict: null, confidence: null } },
+    ];
+    checkRunEvents(events);
+    const envelopes = await this.ds.transaction(async (em): Promise<RunEventEnvelope[] | null> => {
+      const [locked] = (await em.query(LOCK_RUN_FOR_HALT.text, LOCK_RUN_FOR_HALT.params(run.id))) as LockedRunRow[];
+      if (!locked || locked.status !== 'running' || locked.updated_at !== run.updated_at) return null;
+      await em.query(HALT_RUN.text, HALT_RUN.params(run.id, reason, events.length, locked.stage));
+      const insert = runEventsInsert(run.id, Number(locked.event_seq), events);
+      await em.query(insert.sql, insert.params);
+      return insert.envelopes;
+    });
+    if (!envelopes) return false;
+    await this.publisher.publish(envelopes);
+    return true;
+  }
+}
