@@ -67,7 +67,11 @@ interface ClaimedCall {
   providerCfg: ProviderConfig | null;
   /** The run config's entry for the call's role. */
   agent: AgentConfig | undefined;
-  /** Replay plays replies in order per role: this call's position among the run's calls of that role (and provider). */
+  /**
+   * Replay plays replies in order per role: this call's position among the run's calls of that
+   * role (and provider). Only first tries count, up to the first try of this call's chain: a
+   * retried or interrupted try asks the question its chain asked, and gets the same reply.
+   */
   ordinal: number;
 }
 
@@ -247,7 +251,13 @@ export class AgentCallService {
               r.config -> 'providers' -> claimed.provider AS "__providerCfg",
               r.config -> 'agents' -> claimed.role AS "__agent",
               (SELECT count(*) FROM agent_calls c
-                WHERE c.run_id = claimed.run_id AND c.role = claimed.role AND c.provider = claimed.provider AND c.seq < claimed.seq) AS "__ordinal"
+                WHERE c.run_id = claimed.run_id AND c.role = claimed.role AND c.provider = claimed.provider AND c.retry = 0
+                  AND c.seq < (WITH RECURSIVE chain (retry_of, seq) AS (
+                                 SELECT claimed.retry_of, claimed.seq
+                                 UNION ALL
+                                 SELECT a.retry_of, a.seq FROM agent_calls a JOIN chain ON a.id = chain.retry_of
+                               )
+                               SELECT min(seq) FROM chain)) AS "__ordinal"
          FROM claimed JOIN runs r ON r.id = claimed.run_id`,
       [callId, runId],
     );
