@@ -21,17 +21,26 @@ import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type 
 import type { JobProducer } from '@roundtable/queues';
 import { runAgentModeEngineer } from './agent-mode-engineer';
 import { recordedError, retryPlan, type RetryPlan } from './retry-policy';
+import { storableJson, storableText } from './storable-text';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
 
-/** The row's outcome columns for an Outcome: every one present, null where the try has no value. */
+/**
+ * The row's outcome columns for an Outcome: every one present, null where the try has no value.
+ * The reply's text is made storable (storable-text.ts) here, the one place an outcome is built,
+ * so a reply Postgres cannot hold is still recorded once and never asked for again.
+ */
 function callOutcomeOf(o: Outcome, finishedAt: Date): CallOutcome {
+  const parsed = storableJson(o.parsed ?? null);
+  const text = storableText(o.responseText ?? '');
+  const error = storableText(o.error ?? '');
+  const escaped = parsed.escaped || text.escaped || error.escaped;
   return {
     status: o.status,
     valid: o.valid ?? null,
-    parsed: o.parsed ?? null,
-    response_text: o.responseText ?? null,
-    error: o.error ?? null,
+    parsed: parsed.value,
+    response_text: o.responseText == null ? null : text.value,
+    error: o.error == null ? null : error.value,
     error_code: o.errorCode ?? null,
     input_tokens: o.inputTokens ?? null,
     output_tokens: o.outputTokens ?? null,
@@ -42,6 +51,7 @@ function callOutcomeOf(o: Outcome, finishedAt: Date): CallOutcome {
     request_id: o.requestId ?? null,
     billing: o.billing ?? null,
     argv: o.argv ?? null,
+    response_escaped: escaped || (o.responseText != null ? false : null),
     finished_at: finishedAt.toISOString(),
   };
 }
