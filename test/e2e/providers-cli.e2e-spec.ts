@@ -6,6 +6,8 @@ import { callRows, DEMO_CALLS, demoOn, demoReplies, withFirst, type CallRow } fr
 
 jest.setTimeout(150_000);
 
+const MARKER_KEY = 'sk-ant-marker-e2e-never-readable-0123456789';
+
 /**
  * The demo end to end with every role on one subscription CLI: the fake `claude` / `codex` /
  * `grok` / `gemini` executables on the provider-worker's PATH answer from a script, through the
@@ -57,7 +59,8 @@ describe('the demo on each subscription CLI (fake executables on PATH, separate 
     const { PATH, FAKE_LLM_SCRIPT, FAKE_LLM_LOG } = fakeCliEnv(scriptPath, logPath);
     pipeline = await startPipeline({
       providerQueues: CASES.map((c) => `${c.cli}_cli`).join(','),
-      env: { PATH: PATH!, FAKE_LLM_SCRIPT: FAKE_LLM_SCRIPT!, FAKE_LLM_LOG: FAKE_LLM_LOG! },
+      // A key in the provider-worker's own environment, as a deployment has one: no CLI may read it.
+      env: { PATH: PATH!, FAKE_LLM_SCRIPT: FAKE_LLM_SCRIPT!, FAKE_LLM_LOG: FAKE_LLM_LOG!, ANTHROPIC_API_KEY: MARKER_KEY },
     });
   });
 
@@ -93,5 +96,26 @@ describe('the demo on each subscription CLI (fake executables on PATH, separate 
     // API keys never reach a subscription CLI.
     expect(log.every((l) => l.credentialVars.length === 0)).toBe(true);
     c.check?.(rows);
+  });
+
+  it('a CLI child cannot read the provider-worker\'s secrets from /proc/$PPID (it runs as cli.run_as): EACCES, nothing on any row', async () => {
+    // The proposer's CLI makes the attack: read its parent's environ and mem, and reply with what it got.
+    let probed = false;
+    const replies = demoReplies().map((e) => (e.role === 'proposer' && !probed ? ((probed = true), { ...e, probe_parent: true }) : e));
+    writeFileSync(scriptPath, JSON.stringify({ replies }));
+    rmSync(logPath, { force: true });
+    const res = await submitRun(pipeline.api, demoOn({ claude_cli: { type: 'cli', cli: 'claude' } }, 'claude_cli', 'sonnet'));
+    expect(res.status).toBe(202);
+    const id = res.body.id as string;
+    expect(await waitForTerminal(pipeline, id, 120_000)).toMatchObject({ status: 'done', verdict: 'ACCEPT' });
+
+    const [probe] = await pipeline.sql<{ response_text: string }>(`SELECT response_text FROM agent_calls WHERE run_id = $1 AND role = 'proposer' ORDER BY seq LIMIT 1`, [id]);
+    expect(probe.response_text).toContain('"parent_probe":{');
+    expect(probe.response_text).toMatch(/"uid":65534,"environ":"EACCES","mem":"EACCES"/);
+    const rows = await pipeline.sql<{ row: string }>(`SELECT row_to_json(c)::text AS row FROM agent_calls c WHERE run_id = $1`, [id]);
+    for (const r of rows) {
+      expect(r.row).not.toContain(MARKER_KEY);
+      expect(r.row).not.toContain(pipeline.db.url);
+    }
   });
 });

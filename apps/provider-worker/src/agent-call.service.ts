@@ -1,22 +1,46 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AGENT_SCHEMAS, agentJsonSchema, type AgentSchemaName, type CallOutcome, formatZodIssues, isAgentSchemaName, jobId, ProjectConfig, type ProviderConfig } from '@roundtable/contracts';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import {
+  AGENT_SCHEMAS,
+  agentJsonSchema,
+  type AgentSchemaName,
+  type CallOutcome,
+  formatZodIssues,
+  isAgentSchemaName,
+  jobId,
+  type OperatorPolicy,
+  ProjectConfig,
+  ProviderConfig,
+  providerPolicyIssues,
+  readOperatorPolicy,
+} from '@roundtable/contracts';
 import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME_SQL } from '@roundtable/persistence';
-import { Completion, createProvider, priceCall, ProviderError, type PricingTable, type ProviderRequest } from '@roundtable/providers';
+import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type CliUserDecision, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { runAgentModeEngineer } from './agent-mode-engineer';
 import { recordedError, retryPlan, type RetryPlan } from './retry-policy';
+import { storableJson, storableText } from './storable-text';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
 
-/** The row's outcome columns for an Outcome: every one present, null where the try has no value. */
+/**
+ * The row's outcome columns for an Outcome: every one present, null where the try has no value.
+ * The reply's text is made storable (storable-text.ts) here, the one place an outcome is built,
+ * so a reply Postgres cannot hold is still recorded once and never asked for again.
+ */
 function callOutcomeOf(o: Outcome, finishedAt: Date): CallOutcome {
+  const parsed = storableJson(o.parsed ?? null);
+  const text = storableText(o.responseText ?? '');
+  const error = storableText(o.error ?? '');
+  const escaped = parsed.escaped || text.escaped || error.escaped;
   return {
     status: o.status,
     valid: o.valid ?? null,
-    parsed: o.parsed ?? null,
-    response_text: o.responseText ?? null,
-    error: o.error ?? null,
+    parsed: parsed.value,
+    response_text: o.responseText == null ? null : text.value,
+    error: o.error == null ? null : error.value,
     error_code: o.errorCode ?? null,
     input_tokens: o.inputTokens ?? null,
     output_tokens: o.outputTokens ?? null,
@@ -27,11 +51,23 @@ function callOutcomeOf(o: Outcome, finishedAt: Date): CallOutcome {
     request_id: o.requestId ?? null,
     billing: o.billing ?? null,
     argv: o.argv ?? null,
+    response_escaped: escaped || (o.responseText != null ? false : null),
     finished_at: finishedAt.toISOString(),
   };
 }
 
 type AgentConfig = ProjectConfig['agents'][keyof ProjectConfig['agents']];
+
+/** A replay cassette is checked where it really is (symlinks resolved), as the adapter will open it. */
+function asChecked(cfg: ProviderConfig): ProviderConfig {
+  if (cfg.type !== 'replay') return cfg;
+  const abs = path.resolve(cfg.cassette);
+  try {
+    return { ...cfg, cassette: realpathSync(abs) };
+  } catch {
+    return { ...cfg, cassette: abs }; // missing: refused by the roots or, inside them, by the adapter
+  }
+}
 
 /** A call claimed for this delivery, with what calling it needs from its run. */
 interface ClaimedCall {
@@ -41,7 +77,11 @@ interface ClaimedCall {
   providerCfg: ProviderConfig | null;
   /** The run config's entry for the call's role. */
   agent: AgentConfig | undefined;
-  /** Replay plays replies in order per role: this call's position among the run's calls of that role (and provider). */
+  /**
+   * Replay plays replies in order per role: this call's position among the run's calls of that
+   * role (and provider). Only first tries count, up to the first try of this call's chain: a
+   * retried or interrupted try asks the question its chain asked, and gets the same reply.
+   */
   ordinal: number;
 }
 
@@ -76,6 +116,11 @@ export interface AgentCallOptions {
   env?: NodeJS.ProcessEnv;
   /** The test-runner's workspace volume, mounted here too: needed only by an engineer in agent mode. */
   workspaceRoot?: string;
+  /**
+   * The operator's policy, checked again on every call's provider entry before anything is sent
+   * (a row written around the api is refused here too). Default: this process's, readOperatorPolicy().
+   */
+  policy?: OperatorPolicy;
   /** Told of every try this delivery recorded (the call counters); never fails a call. */
   onRecorded?: (tried: RecordedTry) => void;
 }
@@ -112,6 +157,9 @@ export type ExecuteResult = { kind: 'done'; callId: string } | ({ kind: 'retry';
  */
 export class AgentCallService {
   private readonly env: NodeJS.ProcessEnv;
+  readonly policy: OperatorPolicy;
+  /** Which user CLI children run as (or why they are refused): fixed for this process. */
+  readonly cliUser: CliUserDecision;
 
   constructor(
     private readonly ds: DataSource,
@@ -119,6 +167,8 @@ export class AgentCallService {
     private readonly opts: AgentCallOptions,
   ) {
     this.env = opts.env ?? process.env;
+    this.policy = opts.policy ?? readOperatorPolicy().policy;
+    this.cliUser = cliUserFor(this.policy, process.getuid?.() ?? 0);
   }
 
   async execute(runId: string, callId: string): Promise<ExecuteResult> {
@@ -211,7 +261,13 @@ export class AgentCallService {
               r.config -> 'providers' -> claimed.provider AS "__providerCfg",
               r.config -> 'agents' -> claimed.role AS "__agent",
               (SELECT count(*) FROM agent_calls c
-                WHERE c.run_id = claimed.run_id AND c.role = claimed.role AND c.provider = claimed.provider AND c.seq < claimed.seq) AS "__ordinal"
+                WHERE c.run_id = claimed.run_id AND c.role = claimed.role AND c.provider = claimed.provider AND c.retry = 0
+                  AND c.seq < (WITH RECURSIVE chain (retry_of, seq) AS (
+                                 SELECT claimed.retry_of, claimed.seq
+                                 UNION ALL
+                                 SELECT a.retry_of, a.seq FROM agent_calls a JOIN chain ON a.id = chain.retry_of
+                               )
+                               SELECT min(seq) FROM chain)) AS "__ordinal"
          FROM claimed JOIN runs r ON r.id = claimed.run_id`,
       [callId, runId],
     );
@@ -307,12 +363,23 @@ export class AgentCallService {
       return failed('CANCELLED', 'the run was cancelled before this call started');
     }
     if (!providerCfg) return failed('PROVIDER_ERROR', `provider "${call.provider}" is not in the run's config`);
+    // Defence in depth: the api checked this entry at submission; a row written around it is
+    // refused here, before an adapter exists, so no key leaves this process and nothing is sent.
+    // The stored entry is read back as the schema reads a project file (a row written around the
+    // api may name a `binary`, or anything else the schema refuses).
+    const entry = ProviderConfig.safeParse(providerCfg);
+    if (!entry.success) {
+      return failed('POLICY_REFUSED', entry.error.issues.map((i) => `providers.${call.provider}.${i.path.join('.')}: ${i.message}`).join('; '));
+    }
+    const checkedCfg = asChecked(entry.data);
+    const refused = providerPolicyIssues(call.provider, checkedCfg, this.policy);
+    if (refused.length) return failed('POLICY_REFUSED', refused.map((i) => `${i.path}: ${i.message}`).join('; '));
     if (!call.schemaName || !isAgentSchemaName(call.schemaName)) return failed('SCHEMA_UNKNOWN', `unknown schema ${call.schemaName}`);
     const timeoutMs = call.timeoutMs ?? 180_000;
     const started = Date.now();
     let completion: Completion;
     try {
-      const provider = createProvider(call.provider, providerCfg, { env: this.env });
+      const provider = createProvider(call.provider, checkedCfg, { env: this.env, policy: this.policy });
       const request: ProviderRequest = {
         messages: call.messages,
         model: call.model,
@@ -330,7 +397,7 @@ export class AgentCallService {
       const agentMode = call.role === 'engineer' && agent?.mode === 'agent';
       completion = await withTimeout(
         agentMode
-          ? runAgentModeEngineer(this.ds, provider, this.opts.workspaceRoot, { runId: call.runId, callId: call.id, label: call.label, request })
+          ? runAgentModeEngineer(this.ds, provider, this.opts.workspaceRoot, { runId: call.runId, callId: call.id, label: call.label, request }, this.cliUser)
           : provider.run(request),
         timeoutMs + BACKSTOP_MS,
       );

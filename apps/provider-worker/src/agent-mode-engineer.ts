@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { agentModeReportJsonSchema, type FileChange } from '@roundtable/contracts';
-import type { Completion, Provider, ProviderRequest } from '@roundtable/providers';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { CliUserDecision, Completion, Provider, ProviderRequest } from '@roundtable/providers';
 import { ProviderError } from '@roundtable/providers';
-import { openRepoWorkspace, readWorkspaceFiles, stageWorkspaceChanges } from '@roundtable/sandbox';
+import { grantWorkspaceToSandbox, openRepoWorkspace, readWorkspaceFiles, stageWorkspaceChanges } from '@roundtable/sandbox';
 
 /** A changed file larger than this is not inlined in the Implementation (the commit still has it). */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -27,7 +29,13 @@ export interface AgentModeCall {
  *
  * Needs the workspace volume: WORKSPACE_ROOT on this worker is the test-runner's.
  */
-export async function runAgentModeEngineer(ds: DataSource, provider: Provider, workspaceRoot: string | undefined, call: AgentModeCall): Promise<Completion> {
+export async function runAgentModeEngineer(
+  ds: DataSource,
+  provider: Provider,
+  workspaceRoot: string | undefined,
+  call: AgentModeCall,
+  cliUser?: CliUserDecision,
+): Promise<Completion> {
   if (!workspaceRoot) {
     throw new ProviderError(
       'PROVIDER_ERROR',
@@ -40,6 +48,12 @@ export async function runAgentModeEngineer(ds: DataSource, provider: Provider, w
       'PROVIDER_ERROR',
       `agent mode needs the run's git worktree under WORKSPACE_ROOT=${workspaceRoot}, and there is none for run ${call.runId} (is the workspace volume mounted here?)`,
     );
+  }
+  if (cliUser?.ok && cliUser.user.kind === 'run_as') {
+    // The CLI runs as the policy's run_as user: it gets the worktree and nothing else. The git
+    // directory stays the worker's (every git command names it, never the worktree's .git file).
+    await reachableBy(ws.path, cliUser.user, workspaceRoot);
+    await grantWorkspaceToSandbox(ws.path, cliUser.user);
   }
   const completion = await provider.run({ ...call.request, workdir: ws.path, schemaName: 'AgentModeReport', jsonSchema: agentModeReportJsonSchema() });
 
@@ -81,4 +95,23 @@ export async function runAgentModeEngineer(ds: DataSource, provider: Provider, w
   // Binaries and other changes are in the commit (the apply step commits `git add -A`) but cannot be a FileChange: say so.
   const notes = notInlined.length ? `${String(r.notes ?? '')}\n[changed in the worktree, not listed in files: ${notInlined.join(', ')}]`.trim() : r.notes;
   return { ...completion, parsed: { ...r, notes, files, ...(deleted.length ? { deleted } : {}) } };
+}
+
+/**
+ * Every directory above the worktree must let the CLI's user through (search permission), or
+ * it cannot even start there. Said plainly instead of a CLI failing on its cwd; the operator
+ * fixes the volume's modes (the worker changes nothing above the run's worktree).
+ */
+async function reachableBy(dir: string, user: { uid: number; gid: number }, workspaceRoot: string): Promise<void> {
+  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+    const st = await stat(d);
+    const bit = st.uid === user.uid ? 0o100 : st.gid === user.gid ? 0o010 : 0o001;
+    if (!(st.mode & bit)) {
+      throw new ProviderError(
+        'PROVIDER_ERROR',
+        `agent mode: the CLI runs as uid ${user.uid} (cli.run_as in the operator policy), which cannot enter ${d} (mode ${(st.mode & 0o777).toString(8)}) on the way to the run's worktree under WORKSPACE_ROOT=${workspaceRoot}: make it searchable by that user (e.g. chmod o+x ${d})`,
+      );
+    }
+    if (d === path.dirname(d)) return;
+  }
 }

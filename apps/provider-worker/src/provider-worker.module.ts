@@ -1,6 +1,8 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
+import { readOperatorPolicy } from '@roundtable/contracts';
+import { cliUserFor, describeCliUser } from '@roundtable/providers';
 import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
 import { AgentCallMetrics } from './agent-call.metrics';
 import { AgentCallService } from './agent-call.service';
@@ -14,6 +16,12 @@ const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 export class ProviderWorkerModule {
   static forRoot(env: ProviderWorkerEnv): DynamicModule {
     const log = new Logger('provider-worker');
+    // Read once at start: a broken policy file stops the worker here, with the line that is wrong.
+    const { policy, source } = readOperatorPolicy();
+    log.log(source ? `operator policy: ${source}` : 'operator policy: none (ROUNDTABLE_POLICY unset): the safe defaults');
+    const cliUser = cliUserFor(policy, process.getuid?.() ?? 0);
+    if (cliUser.ok && cliUser.user.kind === 'run_as') log.log(describeCliUser(cliUser));
+    else log.warn(describeCliUser(cliUser));
     return {
       module: ProviderWorkerModule,
       providers: [
@@ -27,6 +35,7 @@ export class ProviderWorkerModule {
               retryDelaysMs: env.PROVIDER_RETRY_DELAYS_MS,
               pricing: loadPricingTable(env.PRICING_FILE, (m) => log.warn(m)),
               workspaceRoot: env.WORKSPACE_ROOT,
+              policy,
               onRecorded: (tried) => callMetrics.observe(tried),
             });
           },

@@ -11,6 +11,7 @@ export * from './api/openai-compat.provider';
 export * from './api/gemini.provider';
 export * from './api/ollama.provider';
 export * from './cli/cli.provider';
+export * from './cli/cli-user';
 export * from './cli/claude-cli.provider';
 export * from './cli/codex-cli.provider';
 export * from './cli/grok-cli.provider';

@@ -1,3 +1,4 @@
+import { OperatorPolicy, ProviderConfig } from '@roundtable/contracts';
 import { AnthropicProvider } from './api/anthropic.provider';
 import { GeminiProvider } from './api/gemini.provider';
 import { OllamaProvider } from './api/ollama.provider';
@@ -26,9 +27,16 @@ describe('createProvider', () => {
     expect(p).toMatchObject({ name: 'p', type });
   });
 
-  it('resolves a CLI binary from the config, then ROUNDTABLE_<CLI>_BIN, then the CLI name', () => {
-    expect((createProvider('p', { type: 'cli', cli: 'grok', binary: '/opt/grok' }, { env: { ROUNDTABLE_GROK_BIN: '/x' } }) as GrokCliProvider).binary()).toBe('/opt/grok');
+  it('resolves a CLI binary from the operator policy (cli.binaries), then ROUNDTABLE_<CLI>_BIN, then the CLI name', () => {
+    const policy = OperatorPolicy.parse({ cli: { binaries: { grok: '/opt/grok' } } });
+    expect((createProvider('p', { type: 'cli', cli: 'grok' }, { env: { ROUNDTABLE_GROK_BIN: '/x' }, policy }) as GrokCliProvider).binary()).toBe('/opt/grok');
     expect((createProvider('p', { type: 'cli', cli: 'grok' }, { env: { ROUNDTABLE_GROK_BIN: '/x/grok' } }) as GrokCliProvider).binary()).toBe('/x/grok');
     expect((createProvider('p', { type: 'cli', cli: 'codex' }, { env: {} }) as CodexCliProvider).binary()).toBe('codex');
+  });
+
+  it('has no binary of a project: the schema refuses `binary` on a cli entry, naming the operator policy', () => {
+    const parsed = ProviderConfig.safeParse({ type: 'cli', cli: 'claude', binary: '/tmp/evil' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({ path: ['binary'], message: expect.stringContaining('cli.binaries in ROUNDTABLE_POLICY') });
   });
 });

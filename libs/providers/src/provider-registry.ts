@@ -1,4 +1,4 @@
-import type { ProviderConfig } from '@roundtable/contracts';
+import type { OperatorPolicy, ProviderConfig } from '@roundtable/contracts';
 import { AnthropicProvider } from './api/anthropic.provider';
 import { GeminiProvider } from './api/gemini.provider';
 import { OllamaProvider } from './api/ollama.provider';
@@ -16,6 +16,14 @@ export interface CreateProviderOptions {
    * read, at call time; also the base of a CLI child's environment. Defaults to process.env.
    */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The operator's policy: where CLI binaries are (cli.binaries) and which user a CLI runs as
+   * (cli.run_as, cli.allow_same_user, cli.home). Default: DEFAULT_OPERATOR_POLICY. Whether the
+   * entry itself is allowed is the caller's check (providerPolicyIssues), before it builds one.
+   */
+  policy?: OperatorPolicy;
+  /** The uid this process runs as (process.getuid()); a test names another to see the non-root refusal. */
+  processUid?: number;
 }
 
 /** Builds the adapter for a provider entry of a project file. */
@@ -35,13 +43,13 @@ export function createProvider(name: string, cfg: ProviderConfig, opts: CreatePr
     case 'cli':
       switch (cfg.cli) {
         case 'claude':
-          return new ClaudeCliProvider(name, cfg, env);
+          return new ClaudeCliProvider(name, cfg, env, opts.policy, opts.processUid);
         case 'codex':
-          return new CodexCliProvider(name, cfg, env);
+          return new CodexCliProvider(name, cfg, env, opts.policy, opts.processUid);
         case 'grok':
-          return new GrokCliProvider(name, cfg, env);
+          return new GrokCliProvider(name, cfg, env, opts.policy, opts.processUid);
         case 'gemini':
-          return new GeminiCliProvider(name, cfg, env);
+          return new GeminiCliProvider(name, cfg, env, opts.policy, opts.processUid);
       }
   }
 }

@@ -84,6 +84,8 @@ export type ProviderErrorCode =
   | 'BAD_REQUEST'
   | 'CLI_FAILED'
   | 'UNSUPPORTED_PROVIDER'
+  /** The operator policy refuses this provider entry or this CLI's user: never sent, never retried. */
+  | 'POLICY_REFUSED'
   /** The provider-worker stopped mid-call; set by the worker, never by an adapter. */
   | 'INTERRUPTED';
 

@@ -27,6 +27,11 @@ export const CallOutcome = z
     request_id: z.string().nullable(),
     billing: z.string().nullable(),
     argv: z.array(z.string()).nullable(),
+    /**
+     * The reply held NUL or lone surrogates, stored as `\uXXXX` text (Postgres text and jsonb
+     * hold neither). Optional for writers that have no reply: absent is the column's null.
+     */
+    response_escaped: z.boolean().nullable().optional(),
     /** ISO 8601, the provider-worker's clock when the reply was in. */
     finished_at: z.iso.datetime({ offset: true }),
   })

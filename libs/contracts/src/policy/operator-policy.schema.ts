@@ -84,6 +84,12 @@ export const OperatorPolicy = z
          */
         run_as: z.object({ uid: z.number().int().min(1), gid: z.number().int().min(1) }).strict().default({ uid: 65534, gid: 65534 }),
         /**
+         * HOME of a CLI child running as run_as: a directory that user owns, holding the CLIs'
+         * logins (~/.claude, ~/.codex, ~/.grok, ~/.gemini). Unset: each call's own scratch
+         * directory, a fresh empty HOME (a CLI that needs a login there fails as AUTH).
+         */
+        home: AbsolutePath.optional(),
+        /**
          * A worker that is not root cannot give its CLI another user. true lets CLIs run as the
          * worker's own user anyway (a laptop, where the CLI's login is that user's): the child can
          * then read the worker's environment, and the worker says so at every start.

@@ -133,6 +133,13 @@ export class AgentCallEntity {
   @Column({ name: 'argv', type: 'jsonb', nullable: true })
   argv!: string[] | null;
 
+  /**
+   * The reply held characters Postgres cannot store (NUL, a lone surrogate): response_text,
+   * parsed and error hold them as their 6-character `\uXXXX` escape. Null: no reply stored.
+   */
+  @Column({ name: 'response_escaped', type: 'boolean', nullable: true })
+  responseEscaped!: boolean | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

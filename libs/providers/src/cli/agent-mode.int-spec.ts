@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentModeReportJsonSchema } from '@roundtable/contracts';
@@ -18,6 +18,9 @@ let kit: ReturnType<typeof fakeCliKit>;
 let workdir: string;
 beforeEach(() => {
   workdir = mkdtempSync(path.join(tmpdir(), 'rt-agent-worktree-'));
+  // The CLI runs as the policy's cli.run_as user, not as this (root) process: the provider-worker
+  // grants it the run's worktree before the call (agent-mode-engineer); this test opens its own.
+  chmodSync(workdir, 0o777);
 });
 afterEach(() => {
   kit?.cleanup();

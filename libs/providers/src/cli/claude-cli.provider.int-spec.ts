@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { OperatorPolicy } from '@roundtable/contracts';
 import { FAKE_CLI_BIN_DIR } from '@roundtable/testing';
 import type { FakeScriptInput } from '@roundtable/testing';
 import { plainJsonSchema } from '../json/structured-schema';
@@ -9,9 +10,11 @@ import { PROPOSAL, proposerRequest } from '../provider-request.fixture';
 import { fakeCliKit } from './cli-test-kit.fixture';
 
 let kit: ReturnType<typeof fakeCliKit>;
+/** `binary`: where the operator's policy says the claude CLI is (cli.binaries); a project never says. */
 const claude = (script: FakeScriptInput, extraEnv: NodeJS.ProcessEnv = {}, binary?: string) => {
   kit = fakeCliKit(script);
-  return createProvider('claude_cli', { type: 'cli', cli: 'claude', ...(binary ? { binary } : {}) }, { env: { ...kit.env, ...extraEnv } });
+  const policy = OperatorPolicy.parse({ cli: { binaries: binary ? { claude: binary } : {} } });
+  return createProvider('claude_cli', { type: 'cli', cli: 'claude' }, { env: { ...kit.env, ...extraEnv }, policy });
 };
 const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as ProviderError);
 afterEach(() => kit?.cleanup());
@@ -101,7 +104,7 @@ describe('claude CLI adapter against the fake `claude` on PATH', () => {
     expect(prompt).toBe(`${req.messages[1].content}\n\n--- Your previous reply ---\n{"proposal_id": \n\n--- Follow-up ---\nThat was not valid JSON: fix it.`);
   });
 
-  it('uses the binary from the config, then ROUNDTABLE_CLAUDE_BIN, and names a missing one', async () => {
+  it('uses the binary from the operator policy, then ROUNDTABLE_CLAUDE_BIN, and names a missing one', async () => {
     const bin = path.join(FAKE_CLI_BIN_DIR, 'claude');
     const byConfig = claude({ replies: [{ role: 'proposer', reply: PROPOSAL }] }, { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` }, bin);
     expect((await byConfig.run(proposerRequest())).argv?.[0]).toBe(bin);

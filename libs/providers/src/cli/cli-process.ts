@@ -14,6 +14,9 @@ export interface CliRunOptions {
    * Without it stdin is /dev/null: codex waits on an open stdin.
    */
   input?: string;
+  /** The user the child runs as (the policy's cli.run_as); unset: this process's own. */
+  uid?: number;
+  gid?: number;
 }
 
 export interface CliRunResult {
@@ -38,7 +41,7 @@ export function runCli(opts: CliRunOptions): Promise<CliRunResult> {
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(binary, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+      child = spawn(binary, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true, uid: opts.uid, gid: opts.gid });
     } catch (e) {
       reject(spawnError(opts, binary, e));
       return;
@@ -91,7 +94,7 @@ export function runCli(opts: CliRunOptions): Promise<CliRunResult> {
 function spawnError(opts: CliRunOptions, binary: string, e: unknown): ProviderError {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') {
-    return new ProviderError('CLI_FAILED', `${opts.provider}: the CLI binary "${binary}" was not found (PATH, the provider's \`binary\`, or its ROUNDTABLE_<CLI>_BIN variable)`);
+    return new ProviderError('CLI_FAILED', `${opts.provider}: the CLI binary "${binary}" was not found (the operator policy's cli.binaries, the worker's ROUNDTABLE_<CLI>_BIN, or its PATH)`);
   }
   if (code === 'E2BIG') {
     return new ProviderError(

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CliProviderConfig } from '@roundtable/contracts';
+import { DEFAULT_OPERATOR_POLICY, type CliProviderConfig, type OperatorPolicy } from '@roundtable/contracts';
 import type { z } from 'zod';
 import type { Completion, Provider, ProviderRequest } from '../provider';
 import { ProviderError } from '../provider';
@@ -9,6 +9,7 @@ import { parseJsonReply } from '../json/json-reply';
 import { cliChildEnv } from './cli-env';
 import type { CliRunResult } from './cli-process';
 import { runCli } from './cli-process';
+import { cliUserFor, type CliUser } from './cli-user';
 
 export type CliName = z.infer<typeof CliProviderConfig>['cli'];
 
@@ -38,7 +39,7 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
 }
 
-/** `ROUNDTABLE_CLAUDE_BIN` etc.: where the binary is when the project file does not say. */
+/** `ROUNDTABLE_CLAUDE_BIN` etc.: where the binary is when the operator policy's cli.binaries does not say. */
 export const cliBinaryEnvVar = (cli: CliName) => `ROUNDTABLE_${cli.toUpperCase()}_BIN`;
 
 /**
@@ -55,24 +56,41 @@ export abstract class CliProvider implements Provider {
     readonly name: string,
     protected readonly cfg: z.infer<typeof CliProviderConfig>,
     protected readonly env: NodeJS.ProcessEnv = process.env,
+    protected readonly policy: OperatorPolicy = DEFAULT_OPERATOR_POLICY,
+    /** The uid this process runs as: root gives the CLI the policy's run_as user. */
+    private readonly processUid: number = process.getuid?.() ?? 0,
   ) {}
 
   protected abstract invocation(req: ProviderRequest, dir: string): Promise<CliInvocation>;
   protected abstract interpret(req: ProviderRequest, out: CliRunResult, ctx: CliContext): Promise<Completion>;
 
+  /** The operator's choice, never the project's: the policy's cli.binaries, else ROUNDTABLE_<CLI>_BIN, else the CLI's name on PATH. */
   binary(): string {
-    return this.env[cliBinaryEnvVar(this.cli)] ?? this.cli;
+    return this.policy.cli.binaries[this.cli] ?? this.env[cliBinaryEnvVar(this.cli)] ?? this.cli;
   }
 
   async run(req: ProviderRequest): Promise<Completion> {
+    const decided = cliUserFor(this.policy, this.processUid);
+    if (!decided.ok) throw new ProviderError('POLICY_REFUSED', `${this.name} (${this.cli} CLI): ${decided.message}`);
+    const user = decided.user;
     const dir = await mkdtemp(path.join(tmpdir(), `roundtable-${this.cli}-`));
     try {
+      // The scratch directory is the child's: its cwd in answer mode, where it writes its output files, and its HOME.
+      if (user.kind === 'run_as') await chown(dir, user.uid, user.gid);
       const inv = await this.invocation(req, dir);
       const argv = [this.binary(), ...inv.args];
-      const env = cliChildEnv(this.env, inv.keepEnv, inv.env);
+      const env = { ...cliChildEnv(this.env, inv.keepEnv, inv.env), ...this.homeOf(user, dir) };
       const started = Date.now();
       // Agent mode works in the run's worktree; answer mode in the empty scratch directory.
-      const out = await runCli({ argv, cwd: req.workdir ?? dir, env, timeoutMs: req.timeoutMs, provider: this.name, input: inv.stdin });
+      const out = await runCli({
+        argv,
+        cwd: req.workdir ?? dir,
+        env,
+        timeoutMs: req.timeoutMs,
+        provider: this.name,
+        input: inv.stdin,
+        ...(user.kind === 'run_as' ? { uid: user.uid, gid: user.gid } : {}),
+      });
       if (out.timedOut) {
         throw new ProviderError('TIMEOUT', `${this.name} (${this.cli} CLI): no reply within ${req.timeoutMs} ms; the process was killed`, true);
       }
@@ -80,6 +98,16 @@ export abstract class CliProvider implements Provider {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Another user cannot use the worker's HOME (root's, unreadable to it): it gets the policy's
+   * cli.home (where the operator keeps that user's CLI logins), else the call's scratch directory.
+   */
+  private homeOf(user: CliUser, dir: string): Record<string, string> {
+    if (user.kind !== 'run_as') return {};
+    const home = this.policy.cli.home ?? dir;
+    return { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') };
   }
 
   /** The fields every CLI completion shares. */

@@ -1,8 +1,8 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readlinkSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, existsSync, openSync, mkdirSync, readFileSync, readlinkSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FakeCliCall, FakeCliName } from './fake-cli-output';
 import { fakeCliOutput } from './fake-cli-output';
-import { loadFakeScript } from './fake-script';
+import { loadFakeScript, type FakeScriptEntry } from './fake-script';
 import { ScriptEngine } from './script-engine';
 
 /** Environment the fake CLIs read: the script, and the JSONL log of their invocations. */
@@ -17,7 +17,25 @@ export const FAKE_CLI_BIN_DIR = path.resolve(__dirname, '../../bin');
  * script; merge it over the environment handed to createProvider.
  */
 export function fakeCliEnv(scriptPath: string, logPath: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  openToCliUser(path.dirname(scriptPath));
+  openToCliUser(path.dirname(logPath));
   return { ...base, PATH: `${FAKE_CLI_BIN_DIR}${path.delimiter}${base.PATH ?? ''}`, [FAKE_LLM_SCRIPT_ENV]: scriptPath, [FAKE_LLM_LOG_ENV]: logPath };
+}
+
+/**
+ * A worker running as root runs each CLI as the operator policy's cli.run_as user (nobody), not
+ * as the test: the fakes must read their script and write their log from a directory the test
+ * made (mkdtemp: 0700, root's). Opened like /tmp (world-writable, sticky), and only a directory
+ * this process owns: a test's own scratch directory, never a system one.
+ */
+function openToCliUser(dir: string): void {
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    return; // not made yet: the test makes it open itself
+  }
+  if (st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o1777) !== 0o1777) chmodSync(dir, st.mode | 0o1777);
 }
 
 /** One line of the fake CLIs' log: what ran, and which script entry answered. */
@@ -26,6 +44,8 @@ export interface FakeCliLogLine {
   /** Arguments after the binary, exactly as received. */
   argv: string[];
   cwd: string;
+  /** The HOME it was given. */
+  home: string | null;
   /** What fd 0 was: `/dev/null` when the caller closed stdin, as the adapters must. */
   stdin: string;
   /** Names (not values) of the *_API_KEY / *_AUTH_TOKEN variables the CLI received. */
@@ -149,6 +169,38 @@ export function readFakeCliLog(path: string): FakeCliLogLine[] {
   return readLog(path);
 }
 
+/** What this process can read of its parent's environment and memory: the text read, or the errno code. */
+export function probeParent(): { pid: number; uid: number; environ: string; mem: string } {
+  const read = (file: string, at: (fd: number) => number): string => {
+    let fd: number;
+    try {
+      fd = openSync(`/proc/${process.ppid}/${file}`, 'r');
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code ?? String(e);
+    }
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      const n = readSync(fd, buf, 0, buf.length, at(fd));
+      return buf.subarray(0, n).toString('latin1').replace(/[^\x20-\x7e]/g, ' ');
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code ?? String(e);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  // mem is read at the top of the parent's stack, where its environment strings live.
+  const stackTop = (): number => {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) .*\[stack\]$/m.exec(read('maps', () => 0));
+    return m ? Math.max(parseInt(m[1], 16), parseInt(m[2], 16) - 64 * 1024) : 0;
+  };
+  return { pid: process.ppid, uid: process.getuid?.() ?? -1, environ: read('environ', () => 0), mem: read('mem', stackTop) };
+}
+
+function withParentProbe(reply: FakeScriptEntry['reply']): FakeScriptEntry['reply'] {
+  const probe = probeParent();
+  return typeof reply === 'string' ? `${reply}\n[parent_probe ${JSON.stringify(probe)}]` : { ...reply, parent_probe: probe };
+}
+
 function stdinKind(): string {
   try {
     return readlinkSync('/proc/self/fd/0');
@@ -176,11 +228,13 @@ export async function runFakeCli(cli: FakeCliName, argv: string[], env: NodeJS.P
   for (const l of past) perRole[l.role ?? ''] = (perRole[l.role ?? ''] ?? 0) + 1;
   const engine = new ScriptEngine(script, { used, perRole });
   const call = parseFakeCliArgv(cli, argv, env);
-  const turn = engine.next([call.system, call.prompt].filter(Boolean).join('\n'));
+  const next = engine.next([call.system, call.prompt].filter(Boolean).join('\n'));
+  const turn = next.entry?.probe_parent ? { ...next, entry: { ...next.entry, reply: withParentProbe(next.entry.reply) } } : next;
   const logLine: FakeCliLogLine = {
     cli,
     argv,
     cwd: process.cwd(),
+    home: env.HOME ?? null,
     stdin: stdinKind(),
     credentialVars: Object.keys(env).filter((k) => /(_API_KEY|_AUTH_TOKEN)$/.test(k)).sort(),
     systemMd: cli === 'gemini' ? call.system : null,

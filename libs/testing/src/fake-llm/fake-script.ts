@@ -44,6 +44,12 @@ export const FakeScriptEntry = z.object({
    * working directory are refused, as the real CLIs' sandboxes refuse them.
    */
   edits: z.record(z.string(), z.string().nullable()).optional(),
+  /**
+   * Fake CLIs only: the attack a CLI's child could make on its worker. Before replying it tries
+   * to read /proc/<parent>/environ and /proc/<parent>/mem and puts what it got (the text, or
+   * the errno code) in its reply, as `parent_probe` (an object reply) or appended (a text one).
+   */
+  probe_parent: z.boolean().optional(),
 });
 export type FakeScriptEntry = z.infer<typeof FakeScriptEntry>;
 export type FakeScriptEntryInput = z.input<typeof FakeScriptEntry>;
