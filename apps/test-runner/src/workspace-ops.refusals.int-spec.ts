@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -211,6 +211,27 @@ describe('WorkspaceOpsService refuses, at the worker, what the operator policy d
       const op = await opRow(opId);
       expect(op.status).toBe('failed');
       expect(op.error).toBe('refused by the test-runner: sandbox: image, memory_mb, cpus and pids apply to the docker runner only; sandbox.runner is process');
+    });
+  });
+
+  describe("the run's workspace is the test-runner's own, whatever the row says", () => {
+    it('refuses a workspace_path elsewhere for tests and reads, and leaves that directory as it was', async () => {
+      const before = statSync(outside);
+      const opId = await queuedTestRun('run_ws_elsewhere', { runner: 'docker' }, { workspace: outside });
+      await service().runTests('run_ws_elsewhere', opId);
+      const expected = `Refusing workspace path ${JSON.stringify(outside)}: is not this run's workspace (${path.join(root, 'run_ws_elsewhere', 'workspace')}); the test-runner works in no other directory`;
+      await expectRefusedTestRun('run_ws_elsewhere', opId, expected);
+
+      const readId = 'run_ws_elsewhere-r1';
+      await ds.getRepository(WorkspaceOpEntity).insert({ id: readId, runId: 'run_ws_elsewhere', kind: 'read', status: 'queued', result: { paths: ['secret.txt'] } } as never);
+      await service().read('run_ws_elsewhere', readId);
+      const read = await opRow(readId);
+      expect(read.status).toBe('failed');
+      expect(read.error).toBe(expected);
+      expect(JSON.stringify(read.result)).not.toContain('not for the sandbox');
+
+      const after = statSync(outside);
+      expect({ mode: after.mode, gid: after.gid }).toEqual({ mode: before.mode, gid: before.gid });
     });
   });
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { jobId, Implementation, type OperatorPolicy, ProjectConfig } from '@roundtable/contracts';
@@ -15,6 +16,7 @@ import {
   prepareRepoWorkspace,
   readWorkspaceFiles,
   RepoUnusableError,
+  runDirectory,
   SandboxRefusedError,
   SandboxUnavailableError,
   workspaceDiff,
@@ -239,8 +241,20 @@ export class WorkspaceOpsService {
     });
   }
 
+  /**
+   * The run's workspace: `<WORKSPACE_ROOT>/<runId>/workspace`, made here and nowhere else. The
+   * row's workspace_path only says whether it was made: a row pointing elsewhere (written around
+   * the orchestrator) would have that directory handed to the sandbox's group, mounted writable
+   * in the container, written and read, so it is refused rather than followed.
+   */
   private async workspaceOf(run: RunEntity): Promise<string> {
-    return run.workspacePath ?? prepareEmptyWorkspace(this.workspaceRoot, run.id);
+    if (!run.workspacePath) return prepareEmptyWorkspace(this.workspaceRoot, run.id);
+    // runDirectory refuses a run id that is not one plain path segment.
+    const own = path.join(runDirectory(this.workspaceRoot, run.id), 'workspace');
+    if (run.workspacePath !== own) {
+      throw new PathEscapeError(run.workspacePath, `is not this run's workspace (${own}); the test-runner works in no other directory`);
+    }
+    return own;
   }
 
   /** Runs an operation once, records its outcome on the op row, and reports back either way. */

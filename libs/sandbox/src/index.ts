@@ -1,6 +1,6 @@
 export { PathEscapeError } from './path-escape.error';
 export { lexicalPathProblem } from './workspace-path';
-export { prepareEmptyWorkspace, listFileTree, readWorkspaceFiles, IGNORED_DIRECTORIES } from './workspace';
+export { prepareEmptyWorkspace, runDirectory, listFileTree, readWorkspaceFiles, IGNORED_DIRECTORIES } from './workspace';
 export type { WorkspaceFileContent } from './workspace';
 export { deleteWorkspaceFiles, planWorkspaceDeletions, writeFileChanges } from './safe-write';
 export type { DeletionPlan, WorkspaceFileChange, WriteResult } from './safe-write';
