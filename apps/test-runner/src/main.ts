@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { parseServiceEnv } from '@roundtable/contracts';
+import { parseServiceEnv, readOperatorPolicy } from '@roundtable/contracts';
 import { JsonLogger } from '@roundtable/observability';
 import { runService } from '@roundtable/queues';
 import { TestRunnerEnv } from './test-runner.env';
@@ -8,7 +8,9 @@ import { TestRunnerModule } from './test-runner.module';
 
 runService('test-runner', async () => {
   const env = parseServiceEnv('test-runner', TestRunnerEnv);
+  // Read once, before anything is served: a malformed policy stops the start with its lines named.
+  const policy = readOperatorPolicy(process.env);
   const logger = new JsonLogger({ service: 'test-runner', format: env.LOG_FORMAT });
   // Shutdown is runService's: SIGTERM closes the workers (a running test run finishes) and exits 0.
-  return NestFactory.createApplicationContext(TestRunnerModule.forRoot(env), { logger, abortOnError: false });
+  return NestFactory.createApplicationContext(TestRunnerModule.forRoot(env, policy), { logger, abortOnError: false });
 });

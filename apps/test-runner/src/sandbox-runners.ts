@@ -2,10 +2,11 @@ import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nest
 import type { SandboxConfig } from '@roundtable/contracts';
 import type { RoundtableMetrics } from '@roundtable/observability';
 import { dockerEndpoint, DockerEndpoint, DockerTestRunner, ProcessTestRunner, reapOrphans, TestRunner } from '@roundtable/sandbox';
+import type { SandboxFacts } from './run-policy';
 import { MeteredTestRunner } from './sandbox-run.metrics';
 
-/** What WorkspaceOpsService needs: the runner a run's config asks for. */
-export interface TestRunnerChoice {
+/** What WorkspaceOpsService needs: the runner a run's config asks for, and what its policy check needs to know. */
+export interface TestRunnerChoice extends SandboxFacts {
   for(sandbox: SandboxConfig | undefined): TestRunner;
 }
 
@@ -34,9 +35,31 @@ export class SandboxRunners implements TestRunnerChoice, OnApplicationBootstrap,
   private readonly endpoint: DockerEndpoint;
   private readonly processRunner = new ProcessTestRunner();
   private reapTimer: NodeJS.Timeout | undefined;
+  private cpus: Promise<number> | undefined;
 
   constructor(private readonly settings: SandboxRunnersSettings) {
     this.endpoint = dockerEndpoint(settings.dockerHost);
+  }
+
+  get defaultImage(): string {
+    return this.settings.image;
+  }
+
+  /**
+   * The engine's CPU count (`docker info` NCPU), asked once: a run asking for more is refused
+   * before the engine would answer 400. An engine that does not answer is asked again next time.
+   */
+  async engineCpus(): Promise<number | undefined> {
+    this.cpus ??= this.endpoint.client.info().then((info: { NCPU?: unknown }) => {
+      if (typeof info.NCPU !== 'number') throw new Error('docker info has no NCPU');
+      return info.NCPU;
+    });
+    try {
+      return await this.cpus;
+    } catch {
+      this.cpus = undefined;
+      return undefined;
+    }
   }
 
   for(sandbox: SandboxConfig | undefined): TestRunner {

@@ -1,4 +1,5 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
+import type { LoadedPolicy } from '@roundtable/contracts';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
@@ -11,7 +12,8 @@ const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
 @Module({})
 export class TestRunnerModule {
-  static forRoot(env: TestRunnerEnv): DynamicModule {
+  static forRoot(env: TestRunnerEnv, loaded: LoadedPolicy): DynamicModule {
+    const { policy } = loaded;
     return {
       module: TestRunnerModule,
       providers: [
@@ -28,7 +30,11 @@ export class TestRunnerModule {
         },
         {
           provide: WorkspaceOpsService,
-          useFactory: (ds: DataSource, p: JobProducer, runners: SandboxRunners) => new WorkspaceOpsService(ds, p, env.WORKSPACE_ROOT, runners),
+          useFactory: (ds: DataSource, p: JobProducer, runners: SandboxRunners) => {
+            // Here rather than in forRoot: by now the app's own (JSON) logger is in place.
+            new Logger('policy').log(policySummary(loaded));
+            return new WorkspaceOpsService(ds, p, env.WORKSPACE_ROOT, runners, policy);
+          },
           inject: [DS, PRODUCER, SandboxRunners],
         },
         {
@@ -40,4 +46,13 @@ export class TestRunnerModule {
       ],
     };
   }
+}
+
+/** Where the policy came from and what of it the test-runner enforces, for the start-up log. */
+function policySummary({ policy, source }: LoadedPolicy): string {
+  const s = policy.sandbox;
+  const what =
+    `repos.roots [${policy.repos.roots.join(', ')}]; sandbox: allow_process ${s.allow_process}, images [${s.images.join(', ')}], ` +
+    `max memory ${s.max_memory_mb} MiB, pids ${s.max_pids}, cpus ${s.max_cpus}, timeout ${s.max_timeout_s} s`;
+  return source ? `operator policy from ${source}: ${what}` : `no ROUNDTABLE_POLICY, the safe default operator policy: ${what}`;
 }

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
-import { loadProjectConfig } from '@roundtable/contracts';
+import { loadProjectConfig, readOperatorPolicy } from '@roundtable/contracts';
 import {
   AgentCallEntity,
   ArtifactEntity,
@@ -64,7 +64,8 @@ describe('WorkspaceOpsService on a git repository', () => {
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'calc');
     await ds.getRepository(ProjectEntity).insert({ id: 'proj1', name: 'calc', objective: 'o', requirements: [], config: {} } as never);
-    service = new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE }));
+    // The test suite's policy (jest's setup): repositories under /tmp are allowed.
+    service = new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE }), readOperatorPolicy().policy);
   }, 15 * 60_000);
 
   afterAll(async () => {

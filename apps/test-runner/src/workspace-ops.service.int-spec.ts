@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
-import { loadProjectConfig } from '@roundtable/contracts';
+import { loadProjectConfig, OperatorPolicy, readOperatorPolicy } from '@roundtable/contracts';
 import { createDataSource, createTestDatabase, ProjectEntity, RunEntity, TestDatabase, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { JobProducer } from '@roundtable/queues';
 import { prepareEmptyWorkspace, writeFileChanges } from '@roundtable/sandbox';
@@ -17,6 +17,8 @@ jest.setTimeout(120_000);
 const REPO = path.resolve(__dirname, '../../..');
 const IMAGE = process.env.SANDBOX_IMAGE ?? 'roundtable/sandbox:latest';
 const DEMO_DIR = path.join(REPO, 'examples/dd-demo');
+/** The test suite's policy (test/fixtures/policy/test-policy.yaml, through jest's setup). */
+const { policy } = readOperatorPolicy();
 const demoConfig = () => loadProjectConfig(readFileSync(path.join(DEMO_DIR, 'project.yaml'), 'utf8'), { env: {}, baseDir: DEMO_DIR });
 
 describe('WorkspaceOpsService.runTests: the runner comes from the run config', () => {
@@ -63,7 +65,7 @@ describe('WorkspaceOpsService.runTests: the runner comes from the run config', (
 
   it('runs in the Docker sandbox by default and records runner "docker"', async () => {
     const opId = await queuedTestRun('run_sbx_default', undefined);
-    await new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE })).runTests('run_sbx_default', opId);
+    await new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE }), policy).runTests('run_sbx_default', opId);
     const op = await opRow(opId);
     expect(op.status).toBe('done');
     expect(op.result).toMatchObject({ runner: 'docker', exit_code: 0, passed: 1, failed: 0, timed_out: false, oom_killed: false, testLabel: 'T1' });
@@ -73,7 +75,9 @@ describe('WorkspaceOpsService.runTests: the runner comes from the run config', (
 
   it('honours the image and limits of sandbox: { runner: docker, ... }', async () => {
     const opId = await queuedTestRun('run_sbx_limits', { runner: 'docker', image: 'roundtable/not-built:nope', memory_mb: 128 });
-    await new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE })).runTests('run_sbx_limits', opId);
+    // The image must be one the policy lists for the run to get as far as the engine.
+    const listing = OperatorPolicy.parse({ ...policy, sandbox: { ...policy.sandbox, images: [...policy.sandbox.images, 'roundtable/not-built:nope'] } });
+    await new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE }), listing).runTests('run_sbx_limits', opId);
     const op = await opRow(opId);
     expect(op.status).toBe('failed');
     expect(op.error).toMatch(/sandbox image roundtable\/not-built:nope is not on the Docker engine/);
@@ -81,7 +85,7 @@ describe('WorkspaceOpsService.runTests: the runner comes from the run config', (
 
   it('runs as a plain process only when the config says sandbox: process, and says so in the output', async () => {
     const opId = await queuedTestRun('run_sbx_process', { runner: 'process' });
-    await new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE })).runTests('run_sbx_process', opId);
+    await new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE }), policy).runTests('run_sbx_process', opId);
     const op = await opRow(opId);
     expect(op.status).toBe('done');
     expect(op.result).toMatchObject({ runner: 'process', exit_code: 0, passed: 1 });
@@ -92,7 +96,7 @@ describe('WorkspaceOpsService.runTests: the runner comes from the run config', (
   it('records an unreachable Docker engine as the op failure, with the way out, instead of crashing or falling back', async () => {
     const opId = await queuedTestRun('run_sbx_nodocker', { runner: 'docker' });
     const runners = new SandboxRunners({ image: IMAGE, dockerHost: `unix://${root}/no-docker.sock` });
-    await new WorkspaceOpsService(ds, producer, root, runners).runTests('run_sbx_nodocker', opId);
+    await new WorkspaceOpsService(ds, producer, root, runners, policy).runTests('run_sbx_nodocker', opId);
     const op = await opRow(opId);
     expect(op.status).toBe('failed');
     expect(op.error).toBe(

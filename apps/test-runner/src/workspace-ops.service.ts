@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
+import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { jobId, Implementation, ProjectConfig } from '@roundtable/contracts';
+import { jobId, Implementation, type OperatorPolicy, ProjectConfig } from '@roundtable/contracts';
 import { ArtifactEntity, ImplementationEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import {
   commitWorkspace,
@@ -15,12 +16,16 @@ import {
   prepareRepoWorkspace,
   readWorkspaceFiles,
   RepoUnusableError,
+  runDirectory,
+  SandboxRefusedError,
   SandboxUnavailableError,
   workspaceDiff,
   workspaceDiffStat,
   writeFileChanges,
 } from '@roundtable/sandbox';
 import type { JobProducer } from '@roundtable/queues';
+import { PolicyRefusedError } from './policy-refused.error';
+import { RunPolicy } from './run-policy';
 import type { TestRunnerChoice } from './sandbox-runners';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -32,9 +37,19 @@ const MAX_DIFF_BYTES = 1024 * 1024;
  * Failures retrying cannot fix: recorded on the op (and so on the run) instead of rethrown.
  * A rejected path is the engineer's mistake and part of the run's record. No Docker engine or
  * no sandbox image: falling back to an unsandboxed run is not ours to decide. An unusable repo
- * or a git command that failed (git's own message says why) will fail the same way again.
+ * or a git command that failed (git's own message says why) will fail the same way again. A
+ * request outside the operator's policy, or a container the engine refuses as asked, is the
+ * run's, and the same request would be refused again.
  */
-const RECORDED_FAILURES = [PathEscapeError, SandboxUnavailableError, RepoUnusableError, GitCommandError, GitUnavailableError];
+const RECORDED_FAILURES = [
+  PathEscapeError,
+  SandboxUnavailableError,
+  SandboxRefusedError,
+  PolicyRefusedError,
+  RepoUnusableError,
+  GitCommandError,
+  GitUnavailableError,
+];
 
 /** Appended to the output of a run outside the sandbox, so the record and every prompt say so. */
 export const PROCESS_RUNNER_NOTICE =
@@ -46,18 +61,26 @@ export const PROCESS_RUNNER_NOTICE =
  * its id. A repeated job finds the row finished and only reports again.
  */
 export class WorkspaceOpsService {
+  private readonly checks: RunPolicy;
+
   constructor(
     private readonly ds: DataSource,
     private readonly producer: JobProducer,
     private readonly workspaceRoot: string,
     private readonly runners: TestRunnerChoice,
-  ) {}
+    /** The operator's policy, read once at start (readOperatorPolicy). */
+    policy: OperatorPolicy,
+  ) {
+    this.checks = new RunPolicy(policy, runners);
+  }
 
   prepare(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'workspace.done', async (run) => {
       const config = run.config as unknown as ProjectConfig;
-      // The api has checked that repo is a readable directory, on its own machine.
-      const ws = await prepareRepoWorkspace(this.workspaceRoot, runId, config.repo ?? null);
+      // The api has checked repo against the policy, on its own machine; this is ours, on the
+      // real path here. The resolved path is what is used, so a link swapped later is not followed.
+      const repo = config.repo ? await this.checks.admitRepo(config.repo) : null;
+      const ws = await prepareRepoWorkspace(this.workspaceRoot, runId, repo);
       return {
         path: ws.path,
         tree: await listFileTree(ws.path),
@@ -178,8 +201,10 @@ export class WorkspaceOpsService {
   runTests(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'tests.done', async (run, op) => {
       const { command, timeoutS } = op.result as { command: string; timeoutS: number };
+      // Before the workspace is touched: a refused run leaves it as it was.
+      const sandbox = await this.checks.admitTestRun((run.config as unknown as ProjectConfig).sandbox, timeoutS);
       const ws = await this.workspaceOf(run);
-      const runner = this.runners.for((run.config as unknown as ProjectConfig).sandbox);
+      const runner = this.runners.for(sandbox);
       const outcome = await runner.run({ workspace: ws, command, timeoutMs: Math.round(timeoutS * 1000), runId });
       if (runner.kind === 'process') outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n`;
       const artifactId = `${opId}-out`;
@@ -216,8 +241,20 @@ export class WorkspaceOpsService {
     });
   }
 
+  /**
+   * The run's workspace: `<WORKSPACE_ROOT>/<runId>/workspace`, made here and nowhere else. The
+   * row's workspace_path only says whether it was made: a row pointing elsewhere (written around
+   * the orchestrator) would have that directory handed to the sandbox's group, mounted writable
+   * in the container, written and read, so it is refused rather than followed.
+   */
   private async workspaceOf(run: RunEntity): Promise<string> {
-    return run.workspacePath ?? prepareEmptyWorkspace(this.workspaceRoot, run.id);
+    if (!run.workspacePath) return prepareEmptyWorkspace(this.workspaceRoot, run.id);
+    // runDirectory refuses a run id that is not one plain path segment.
+    const own = path.join(runDirectory(this.workspaceRoot, run.id), 'workspace');
+    if (run.workspacePath !== own) {
+      throw new PathEscapeError(run.workspacePath, `is not this run's workspace (${own}); the test-runner works in no other directory`);
+    }
+    return own;
   }
 
   /** Runs an operation once, records its outcome on the op row, and reports back either way. */

@@ -9,6 +9,7 @@ import { dockerEndpoint } from './docker-client';
 import { DockerTestRunner, SANDBOX_CONTAINER_ENV } from './docker-runner';
 import { formatOwner } from './container-labels';
 import { reapOrphans } from './orphan-reaper';
+import { SandboxRefusedError } from './sandbox-refused.error';
 import { SandboxUnavailableError } from './sandbox-unavailable.error';
 import { writeFileChanges } from './safe-write';
 import { prepareEmptyWorkspace } from './workspace';
@@ -240,6 +241,50 @@ describe('DockerTestRunner (real Docker)', () => {
 
   it('rejects a non-positive timeout instead of running unbounded', async () => {
     await expect(runner.run({ workspace: ws, command: 'true', timeoutMs: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('clears the setuid and setgid bits of the files a run leaves, without following links', async () => {
+    const outside = path.join(root, 'host-setuid');
+    await writeFile(outside, '#!/bin/sh\n');
+    await chmod(outside, 0o6755);
+    await symlink(outside, path.join(ws, 'link-out'));
+    const res = await runner.run({
+      workspace: ws,
+      command: "printf '#!/bin/sh\\nid\\n' > suid.sh && chmod 755 suid.sh && chmod u+s,g+s suid.sh && stat -c 'INSIDE %A' suid.sh",
+      timeoutMs: 30_000,
+    });
+    expect(res.output).toContain('INSIDE -rwsr-sr-x'); // the bits were set in the sandbox …
+    const st = await stat(path.join(ws, 'suid.sh'));
+    expect(st.mode & 0o7777).toBe(0o755); // … and are gone on the host
+    expect(res.output).toContain('[sandbox] cleared the setuid/setgid bits of 1 file(s) the tests left: suid.sh');
+    expect((await stat(outside)).mode & 0o7777).toBe(0o6755); // the link's target is not ours
+  });
+});
+
+describe('when the engine refuses the container', () => {
+  let root: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'rt-docker-refused-'));
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('more CPUs than the engine has is a SandboxRefusedError with the engine words, and leaves no container', async () => {
+    const { NCPU } = (await docker.info()) as { NCPU: number };
+    const runner = new DockerTestRunner({ endpoint, image: IMAGE, limits: { cpus: NCPU + 2 } });
+    const id = runId();
+    const err = await runner.run({ workspace: root, command: 'true', timeoutMs: 5000, runId: id }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SandboxRefusedError);
+    const refused = err as SandboxRefusedError;
+    expect(refused.statusCode).toBe(400);
+    expect(refused.step).toBe('create');
+    // Docker's own sentence, e.g. "Range of CPUs is from 0.01 to 2.00, as there are only 2 CPUs available".
+    expect(refused.engineMessage).toMatch(new RegExp(`only ${NCPU} CPUs available`));
+    expect(refused.message).toBe(`the Docker engine refused to create the sandbox container (HTTP 400): ${refused.engineMessage}`);
+    expect(await containersOfRun(id)).toEqual([]);
   });
 });
 

@@ -5,7 +5,9 @@ import { currentOwner, formatOwner, SANDBOX_LABELS } from './container-labels';
 import { dockerEndpoint, DockerEndpoint } from './docker-client';
 import { OutputCapture } from './output-capture';
 import { OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES, PIPE_DRAIN_GRACE_MS, STDOUT_TAIL_BYTES, TIMEOUT_EXIT_CODE } from './output-limits';
+import { SandboxRefusedError } from './sandbox-refused.error';
 import { SandboxUnavailableError } from './sandbox-unavailable.error';
+import { clearSetIdBits, SetIdSweep, withSetIdSweepNote } from './setid-bits';
 import { parseTestSummary } from './test-output-parser';
 import { TestRunner, TestRunOutcome, TestRunRequest } from './test-runner';
 import { grantWorkspaceToSandbox } from './workspace-grant';
@@ -151,15 +153,20 @@ export class DockerTestRunner implements TestRunner {
         }),
       );
     } catch (err) {
-      throw this.explain(err);
+      throw this.explain(err, 'create');
     }
 
+    let outcome: TestRunOutcome;
+    let sweep: SetIdSweep;
     try {
-      return await this.runContainer(container, req);
+      outcome = await this.runContainer(container, req);
     } finally {
       // Whatever happened; if even this fails (engine gone), the reaper takes it later.
       await container.remove({ force: true, v: true }).catch(() => undefined);
+      // After the container is gone, so nothing in it can set a bit again behind the sweep.
+      sweep = await clearSetIdBits(workspace);
     }
+    return withSetIdSweepNote(outcome, sweep);
   }
 
   /** Is the engine there? For the test-runner's start-up log, never a reason to crash. */
@@ -191,7 +198,11 @@ export class DockerTestRunner implements TestRunner {
     });
 
     const started = process.hrtime.bigint();
-    await container.start();
+    try {
+      await container.start();
+    } catch (err) {
+      throw this.explain(err, 'start');
+    }
     const exited = container.wait() as Promise<{ StatusCode: number }>;
     exited.catch(() => undefined); // awaited below; this only keeps an early rejection from being "unhandled"
 
@@ -238,8 +249,12 @@ export class DockerTestRunner implements TestRunner {
     };
   }
 
-  /** Turns "cannot reach the engine" and "no such image" into what the operator should do. */
-  private explain(err: unknown): Error {
+  /**
+   * Turns "cannot reach the engine" and "no such image" into what the operator should do, and
+   * any other 4xx (the engine refusing the container as asked) into a SandboxRefusedError with
+   * the engine's words. 5xx and the rest stay as they are: the engine's trouble, worth a retry.
+   */
+  private explain(err: unknown, step: 'create' | 'start' | 'ping' = 'ping'): Error {
     const e = err as NodeJS.ErrnoException & { statusCode?: number; json?: { message?: string } };
     if (e.code && UNREACHABLE_CODES.has(e.code)) {
       return new SandboxUnavailableError(
@@ -251,6 +266,9 @@ export class DockerTestRunner implements TestRunner {
       return new SandboxUnavailableError(
         `sandbox image ${this.image} is not on the Docker engine at ${this.endpoint.address}: build it with scripts/build-sandbox-image.sh (needs no registry) or docker build -t ${this.image} docker/sandbox`,
       );
+    }
+    if (step !== 'ping' && e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) {
+      return new SandboxRefusedError(e.statusCode, message.trim(), step);
     }
     return err instanceof Error ? err : new Error(message);
   }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, readlink, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gitEnv } from './git-command';
@@ -268,6 +268,35 @@ describe('prepareRepoWorkspace', () => {
       await commitWorkspace(ws, { message: 'I1' });
       expect(await workspaceDiffStat(ws)).toEqual([{ path: 'pkg/m.py', added: 1, deleted: 1 }]);
       expect(await readFile(path.join(dir, 'pkg/m.py'), 'utf8')).toBe('M = 1\n');
+    });
+
+    it('leaves out what the owner keeps from other users (a 0700 directory, a 0640 file), clears setuid bits, and says so', async () => {
+      const dir = path.join(tmp, 'plain');
+      await mkdir(path.join(dir, 'private/deeper'), { recursive: true });
+      await mkdir(path.join(dir, 'listless'));
+      await writeFile(path.join(dir, 'm.py'), 'M = 1\n');
+      await writeFile(path.join(dir, 'private/secret.txt'), 'hunter2\n');
+      await writeFile(path.join(dir, 'private/deeper/more.txt'), 'more\n');
+      await writeFile(path.join(dir, 'listless/x.py'), 'X = 1\n');
+      await writeFile(path.join(dir, '.env'), 'TOKEN=abc\n');
+      await writeFile(path.join(dir, 'tool'), '#!/bin/sh\n');
+      await chmod(path.join(dir, 'private'), 0o700);
+      await chmod(path.join(dir, 'listless'), 0o711); // enterable, not listable: still not offered
+      await chmod(path.join(dir, '.env'), 0o640);
+      await chmod(path.join(dir, 'tool'), 0o4755);
+
+      const ws = await prepareRepoWorkspace(root, 'run1', dir);
+
+      expect(await listFileTree(ws.path)).toEqual(['m.py', 'tool']);
+      expect(existsSync(path.join(ws.path, 'private'))).toBe(false);
+      expect(existsSync(path.join(ws.path, '.env'))).toBe(false);
+      expect((await stat(path.join(ws.path, 'tool'))).mode & 0o7777).toBe(0o755);
+      expect(git(ws.path, 'ls-tree', '-r', '--name-only', ws.git!.baseCommit).trim().split('\n').sort()).toEqual(['m.py', 'tool']);
+      expect(ws.notes).toEqual([
+        '3 path(s) not readable by others in the source were left out of the copy (the sandbox gets only what the owner lets any user read; chmod o+r a file, o+rx a directory, to include it): .env, listless/, private/',
+        'the setuid/setgid bits of 1 copied file(s) were cleared: tool',
+      ]);
+      expect((await stat(path.join(dir, 'private'))).mode & 0o777).toBe(0o700); // the source is untouched
     });
 
     it('a subdirectory of a git repository is copied, not checked out, and says so', async () => {

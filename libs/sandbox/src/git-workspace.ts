@@ -3,6 +3,7 @@ import { access, cp, lstat, mkdir, readFile, realpath, rename, rm, stat, writeFi
 import * as path from 'node:path';
 import { GitCommandError, GitUnavailableError, runGit, workspaceGitArgs } from './git-command';
 import { RepoUnusableError } from './repo-unusable.error';
+import { clearSetIdBits } from './setid-bits';
 import { runDirectory } from './workspace';
 
 /**
@@ -225,15 +226,33 @@ async function makeWorktree(origin: string, ws: string, opts: MakeOptions): Prom
 async function makeCopy(origin: string, ws: string, gitDir: string, hasGit: boolean, opts: MakeOptions): Promise<RepoWorkspace> {
   await rm(ws, { recursive: true, force: true });
   await rm(gitDir, { recursive: true, force: true });
+  const leftOut: string[] = [];
   await cp(origin, ws, {
     recursive: true,
     // Links are copied as written: Node would otherwise rewrite relative ones to absolute
     // paths into the original directory. Reads and writes refuse links that leave the workspace.
     verbatimSymlinks: true,
-    filter: (src) => keepInCopy(origin, src),
+    filter: (src) => keepInCopy(origin, src, leftOut),
   });
+  // cp keeps modes: a setuid file of the source would be a setuid file owned by the test-runner's user.
+  const sweep = await clearSetIdBits(ws);
   const git = hasGit ? await initWithBaseCommit(ws, gitDir, opts, `roundtable: base of the run (copy of ${origin})`) : null;
-  return { path: ws, source: 'copy', origin, git, notes: opts.notes ?? [] };
+  const notes = [...(opts.notes ?? [])];
+  if (leftOut.length) notes.push(leftOutNote(leftOut.sort()));
+  if (sweep.cleared.length) notes.push(`the setuid/setgid bits of ${sweep.cleared.length} copied file(s) were cleared: ${sweep.cleared.sort().slice(0, 20).join(', ')}`);
+  return { path: ws, source: 'copy', origin, git, notes };
+}
+
+/** How many left-out paths a note names; the count is always whole. */
+const LEFT_OUT_NAMED = 20;
+
+function leftOutNote(paths: string[]): string {
+  const named = paths.slice(0, LEFT_OUT_NAMED).join(', ');
+  const more = paths.length > LEFT_OUT_NAMED ? ` and ${paths.length - LEFT_OUT_NAMED} more` : '';
+  return (
+    `${paths.length} path(s) not readable by others in the source were left out of the copy (the sandbox gets only what the owner lets any user read; ` +
+    `chmod o+r a file, o+rx a directory, to include it): ${named}${more}`
+  );
 }
 
 async function makeEmpty(ws: string, gitDir: string, hasGit: boolean, opts: MakeOptions): Promise<RepoWorkspace> {
@@ -259,12 +278,25 @@ async function initWithBaseCommit(ws: string, gitDir: string, opts: MakeOptions,
 
 const CACHE_DIRECTORIES: ReadonlySet<string> = new Set(['.git', '__pycache__', '.pytest_cache', '.roundtable']);
 
-/** The copy's counterpart of CACHE_EXCLUDES, plus `.git` and anything that is not a file, directory or link. */
-async function keepInCopy(origin: string, src: string): Promise<boolean> {
+/**
+ * The copy's counterpart of CACHE_EXCLUDES, plus `.git`, anything that is not a file, directory
+ * or link, and what the source's owner keeps from other users: a file without o+r, a directory
+ * without o+rx (recorded in `leftOut`, relative to the origin). The copy is made by the
+ * test-runner, often root, and handed to the sandbox's group, so without this a 0700 directory
+ * of secrets would become readable to the tests and to every role that reads the workspace.
+ */
+async function keepInCopy(origin: string, src: string, leftOut: string[]): Promise<boolean> {
   if (src === origin) return true;
   const name = path.basename(src);
   if (CACHE_DIRECTORIES.has(name) || name.endsWith('.pyc')) return false;
   if (name === '.cache' && path.basename(path.dirname(src)) === 'node_modules') return false;
   const st = await lstat(src);
-  return st.isFile() || st.isDirectory() || st.isSymbolicLink();
+  if (st.isSymbolicLink()) return true;
+  if (!st.isFile() && !st.isDirectory()) return false;
+  const othersNeed = st.isDirectory() ? 0o005 : 0o004;
+  if ((st.mode & othersNeed) !== othersNeed) {
+    leftOut.push(path.relative(origin, src) + (st.isDirectory() ? '/' : ''));
+    return false;
+  }
+  return true;
 }

@@ -1,6 +1,6 @@
 export { PathEscapeError } from './path-escape.error';
 export { lexicalPathProblem } from './workspace-path';
-export { prepareEmptyWorkspace, listFileTree, readWorkspaceFiles, IGNORED_DIRECTORIES } from './workspace';
+export { prepareEmptyWorkspace, runDirectory, listFileTree, readWorkspaceFiles, IGNORED_DIRECTORIES } from './workspace';
 export type { WorkspaceFileContent } from './workspace';
 export { deleteWorkspaceFiles, planWorkspaceDeletions, writeFileChanges } from './safe-write';
 export type { DeletionPlan, WorkspaceFileChange, WriteResult } from './safe-write';
@@ -29,6 +29,9 @@ export { reapOrphans, isOrphan } from './orphan-reaper';
 export type { ReapOptions } from './orphan-reaper';
 export { SANDBOX_LABELS } from './container-labels';
 export { SandboxUnavailableError } from './sandbox-unavailable.error';
+export { SandboxRefusedError } from './sandbox-refused.error';
+export { clearSetIdBits, withSetIdSweepNote } from './setid-bits';
+export type { SetIdSweep } from './setid-bits';
 export { grantWorkspaceToSandbox } from './workspace-grant';
 export { prepareRepoWorkspace, openRepoWorkspace, CACHE_EXCLUDES } from './git-workspace';
 export type { RepoWorkspace, WorkspaceGit, WorkspaceSource } from './git-workspace';

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ProcessTestRunner } from './process-runner';
@@ -141,5 +141,16 @@ describe('ProcessTestRunner', () => {
 
   it('rejects a non-positive timeout instead of running unbounded', async () => {
     await expect(runner.run({ workspace: ws, command: 'true', timeoutMs: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('clears the setuid and setgid bits of the files a run leaves, nested ones too', async () => {
+    const res = await runner.run({
+      workspace: ws,
+      command: "mkdir -p bin && touch bin/tool && chmod 755 bin/tool && chmod u+s,g+s bin/tool && stat -c 'INSIDE %A' bin/tool",
+      timeoutMs: 30_000,
+    });
+    expect(res.output).toContain('INSIDE -rwsr-sr-x');
+    expect((await stat(path.join(ws, 'bin/tool'))).mode & 0o7777).toBe(0o755);
+    expect(res.output).toContain('cleared the setuid/setgid bits of 1 file(s) the tests left: bin/tool');
   });
 });

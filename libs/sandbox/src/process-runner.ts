@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { OutputCapture } from './output-capture';
 import { OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES, PIPE_DRAIN_GRACE_MS, STDOUT_TAIL_BYTES, TIMEOUT_EXIT_CODE } from './output-limits';
 import { sandboxEnv } from './sandbox-env';
+import { clearSetIdBits, withSetIdSweepNote } from './setid-bits';
 import { parseTestSummary } from './test-output-parser';
 import { TestRunner, TestRunOutcome, TestRunRequest } from './test-runner';
 
@@ -40,7 +41,10 @@ export class ProcessTestRunner implements TestRunner {
     await mkdir(home, { recursive: true });
     const env = sandboxEnv(this.opts.baseEnv ?? process.env, { home, allow: this.opts.allowEnv });
 
-    return runInProcessGroup(req, cwd, env);
+    const outcome = await runInProcessGroup(req, cwd, env);
+    // The process group is dead by now; a file it made setuid would run as its owner (with
+    // this runner, often the test-runner's own user) for anyone who finds it on the host.
+    return withSetIdSweepNote(outcome, await clearSetIdBits(cwd));
   }
 }
 
