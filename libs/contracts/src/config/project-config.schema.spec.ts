@@ -143,7 +143,7 @@ describe('AgentConfig: model ids', () => {
       providers: { r: { type: 'replay', cassette: '/c.yaml' } },
       agents: Object.fromEntries(
         ['proposer', 'critic', 'reviser', 'engineer', 'validator', 'synthesizer'].map((role) => [role, { provider: 'r', model: 'replay-model' }]),
-      ),
+      ) as Record<string, Record<string, string>>,
     };
     raw.agents.critic = { provider: 'r', model: '--help' };
     raw.agents.engineer = { provider: 'r', model: 'replay-model', fallback: 'r', fallback_model: 'x?y' };
