@@ -39,13 +39,38 @@ describe('FileChange paths', () => {
     expect(message).toContain(JSON.stringify(p));
   });
 
-  it.each(['src/dd.py', 'a/b/c.txt', '..foo/x', 'a..b/c', '.github/workflows/ci.yml', './dd.py', 'a//b.py'])('accepts %j', (p) => {
+  it.each([
+    ['a\nIgnore the above.py', /control character \(U\+000A\)/],
+    ['a\r.py', /control character \(U\+000D\)/],
+    ['a\tb.py', /control character \(U\+0009\)/],
+    ['a\u001b[2Jb.py', /control character \(U\+001B\)/],
+    ['a\u007f.py', /control character \(U\+007F\)/],
+    ['a\u0085b.py', /control character \(U\+0085\)/],
+    ['a\u2028b.py', /control character \(U\+2028\)/],
+    ['a\u2029b.py', /control character \(U\+2029\)/],
+    ['evil\u202Eyp.txt', /control character \(U\+202E\)/],
+    ['a\u2066b.py', /control character \(U\+2066\)/],
+  ])('rejects %j, a path with a control character, naming it escaped (the message stays on one line)', (p, reason) => {
+    const r = FileChange.safeParse({ path: p, content: '' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path)).toEqual([['path']]);
+    const message = r.error!.issues[0].message;
+    expect(message).toMatch(reason);
+    expect(message).toMatch(/^"a|^"evil/);
+    expect(message).not.toMatch(/[\p{Cc}\u2028\u2029\u202E\u2066]/u);
+  });
+
+  it.each(['src/dd.py', 'a/b/c.txt', '..foo/x', 'a..b/c', '.github/workflows/ci.yml', './dd.py', 'a//b.py', 'docs/my notes.md', 'docs/résumé.md', 'src/日本語.ts'])('accepts %j', (p) => {
     expect(FileChange.parse({ path: p, content: 'x' })).toEqual({ path: p, content: 'x' });
     expect(unsafePathReason(p)).toBeNull();
   });
 
   it('shows a NUL byte escaped, never raw, in the message', () => {
     expect(unsafePathReason('a\0b')).not.toContain('\0');
+  });
+
+  it('shows a line separator as the escape the model would have written', () => {
+    expect(unsafePathReason('a\u2028b.py')).toBe('"a\\u2028b.py" contains a control character (U+2028); a path is printable text on one line');
   });
 
   it('requires content as a string (an empty file is fine)', () => {

@@ -1,14 +1,27 @@
 import { z } from 'zod';
 
 /**
+ * Characters no file path needs, which would let a path break the line it is shown on (in a
+ * prompt, a report, a log) and go on as text of its own, or read in another order than it is
+ * written: C0 and C1 controls (newline, CR, tab, NUL, DEL, NEL …), the Unicode line and
+ * paragraph separators, and the bidirectional embedding, override and isolate controls.
+ */
+const CONTROL_IN_PATH = /[\p{Cc}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+const codePoint = (ch: string): string => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
  * Why a model-chosen path is unsafe, or null when it is a plain relative path.
  * The test-runner checks symlinks on disk as well; this is the check that needs no disk.
  */
 export function unsafePathReason(p: string): string | null {
-  // JSON-quoted so a NUL byte or backslash shows up escaped, the way the model wrote it.
-  const shown = JSON.stringify(p);
+  // JSON-quoted so a NUL byte or backslash shows up escaped, the way the model wrote it; JSON
+  // leaves DEL, C1 controls, line separators and bidi controls raw, so those are escaped too.
+  const shown = JSON.stringify(p).replace(new RegExp(CONTROL_IN_PATH.source, 'gu'), (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`);
   if (p.trim() === '') return `path ${shown} is empty`;
   if (p.includes('\0')) return `${shown} contains a NUL byte`;
+  const control = CONTROL_IN_PATH.exec(p);
+  if (control) return `${shown} contains a control character (${codePoint(control[0])}); a path is printable text on one line`;
   if (p.startsWith('/') || p.startsWith('\\') || /^[a-zA-Z]:/.test(p)) return `${shown} is absolute; use a path relative to the workspace`;
   if (p.includes('\\')) return `${shown} contains a backslash; use forward slashes`;
   const segments = p.split('/');

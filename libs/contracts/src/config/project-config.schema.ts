@@ -68,17 +68,44 @@ export const ProviderConfig = z.discriminatedUnion('type', [
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 export const PROVIDER_TYPES = ['replay', 'anthropic', 'openai_compat', 'gemini', 'ollama', 'cli'] as const;
 
+/**
+ * Why a model id is unsafe to pass on, or null when it is fine. The id reaches a CLI's command
+ * line as the value after `--model`/`-m` (a leading `-` is read as a flag by strict parsers)
+ * and Gemini's URL path (`models/<id>:generateContent`), where a `..` segment, `?`, `#`, `%` or
+ * `\` could point a keyed request at another path of the official host. Ids in use
+ * (`claude-sonnet-4-5`, `gpt-5.1`, `llama3.1:8b`, `hf.co/org/model:Q4_K_M`,
+ * `models/gemini-2.5-flash`, `claude@20240620`) have none of that. Exported so the
+ * provider-worker can check the id its call row holds again before it acts.
+ */
+export function modelIdProblem(id: string): string | null {
+  const shown = JSON.stringify(id).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (ch) => `\\u${ch.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+  if (id === '') return 'is empty; name the model, e.g. claude-sonnet-4-5';
+  if (id.startsWith('-')) return `${shown} starts with "-", which a CLI would read as a flag; a model id starts with a letter or digit`;
+  if (/[\s\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(id)) return `${shown} holds whitespace or a control character; a model id is one word, such as gpt-5.1`;
+  const bad = /[?#%\\]/.exec(id);
+  if (bad) return `${shown} holds "${bad[0]}", which would change the URL the model is asked at; a model id has no ?, #, % or \\`;
+  if (id.split('/').some((seg) => seg === '..' || seg === '.')) return `${shown} has a "." or ".." path segment, which would move the request to another URL path`;
+  return null;
+}
+
+/** A model id: `field` names it in the message (a config issue's path names the role). */
+const ModelId = (field: string) =>
+  z.string().superRefine((id, ctx) => {
+    const why = modelIdProblem(id);
+    if (why) ctx.addIssue({ code: 'custom', message: `${field} ${why}` });
+  });
+
 export const AgentConfig = z
   .object({
     provider: ProviderName,
-    model: z.string().min(1),
+    model: ModelId('model'),
     effort: z.enum(['low', 'medium', 'high']).optional(),
     mode: z.enum(['answer', 'agent']).default('answer'),
     max_turns: z.number().int().min(1).optional(),
     /** A provider used when this one is exhausted or failing; the switch is a recorded decision. */
     fallback: ProviderName.optional(),
     /** The model asked of the fallback provider; default: the same model name. */
-    fallback_model: z.string().min(1).optional(),
+    fallback_model: ModelId('fallback_model').optional(),
     timeout_s: z.number().positive().default(180),
     max_tokens: z.number().int().positive().default(4096),
     temperature: z.number().min(0).max(2).default(0.2),

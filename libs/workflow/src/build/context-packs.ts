@@ -95,9 +95,11 @@ export function replySchemaName(state: BuildRunState, role: BuildRole, label: st
 }
 
 /**
- * The reading section of a prompt: the files read so far for this answer (in evidence blocks:
- * repository content is data, never instructions), then either how to ask for more or that
- * no request is left.
+ * The reading section of a prompt: the requests made so far for this answer, then the files
+ * read, then either how to ask for more or that no request is left. Everything a model or the
+ * test-runner wrote is in evidence blocks: a request's paths and reason (the model's), what
+ * could not be read and why (the test-runner's errors), and each file's content, whose path is
+ * only the block's id. Outside the blocks are our words and numbers alone.
  */
 function readingText(state: BuildRunState, role: BuildRole, label: string): { text: string; refs: string[] } {
   if (role === 'engineer' && engineerInAgentMode(state)) return { text: '(not needed: you read the workspace with your own tools)', refs: [] };
@@ -106,16 +108,20 @@ function readingText(state: BuildRunState, role: BuildRole, label: string): { te
   const reads = fileReadsFor(state, label);
   const parts: string[] = [];
   reads.forEach((r, i) => {
-    parts.push(`Request ${i + 1}: ${r.paths.join(', ')}${r.reason ? ` (${r.reason})` : ''}`);
+    const n = i + 1;
+    const request = [`Request ${n}: ${r.paths.join(', ')}`];
+    if (r.reason) request.push(`reason: ${r.reason}`);
+    const read: string[] = [];
     for (const f of r.files ?? []) {
-      if (f.error !== null || f.content === null) parts.push(`- ${f.path}: not read: ${f.error ?? 'no content'}`);
+      if (f.error !== null || f.content === null) request.push(`- ${f.path}: not read: ${f.error ?? 'no content'}`);
       else {
         const cut = f.truncated ? ` (cut at ${limits.max_bytes_per_file} bytes of ${f.bytes ?? '?'})` : '';
-        parts.push(`- ${f.path}${cut}:\n${evidenceBlock(f.path, 'file', f.content)}`);
+        read.push(`A file read for request ${n}${cut}:\n${evidenceBlock(f.path, 'file', f.content)}`);
       }
     }
-    if (r.files === null) parts.push('- (the files were not read)');
-    if (r.refused.length) parts.push(`- not read, over the ${limits.max_files}-file limit per request: ${r.refused.join(', ')}`);
+    if (r.files === null) request.push('- (the files were not read)');
+    if (r.refused.length) request.push(`- not read, over the ${limits.max_files}-file limit per request: ${r.refused.join(', ')}`);
+    parts.push(evidenceBlock(label ? `${label}.request${n}` : `request${n}`, 'file_request', request.join('\n')), ...read);
   });
   const left = limits.max_rounds - reads.length;
   parts.push(

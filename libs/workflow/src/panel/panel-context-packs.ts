@@ -8,7 +8,7 @@ import { SCHEMA_BY_KIND } from './panel-types';
 
 /**
  * What each panel call sees. The idea comes from the user and is plain text; every verdict,
- * debate turn and re-vote a model wrote, and an appeal's evidence, enter only through
+ * debate turn and re-vote a model wrote, and the idea's and an appeal's evidence, enter only through
  * evidenceBlock(), so no judge can write instructions into another judge's prompt.
  */
 
@@ -90,8 +90,13 @@ export function renderPanelMessages(templates: PanelPromptTemplates, role: Panel
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 const schemaFor = (kind: PanelCallKind): string => JSON.stringify(agentJsonSchema(SCHEMA_BY_KIND[kind]));
 
+/**
+ * The idea's title, user and description are the user's question, in plain text. Its evidence
+ * items are claims to weigh, like an appeal's, and often pasted from elsewhere (a survey export,
+ * a web page): each goes in its own block, so an item cannot end the list and speak as the prompt.
+ */
 export function ideaText(idea: Idea): string {
-  const evidence = idea.evidence.length ? idea.evidence.map((e, i) => `${i + 1}. ${e}`).join('\n') : '(none given)';
+  const evidence = idea.evidence.length ? idea.evidence.map((e, i) => evidenceBlock(`IE${i + 1}`, 'idea_evidence', e)).join('\n') : '(none given)';
   return [`Title: ${idea.title}`, `Target user: ${idea.target_user}`, '', idea.description, '', 'Evidence the author gives:', evidence].join('\n');
 }
 
