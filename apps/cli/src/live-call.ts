@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { expandEnv, liftNestedProject, ProviderConfig, type ConfigIssue } from '@roundtable/contracts';
+import { expandEnv, liftNestedProject, OperatorPolicy, ProviderConfig, type ConfigIssue } from '@roundtable/contracts';
 import { cliBinaryEnvVar, createProvider, loadPricing, priceCall, type Completion, type PricedCall, type PricingTable } from '@roundtable/providers';
 import { ProjectFileError } from './project-file';
 
@@ -104,9 +104,13 @@ export interface LiveResult {
   price: PricedCall;
 }
 
+const LOCAL_CHECK_POLICY = OperatorPolicy.parse({ cli: { allow_same_user: true } });
+
 /** One structured call, the way the provider-worker makes it (SDK retries off, our timeout). */
 export async function liveCall(t: LiveTarget, prompt: string, opts: { env: NodeJS.ProcessEnv; timeoutMs: number; pricing: PricingTable }): Promise<LiveResult> {
-  const provider = createProvider(t.name, t.cfg, { env: opts.env });
+  // The user's own machine and credentials: a CLI runs as the user who asked (there are no
+  // worker secrets here to keep from it), where a provider-worker would need the operator's word.
+  const provider = createProvider(t.name, t.cfg, { env: opts.env, policy: LOCAL_CHECK_POLICY });
   const completion = await provider.run({
     messages: [
       { role: 'system', content: 'You are a connectivity check. Reply with one JSON object {"answer": "..."}; keep the answer to one short sentence.' },

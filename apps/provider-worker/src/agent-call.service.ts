@@ -14,6 +14,7 @@ import {
   ProjectConfig,
   ProviderConfig,
   providerPolicyIssues,
+  modelIdProblem,
   readOperatorPolicy,
 } from '@roundtable/contracts';
 import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME_SQL } from '@roundtable/persistence';
@@ -374,6 +375,9 @@ export class AgentCallService {
     const checkedCfg = asChecked(entry.data);
     const refused = providerPolicyIssues(call.provider, checkedCfg, this.policy);
     if (refused.length) return failed('POLICY_REFUSED', refused.map((i) => `${i.path}: ${i.message}`).join('; '));
+    // The model id goes onto a CLI's command line and into an API's URL path: checked again here.
+    const badModel = modelIdProblem(call.model);
+    if (badModel) return failed('BAD_REQUEST', `model: ${badModel}`);
     if (!call.schemaName || !isAgentSchemaName(call.schemaName)) return failed('SCHEMA_UNKNOWN', `unknown schema ${call.schemaName}`);
     const timeoutMs = call.timeoutMs ?? 180_000;
     const started = Date.now();

@@ -52,7 +52,7 @@ describe('AgentCallService: the operator policy, checked again before each call'
       cli: { allowed: ['claude'], binaries: { claude: path.join(FAKE_CLI_BIN_DIR, 'claude') } },
     });
 
-  async function callOn(provider: string): Promise<string> {
+  async function callOn(provider: string, model = 'm'): Promise<string> {
     seq += 1;
     const id = `${RUN}-c${seq}`;
     const messages = [
@@ -66,7 +66,7 @@ describe('AgentCallService: the operator policy, checked again before each call'
       stage: 'PROPOSE',
       role: 'proposer',
       provider,
-      model: 'm',
+      model,
       label: 'P1',
       attempt: 1,
       status: 'queued',
@@ -188,6 +188,15 @@ describe('AgentCallService: the operator policy, checked again before each call'
     expect((await refused('grok_cli')).error).toContain('the grok CLI is not offered by the operator policy (ROUNDTABLE_POLICY); offered: [claude] (cli.allowed)');
     expect((await refused('claude_own_binary')).error).toMatch(/providers\.claude_own_binary\.binary: .*cli\.binaries in ROUNDTABLE_POLICY/);
     expect(existsSync(path.join(tmp, 'evil-ran'))).toBe(false);
+    expect(readFakeCliLog(cliLog)).toEqual([]);
+  });
+
+  it('a model id a CLI would read as a flag, written around the api: refused before the CLI starts', async () => {
+    const id = await callOn('claude_cli', '--dangerously-skip-permissions');
+    await calls.execute(RUN, id);
+    const row = await ds.getRepository(AgentCallEntity).findOneByOrFail({ id });
+    expect(row).toMatchObject({ status: 'failed', errorCode: 'BAD_REQUEST' });
+    expect(row.error).toMatch(/^model: "--dangerously-skip-permissions" starts with "-"/);
     expect(readFakeCliLog(cliLog)).toEqual([]);
   });
 

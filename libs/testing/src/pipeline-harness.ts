@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import IORedis from 'ioredis';
@@ -43,6 +43,8 @@ export async function startPipeline(opts: PipelineOptions = {}): Promise<Pipelin
   const db = await createTestDatabase();
   const prefix = randomQueuePrefix('rt_e2e');
   const workspaceRoot = mkdtempSync(path.join(tmpdir(), 'rt-e2e-ws-'));
+  // As a deployment's volume is: enterable by the user an agent-mode CLI runs as (cli.run_as).
+  chmodSync(workspaceRoot, 0o755);
   const port = String(20000 + Math.floor(Math.random() * 20000));
   const env = { DATABASE_URL: db.url, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix, ...opts.env };
   const services: RunningService[] = [];
