@@ -41,7 +41,13 @@ export const ApiEnv = CommonEnv.extend({
    * The address to listen on. Unset: 127.0.0.1 (this machine only) without API_TOKENS, 0.0.0.0
    * (every interface) with them. An api without tokens on any other address needs API_OPEN=true.
    */
-  HOST: z.string().trim().min(1, 'HOST is an address to listen on, e.g. 127.0.0.1 or 0.0.0.0').optional(),
+  HOST: z
+    .string()
+    .trim()
+    .min(1, 'HOST is an address to listen on, e.g. 127.0.0.1 or 0.0.0.0')
+    // [::1] as in a URL; the socket wants it bare.
+    .transform((h) => h.replace(/^\[(.*)\]$/, '$1'))
+    .optional(),
   /** `name:token:role,…` (role write or read). Unset: the API runs open, on loopback only unless API_OPEN=true. */
   API_TOKENS: ApiTokensEnv,
   /** true: run without API_TOKENS on a non-loopback HOST, on purpose (logged as a warning at every start). */
