@@ -1,3 +1,5 @@
+import type { ApiError } from './api-error';
+import { parseAppealRequest } from './run-appeal.service';
 import { unstorableTextIssues } from './storable-text.check';
 
 describe('unstorableTextIssues', () => {
@@ -16,5 +18,21 @@ describe('unstorableTextIssues', () => {
       ]),
     );
     expect(issues).toHaveLength(4);
+  });
+});
+
+describe('parseAppealRequest refuses evidence Postgres cannot hold', () => {
+  it('answers a NUL in the evidence with a 400 naming the item', () => {
+    const err = (() => {
+      try {
+        parseAppealRequest({ evidence: ['fine', 'bad\u0000'], judges: ['vc'] });
+      } catch (e) {
+        return e as ApiError;
+      }
+      throw new Error('expected the appeal to be refused');
+    })();
+    expect(err.getStatus()).toBe(400);
+    expect(err.getResponse()).toMatchObject({ error: 'invalid_appeal_request', issues: [{ path: 'evidence.1', message: expect.stringContaining('NUL character') }] });
+    expect(parseAppealRequest({ evidence: ['fine'], judges: ['vc'] }).evidence).toEqual(['fine']);
   });
 });
