@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the compose deployment: builds the images without a registry, brings the whole
 # stack up (docker-compose.yml), submits examples/dd-demo through the API, waits for the run to
-# be `done` with verdict ACCEPT, scales worker-replay to 2, and tears everything down (volumes
+# be `done` with verdict ACCEPT (after checking that the api wants its token and holds a project
+# to the deployment's policy, docker/policy.yaml), scales worker-replay to 2, and tears everything down (volumes
 # too), whatever happened. Exit 0 only when every step passed; on a failure the services' logs
 # are printed.
 #
@@ -12,7 +13,8 @@
 # running as root). Root or sudo for the first image build (debootstrap; cached afterwards).
 #
 # Environment:
-#   ROUNDTABLE_TOKEN          sent as `Authorization: Bearer …` on every API request when set
+#   ROUNDTABLE_TOKEN          the api's write token (API_TOKENS=smoke:<it>:write), sent as
+#                             `Authorization: Bearer …`; default a fresh random one
 #   RT_SMOKE_BUILD_TIMEOUT_S  bound on building the images (default 1500: a cold build is minutes)
 #   RT_SMOKE_TIMEOUT_S        bound on everything after the build (default 420)
 #   RT_SMOKE_KEEP=1           leave the stack up afterwards (prints how to take it down)
@@ -72,6 +74,9 @@ export DOCKER_GID
 DOCKER_GID="$(stat -c %g /var/run/docker.sock)" || fail "no /var/run/docker.sock here: test-runner mounts the engine's socket from that path"
 export API_PORT=0 POSTGRES_PORT=0 REDIS_PORT=0 # any free host port: a dev stack may hold the defaults
 export SANDBOX_IMAGE="${SANDBOX_IMAGE:-roundtable/sandbox:latest}"
+# The stack's api refuses to start without tokens (it listens on 0.0.0.0 in its container).
+ROUNDTABLE_TOKEN="${ROUNDTABLE_TOKEN:-$(node -e 'process.stdout.write(require("node:crypto").randomBytes(24).toString("hex"))')}"
+export ROUNDTABLE_TOKEN API_TOKENS="smoke:$ROUNDTABLE_TOKEN:write"
 deadline=$((SECONDS + timeout_s))
 ok=0
 
@@ -130,10 +135,10 @@ const deadline = Date.now() + Number(process.argv[3]) * 1000;
 setInterval(() => {}, 1000);
 process.exitCode = 1;
 
-async function call(method, route, body) {
+async function call(method, route, body, auth = headers) {
   const res = await fetch(api + route, {
     method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    headers: body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(10_000),
   });
@@ -162,6 +167,14 @@ async function demo() {
   const config = parse(readFileSync('examples/dd-demo/project.yaml', 'utf8'));
   // The services read the cassette by path: the copy inside the image, not the host's.
   config.providers.replay.cassette = '/app/examples/dd-demo/cassette.yaml';
+  // The doors: no token, no run; and the deployment's policy (docker/policy.yaml) refuses tests outside the sandbox.
+  const anonymous = await call('POST', '/v1/runs', config, {});
+  if (anonymous.status !== 401) throw new Error(`POST /v1/runs without a token answered HTTP ${anonymous.status}, not 401: ${anonymous.text.slice(0, 500)}`);
+  const unsandboxed = await call('POST', '/v1/runs', { ...config, sandbox: 'process' });
+  if (unsandboxed.status !== 400 || !unsandboxed.json?.issues?.some((i) => i.path === 'sandbox.runner' && i.message.includes('sandbox.allow_process'))) {
+    throw new Error(`POST /v1/runs with sandbox: process answered HTTP ${unsandboxed.status}, not a 400 naming sandbox.allow_process: ${unsandboxed.text.slice(0, 1000)}`);
+  }
+  console.log('api refuses an anonymous submission (401) and sandbox: process under the policy (400)');
   const sub = await call('POST', '/v1/runs', config);
   if (sub.status !== 202 || !sub.json?.id) throw new Error(`POST /v1/runs answered HTTP ${sub.status}: ${sub.text.slice(0, 2000)}`);
   const id = sub.json.id;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -9,6 +9,8 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import { type OperatorPolicy, parseOperatorPolicy, providerPolicyIssues, sandboxPolicyIssues } from '@roundtable/contracts';
+import { ApiEnv } from '../../apps/api/src/api.env';
 import { COMPOSE_FILE, composeCli, composeSchemaErrors, interpolate, loadCompose } from './compose-validation';
 import { loadKustomization, loadManifests, manifestFiles, REPO_ROOT, schemaError, unknownFieldErrors, type Manifest } from './k8s-validation';
 
@@ -40,6 +42,19 @@ const config = ofKind<IConfigMap>('ConfigMap').find((c) => c.metadata?.name === 
  * design; see k8s/test-runner.yaml). Everything else runs as uid 10001.
  */
 const ROOT_ALLOWED = { deployment: 'test-runner', container: 'dind' };
+
+/** Where the image keeps the keyless demo's cassette (the compose smoke posts this path). */
+const DEMO_CASSETTE = '/app/examples/dd-demo/cassette.yaml';
+const POLICY_FILE = '/etc/roundtable/policy.yaml';
+
+/** What a deployment's policy must allow, and refuse, for the demo to run and nothing looser. */
+function expectDeploymentPolicy(policy: OperatorPolicy): void {
+  expect(providerPolicyIssues('replay', { type: 'replay', cassette: DEMO_CASSETTE, latency_ms: 0 }, policy)).toEqual([]);
+  expect(providerPolicyIssues('replay', { type: 'replay', cassette: '/etc/shadow', latency_ms: 0 }, policy)).not.toEqual([]);
+  expect(sandboxPolicyIssues({ sandbox: { runner: 'docker' } }, policy)).toEqual([]);
+  expect(sandboxPolicyIssues({ sandbox: { runner: 'process' } }, policy).map((i) => i.path)).toEqual(['sandbox.runner']);
+  expect(policy.sandbox.images).toEqual(['roundtable/sandbox:latest']);
+}
 
 /** Names of variables that hold credentials: keys, tokens, passwords, URLs that embed them. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|DATABASE_URL|REDIS_URL/;
@@ -187,6 +202,37 @@ describe('k8s/', () => {
     expect(podSpec(byName('test-runner')).terminationGracePeriodSeconds).toBeGreaterThan(120);
   });
 
+  it('requires API_TOKENS on the api, from the Secret and not optional: without it the pod does not start', () => {
+    const tokens = envOf(podSpec(byName('api')).containers[0], 'API_TOKENS');
+    expect(tokens?.valueFrom?.secretKeyRef).toEqual({ name: 'roundtable-secrets', key: 'API_TOKENS' });
+    // No HOST: with tokens the api listens on every interface of the pod, which the Service needs.
+    expect(envOf(podSpec(byName('api')).containers[0], 'HOST')).toBeUndefined();
+    expect(readFileSync(path.join(REPO_ROOT, 'k8s', 'secret.example.yaml'), 'utf8')).toMatch(/API_TOKENS=.*openssl rand -hex 24/);
+  });
+
+  it('gives every service ROUNDTABLE_POLICY, the roundtable-policy ConfigMap mounted read-only, allowing the demo and the docker sandbox only', () => {
+    expect(config?.data?.ROUNDTABLE_POLICY).toBe(POLICY_FILE);
+    const policyMap = ofKind<IConfigMap>('ConfigMap').find((c) => c.metadata?.name === 'roundtable-policy');
+    const text = policyMap?.data?.['policy.yaml'];
+    expect(typeof text).toBe('string');
+    for (const d of deployments) {
+      const spec = podSpec(d);
+      const volume = (spec.volumes ?? []).find((v) => v.configMap?.name === 'roundtable-policy');
+      const app = spec.containers[0];
+      expect({ d: d.metadata?.name, envFrom: app.envFrom?.map((e) => e.configMapRef?.name), env: envOf(app, 'ROUNDTABLE_POLICY') }).toEqual({
+        d: d.metadata?.name,
+        envFrom: ['roundtable-config'],
+        env: undefined,
+      });
+      const mount = (app.volumeMounts ?? []).find((m) => m.name === volume?.name);
+      expect({ d: d.metadata?.name, at: mount?.mountPath, readOnly: mount?.readOnly }).toEqual({ d: d.metadata?.name, at: path.dirname(POLICY_FILE), readOnly: true });
+    }
+    const policy = parseOperatorPolicy(String(text), path.dirname(POLICY_FILE), 'k8s/policy.yaml');
+    expectDeploymentPolicy(policy);
+    // One policy for both deployments: what compose allows, k8s allows.
+    expect(policy).toEqual(parseOperatorPolicy(readFileSync(path.join(REPO_ROOT, 'docker', 'policy.yaml'), 'utf8'), path.dirname(POLICY_FILE)));
+  });
+
   it('scales the api on CPU with an HPA that owns its replica count', () => {
     const hpas = ofKind<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler');
     expect(hpas.map((h) => [h.spec?.scaleTargetRef.kind, h.spec?.scaleTargetRef.name])).toEqual([['Deployment', 'api']]);
@@ -283,6 +329,30 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(named('worker-anthropic').environment).toHaveProperty('ANTHROPIC_API_KEY', null);
+  });
+
+  it('requires API_TOKENS: the api listens on 0.0.0.0, so its environment refuses to start without tokens', () => {
+    const env = Object.fromEntries(
+      Object.entries(named('api').environment ?? {})
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, interpolate(String(v))]),
+    );
+    expect(env.HOST).toBe('0.0.0.0');
+    expect(env.API_OPEN).toBeUndefined();
+    expect(named('api').environment).toHaveProperty('API_TOKENS', null);
+    const parsed = ApiEnv.safeParse(env);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.message).join('\n')).toMatch(/API_TOKENS is not set.*Set API_TOKENS=name:token:write.*API_OPEN=true/);
+    expect(ApiEnv.safeParse({ ...env, API_TOKENS: 'me:0123456789abcdef0123:write' }).success).toBe(true);
+    expect(readFileSync(COMPOSE_FILE, 'utf8')).toMatch(/export API_TOKENS="me:\$\(openssl rand -hex 24\):write"/);
+  });
+
+  it('gives every service ROUNDTABLE_POLICY, docker/policy.yaml mounted read-only, allowing the demo and the docker sandbox only', () => {
+    const apps = ['api', 'orchestrator', 'worker-replay', 'worker-anthropic', 'test-runner'];
+    for (const s of apps) {
+      expect({ s, policy: named(s).environment?.ROUNDTABLE_POLICY, mounted: mounts(s).includes(`./docker/policy.yaml:${POLICY_FILE}:ro`) }).toEqual({ s, policy: POLICY_FILE, mounted: true });
+    }
+    expectDeploymentPolicy(parseOperatorPolicy(readFileSync(path.join(REPO_ROOT, 'docker', 'policy.yaml'), 'utf8'), path.dirname(POLICY_FILE), 'docker/policy.yaml'));
   });
 });
 

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
+import { type OperatorPolicy, readOperatorPolicy } from '@roundtable/contracts';
 import { createRedisConnection } from '@roundtable/queues';
 import { createDataSource, createTestDatabase, TestDatabase } from '@roundtable/persistence';
 import type { ApiEnv } from './api.env';
@@ -37,7 +38,8 @@ export function demoConfig(): PostedConfig {
   return cfg;
 }
 
-export async function startApi(overrides: Partial<ApiEnv> = {}): Promise<ApiHarness> {
+/** `policy`: the operator policy the api enforces; default the suite's (ROUNDTABLE_POLICY, set by test/setup-policy.js). */
+export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?: OperatorPolicy } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase({ migrate: true });
   const env: ApiEnv = {
     DATABASE_URL: db.url,
@@ -49,6 +51,7 @@ export async function startApi(overrides: Partial<ApiEnv> = {}): Promise<ApiHarn
     SSE_RETRY_MS: 3000,
     LOG_FORMAT: 'json',
     API_TOKENS: [],
+    API_OPEN: false,
     // The suites post more than a real client would; the limit has its own test.
     RATE_LIMIT_WRITES_PER_MIN: 0,
     CORS_ORIGINS: [],
@@ -58,7 +61,7 @@ export async function startApi(overrides: Partial<ApiEnv> = {}): Promise<ApiHarn
   const ds = createDataSource(db.url, { poolSize: 2 });
   try {
     await ds.initialize();
-    app = await createApiApp(env, { logger: ['error'] });
+    app = await createApiApp(env, { logger: ['error'], policy: opts.policy ?? readOperatorPolicy().policy });
     await app.listen(0, '127.0.0.1');
   } catch (e) {
     await app?.close().catch(() => undefined);

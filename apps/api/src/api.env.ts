@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CommonEnv } from '@roundtable/contracts';
 import { ApiTokensEnv } from './api-tokens';
+import { isLoopbackHost, listenHost } from './listen-host';
 
 export const ApiEnv = CommonEnv.extend({
   PORT: z.coerce
@@ -36,8 +37,24 @@ export const ApiEnv = CommonEnv.extend({
     .min(0, 'HEALTH_PORT must be between 0 and 65535')
     .max(65535, 'HEALTH_PORT must be between 0 and 65535')
     .optional(),
-  /** `name:token:role,…` (role write or read). Unset: the API runs open, and says so loudly at start. */
+  /**
+   * The address to listen on. Unset: 127.0.0.1 (this machine only) without API_TOKENS, 0.0.0.0
+   * (every interface) with them. An api without tokens on any other address needs API_OPEN=true.
+   */
+  HOST: z
+    .string()
+    .trim()
+    .min(1, 'HOST is an address to listen on, e.g. 127.0.0.1 or 0.0.0.0')
+    // [::1] as in a URL; the socket wants it bare.
+    .transform((h) => h.replace(/^\[(.*)\]$/, '$1'))
+    .optional(),
+  /** `name:token:role,…` (role write or read). Unset: the API runs open, on loopback only unless API_OPEN=true. */
   API_TOKENS: ApiTokensEnv,
+  /** true: run without API_TOKENS on a non-loopback HOST, on purpose (logged as a warning at every start). */
+  API_OPEN: z
+    .enum(['true', 'false'], { error: 'API_OPEN is true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Writes (POST …) a token may make per minute, as a token bucket per token (per client address when open); 0: no limit. */
   RATE_LIMIT_WRITES_PER_MIN: z.coerce
     .number({ error: 'RATE_LIMIT_WRITES_PER_MIN must be a number of writes a minute, e.g. 60' })
@@ -50,5 +67,15 @@ export const ApiEnv = CommonEnv.extend({
     .optional()
     .transform((s) => (s ?? '').split(',').map((o) => o.trim()).filter(Boolean))
     .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'CORS_ORIGINS is a comma list of origins such as https://ops.example.com (scheme and host, no path), or *'),
+}).superRefine((env, ctx) => {
+  // Never open by accident: an api without tokens answers anyone who reaches it, so it stays on loopback unless told.
+  const host = listenHost(env);
+  if (env.API_TOKENS.length === 0 && !env.API_OPEN && !isLoopbackHost(host)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HOST'],
+      message: `HOST=${host} would open the api to every client that can reach this machine, and API_TOKENS is not set, so it would take no token. Set API_TOKENS=name:token:write (a token: openssl rand -hex 24), or listen on loopback (HOST=127.0.0.1, the default without tokens), or set API_OPEN=true to run it open on purpose`,
+    });
+  }
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

@@ -1,6 +1,7 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import type { OperatorPolicy } from '@roundtable/contracts';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { openMigratedDataSource } from '@roundtable/persistence';
 import { createRedisConnection, JobProducer, ServiceOps } from '@roundtable/queues';
@@ -45,10 +46,13 @@ class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 }
 
-/** Wires the REST API: Postgres, Redis, the outbox for run.start/cancel/resume, the event stream, Bull Board, health, metrics. */
+/**
+ * Wires the REST API: Postgres, Redis, the outbox for run.start/cancel/resume, the event stream,
+ * Bull Board, health, metrics. `policy` is the operator's, read once at start: submissions are held against it.
+ */
 @Module({})
 export class ApiModule {
-  static forRoot(env: ApiEnv): DynamicModule {
+  static forRoot(env: ApiEnv, policy: OperatorPolicy): DynamicModule {
     return {
       module: ApiModule,
       controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
@@ -59,7 +63,7 @@ export class ApiModule {
         {
           provide: RunSubmissionService,
           useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>
-            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX)),
+            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy),
           inject: [DS, REDIS, PRODUCER],
         },
         {

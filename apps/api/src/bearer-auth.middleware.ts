@@ -2,8 +2,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from './api-error';
 import type { ApiToken, TokenBook } from './api-tokens';
 import { BULL_BOARD_PATH } from './bull-board.service';
+import { routeForm, underMount } from './route-paths';
 
-/** Kubelet and load balancers probe these without credentials. */
+/** Kubelet and load balancers probe these without credentials (matched as the router matches: `/HEALTHZ/` too). */
 export const PUBLIC_PATHS = new Set(['/healthz', '/readyz']);
 
 /** Pages a person opens in a browser, which cannot send a bearer header: they also accept Basic (any user, the token as password). */
@@ -28,10 +29,13 @@ export function isWrite(req: Request): boolean {
 
 /** Writes need a write token; so does all of Bull Board, whose pages retry, promote and remove jobs. */
 export function needsWrite(req: Request): boolean {
-  return isWrite(req) || req.path === BULL_BOARD_PATH || req.path.startsWith(`${BULL_BOARD_PATH}/`);
+  return isWrite(req) || underMount(req.path, BULL_BOARD_PATH);
 }
 
-const isBrowserPath = (path: string) => BROWSER_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+const isBrowserPath = (path: string) => BROWSER_PATHS.some((p) => underMount(path, p));
+
+/** Public in the router's own form only: a decoded or merged variant is no route, so it gets no pass. */
+const isPublicPath = (path: string) => PUBLIC_PATHS.has(routeForm(path));
 
 function presentedToken(header: string | undefined): string | null {
   if (!header) return null;
@@ -53,7 +57,7 @@ function presentedToken(header: string | undefined): string | null {
  */
 export function bearerAuth(book: TokenBook) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (PUBLIC_PATHS.has(req.path)) return next();
+    if (isPublicPath(req.path)) return next();
     if (book.open) {
       res.locals.principal = { name: 'anonymous', role: 'write' } satisfies Principal;
       return next();

@@ -1,33 +1,72 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import type { ConfigIssue, ProjectConfig } from '@roundtable/contracts';
+import { type AnyProjectConfig, type ConfigIssue, isPanelConfig, type OperatorPolicy, projectPolicyIssues, type ProviderConfig } from '@roundtable/contracts';
+import { realPathOf } from './real-path';
 
-async function problemWith(path: string, kind: 'file' | 'directory'): Promise<string | null> {
+/** A path a worker will read, by the field that names it. */
+interface PathField {
+  field: string;
+  path: string;
+  kind: 'file' | 'directory';
+}
+
+async function problemWith(given: string, real: string, kind: 'file' | 'directory'): Promise<string | null> {
   try {
-    const s = await stat(path);
-    if (kind === 'file' && !s.isFile()) return `${path} is not a file`;
-    if (kind === 'directory' && !s.isDirectory()) return `${path} is not a directory`;
-    await access(path, constants.R_OK);
+    const s = await stat(real);
+    if (kind === 'file' && !s.isFile()) return `${given} is not a file`;
+    if (kind === 'directory' && !s.isDirectory()) return `${given} is not a directory`;
+    await access(real, constants.R_OK);
     return null;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return `${path} does not exist on the server`;
-    if (code === 'EACCES' || code === 'EPERM') return `${path} is not readable by the api service`;
-    return `${path} cannot be read (${code ?? (e as Error).message})`;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return `${given} does not exist on the server`;
+    if (code === 'EACCES' || code === 'EPERM') return `${given} is not readable by the api service`;
+    return `${given} cannot be read (${code ?? (e as Error).message})`;
   }
 }
 
+function pathFields(cfg: AnyProjectConfig): PathField[] {
+  const fields: PathField[] = Object.entries(cfg.providers as Record<string, ProviderConfig>)
+    .filter(([, pc]) => pc.type === 'replay')
+    .map(([name, pc]) => ({ field: `providers.${name}.cassette`, path: (pc as { cassette: string }).cassette, kind: 'file' }));
+  if (!isPanelConfig(cfg) && cfg.repo) fields.push({ field: 'repo', path: cfg.repo, kind: 'directory' });
+  return fields;
+}
+
 /**
- * The services read a replay cassette and the repo by the paths in the config; a path that
- * does not resolve on this machine would only fail minutes later inside a worker, so a
- * submission is refused now, naming the field and the path.
+ * A submission against the operator's policy (its providers, sandbox and limits), then the paths
+ * a worker will read (replay cassettes, the repo) on this machine. Each path is judged against
+ * the policy's roots on where it really leads (symlinks resolved), BEFORE anything looks at
+ * whether it exists: a path outside the roots gets the one refusal whether it is there or not,
+ * so the api is no oracle for what exists elsewhere on the server. Only a path inside the roots
+ * is then checked for existence, kind and readability, which would otherwise fail minutes later
+ * inside a worker. Every issue is returned at once.
  */
-export async function checkConfigPaths(cfg: Pick<ProjectConfig, 'providers'> & { repo?: ProjectConfig['repo'] }): Promise<ConfigIssue[]> {
-  const checks: { field: string; path: string; kind: 'file' | 'directory' }[] = [];
-  for (const [name, pc] of Object.entries(cfg.providers)) {
-    if (pc.type === 'replay') checks.push({ field: `providers.${name}.cassette`, path: pc.cassette, kind: 'file' });
-  }
-  if (cfg.repo) checks.push({ field: 'repo', path: cfg.repo, kind: 'directory' });
-  const results = await Promise.all(checks.map(async (c) => ({ c, problem: await problemWith(c.path, c.kind) })));
-  return results.filter((r) => r.problem).map(({ c, problem }) => ({ path: c.field, message: problem as string }));
+export async function submissionIssues(cfg: AnyProjectConfig, policy: OperatorPolicy): Promise<ConfigIssue[]> {
+  const fields = pathFields(cfg);
+  const reals = new Map<string, string | null>(await Promise.all(fields.map(async (f) => [f.field, await realPathOf(f.path)] as const)));
+  // A symlink loop resolves nowhere; a path no root can hold stands in for it, so the roots refuse it.
+  const realOf = (field: string, given: string) => (reals.has(field) ? (reals.get(field) ?? '/..') : given);
+  const providers = Object.fromEntries(
+    Object.entries(cfg.providers as Record<string, ProviderConfig>).map(([name, pc]) => [
+      name,
+      pc.type === 'replay' ? { ...pc, cassette: realOf(`providers.${name}.cassette`, pc.cassette) } : pc,
+    ]),
+  );
+  // A panel has providers only: no repo, no sandbox, no tests.
+  const build = isPanelConfig(cfg) ? undefined : cfg;
+  const issues = projectPolicyIssues(
+    {
+      providers,
+      sandbox: build?.sandbox,
+      test_timeout_s: build?.test_timeout_s,
+      repo: build?.repo ? realOf('repo', build.repo) : build?.repo,
+    },
+    policy,
+  );
+  const refused = new Set(issues.map((i) => i.path));
+  const inside = fields.filter((f) => !refused.has(f.field));
+  const problems = await Promise.all(inside.map(async (f) => ({ f, problem: await problemWith(f.path, reals.get(f.field) ?? f.path, f.kind) })));
+  for (const { f, problem } of problems) if (problem) issues.push({ path: f.field, message: problem });
+  return issues;
 }

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { LoggerService, LogLevel } from '@nestjs/common';
+import type { OperatorPolicy } from '@roundtable/contracts';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiExceptionFilter } from './api-exception.filter';
 import type { ApiEnv } from './api.env';
@@ -18,16 +19,20 @@ const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'Rat
 
 /**
  * Builds the api application without listening, so main.ts and the integration tests run the
- * same wiring. abortOnError is off: a failed start (unmigrated database, Redis down) must
- * reach runService as an error, not abort the process from inside Nest.
+ * same wiring. `policy` is the operator's (main.ts reads ROUNDTABLE_POLICY once). abortOnError is
+ * off: a failed start (unmigrated database, Redis down) must reach runService as an error, not
+ * abort the process from inside Nest.
  *
  * Middleware order is the order a request meets the doors: CORS (answers preflights, which carry
  * no token), the bearer check, the write rate limit, and only then the body parsers, so an
  * anonymous or throttled client cannot make the API read a body. Bull Board and /docs sit behind
  * the same doors.
  */
-export async function createApiApp(env: ApiEnv, opts: { logger?: LogLevel[] | LoggerService | false } = {}): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(env), {
+export async function createApiApp(
+  env: ApiEnv,
+  opts: { policy: OperatorPolicy; logger?: LogLevel[] | LoggerService | false },
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(env, opts.policy), {
     bodyParser: false,
     abortOnError: false,
     logger: opts.logger ?? ['error', 'warn', 'log'],

@@ -124,6 +124,31 @@ describe('the doors', () => {
       expect(((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name)).toContain('orchestrator');
     });
 
+    // Express matches routes case-insensitively and with or without a trailing slash, so the door must too.
+    it.each(['/ADMIN/QUEUES', '/Admin/Queues/', '/ADMIN/QUEUES/api/queues', '/admin/%71ueues', '/%61dmin/Queues/api/queues', '/admin%2Fqueues'])(
+      'guards %s as Bull Board: a read token 403, no token 401',
+      async (path) => {
+        const read = await call(path, { token: READER });
+        expect(read.status).toBe(403);
+        expect(((await read.json()) as { error: string }).error).toBe('forbidden');
+        const anonymous = await call(path);
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.headers.get('www-authenticate')).toContain('Basic realm="roundtable"');
+      },
+    );
+
+    it('serves the board under another case to a write token (the router really does match it)', async () => {
+      const page = await call('/ADMIN/QUEUES', { token: OPS });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<html/i);
+    });
+
+    it('lets /healthz through as the router matches it (/HEALTHZ, /healthz/), and nothing decoded', async () => {
+      expect((await call('/HEALTHZ')).status).toBe(200);
+      expect((await call('/readyz/')).status).toBe(200);
+      expect((await call('/%68ealthz')).status).toBe(401);
+    });
+
     it('accepts the token as a Basic password, as a browser sends it', async () => {
       const basic = Buffer.from(`anyone:${OPS}`).toString('base64');
       expect((await call('/admin/queues', { headers: { authorization: `Basic ${basic}` } })).status).toBe(200);

@@ -6,6 +6,7 @@ import { RunEntity } from '@roundtable/persistence';
 import { canAppeal, currentScores } from '@roundtable/workflow';
 import { ApiError } from './api-error';
 import { AppealRequest } from './appeal-request.schema';
+import { unstorableTextIssues } from './storable-text.check';
 import { panelStateOfRun } from './panel-run-view';
 import { runLinks, RunLinks } from './run-links';
 
@@ -21,8 +22,9 @@ export interface AppealRequested {
 
 export function parseAppealRequest(body: unknown): AppealRequest {
   const parsed = AppealRequest.safeParse(body ?? undefined);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  // The evidence is stored (jsonb) and sent on: a NUL or a lone surrogate would be a 500 at the insert.
+  const issues = parsed.success ? unstorableTextIssues(parsed.data) : parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  if (parsed.success && !issues.length) return parsed.data;
   // Messages that do not name their field get the path in front (evidence.0: …).
   const message = issues.map((i) => (i.path && !i.message.startsWith(i.path.split('.')[0]) ? `${i.path}: ${i.message}` : i.message)).join('; ');
   throw ApiError.badRequest('invalid_appeal_request', message, { issues });

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { addToOutbox, appendRunEvents, OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
 import { ApiError } from './api-error';
 import { YAML_CONTENT_TYPES } from './body-parsers';
-import { checkConfigPaths } from './config-paths.check';
+import { submissionIssues } from './config-paths.check';
 import { runLinks, RunLinks } from './run-links';
+import { unstorableTextIssues } from './storable-text.check';
 
 export interface SubmittedRun {
   id: string;
@@ -23,8 +24,10 @@ function invalidConfig(err: ProjectConfigError): ApiError {
 }
 
 /**
- * Accepts a project config and queues its run. The rows, the `run_created` event and the
- * `run.start` job are written in one transaction, so a run never exists without the job that
+ * Accepts a project config and queues its run. The config is a request: it is checked against
+ * the operator's policy (read once at start) and refused with every issue at once, naming the
+ * field and the policy line, before anything is written. The rows, the `run_created` event and
+ * the `run.start` job are written in one transaction, so a run never exists without the job that
  * starts it; the job leaves through the outbox after the commit (the orchestrator's sweeper
  * re-sends it if this process dies in between).
  */
@@ -35,6 +38,7 @@ export class RunSubmissionService {
     private readonly ds: DataSource,
     private readonly outbox: OutboxDispatcher,
     private readonly publisher: RunEventPublisher,
+    private readonly policy: OperatorPolicy,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
@@ -72,7 +76,7 @@ export class RunSubmissionService {
     return { id: runId, status: 'queued', links: runLinks(runId) };
   }
 
-  /** YAML text or a parsed JSON object, validated, then the paths checked on this machine. */
+  /** YAML text or a parsed JSON object, validated, then held against the policy and the paths checked on this machine. */
   private async validate(body: unknown): Promise<AnyProjectConfig> {
     if (body === undefined || body === null || (typeof body !== 'string' && typeof body !== 'object')) {
       throw new ApiError(415, {
@@ -82,14 +86,15 @@ export class RunSubmissionService {
     }
     let config: AnyProjectConfig;
     try {
-      // `workflow: panel` is a panel run; anything else is the build (its default).
-      config = loadAnyProjectConfig(body, { env: this.env });
+      // `workflow: panel` is a panel run; anything else is the build (its default). A `${VAR}` is
+      // refused, never expanded: this process's environment holds DATABASE_URL and the keys.
+      config = loadAnyProjectConfig(body, { env: this.env, variables: 'refuse' });
     } catch (e) {
       if (e instanceof ProjectConfigError) throw invalidConfig(e);
       throw e;
     }
-    const pathIssues = await checkConfigPaths(config);
-    if (pathIssues.length) throw invalidConfig(new ProjectConfigError(pathIssues));
+    const issues = [...unstorableTextIssues(config), ...(await submissionIssues(config, this.policy))];
+    if (issues.length) throw invalidConfig(new ProjectConfigError(issues));
     return config;
   }
 

@@ -122,14 +122,20 @@ describe('POST /v1/runs', () => {
     expect(res.json.issues).toContainEqual({ path: 'agents.critic.provider', message: expect.stringContaining('"nosuch"') });
   });
 
-  it('names an environment variable the config needs and the server lacks', async () => {
-    delete process.env.NOPE_MODEL;
-    const cfg = demoConfig();
-    cfg.agents.critic.model = '${NOPE_MODEL}';
-    const res = await postJson(cfg);
-    expect(res.status).toBe(400);
-    expect(res.json.message).toContain('NOPE_MODEL');
-    expect(res.json.issues).toContainEqual({ path: 'agents.critic.model', message: expect.stringContaining('NOPE_MODEL') });
+  // The trust boundary (issue 12): a posted ${VAR} is refused, never expanded from the api's environment.
+  it('refuses a variable the config leaves for the server to expand, naming the field', async () => {
+    process.env.NOPE_MODEL = 'expanded-from-the-server';
+    try {
+      const cfg = demoConfig();
+      cfg.agents.critic.model = '${NOPE_MODEL}';
+      const res = await postJson(cfg);
+      expect(res.status).toBe(400);
+      expect(res.json.message).toContain('agents.critic.model');
+      expect(res.json.issues).toContainEqual({ path: 'agents.critic.model', message: expect.stringContaining('never expand variables') });
+      expect(JSON.stringify(res.json)).not.toContain('expanded-from-the-server');
+    } finally {
+      delete process.env.NOPE_MODEL;
+    }
   });
 
   it('names the provider and the variable when an api_key_env is not set', async () => {
@@ -155,17 +161,18 @@ describe('POST /v1/runs', () => {
   it('refuses paths the services could not read, listing every one', async () => {
     const before = await runCount();
     const cfg = demoConfig();
-    cfg.providers.replay.cassette = '/nonexistent/rt-test/cassette.yaml';
-    cfg.repo = '/nonexistent/rt-test/repo';
+    // Under /tmp, a root of the suite's policy: a path outside every root is refused before its existence is asked (trust-boundary.int-spec.ts).
+    cfg.providers.replay.cassette = '/tmp/nonexistent/rt-test/cassette.yaml';
+    cfg.repo = '/tmp/nonexistent/rt-test/repo';
     const res = await postJson(cfg);
     expect(res.status).toBe(400);
     expect(res.json.issues).toEqual(
       expect.arrayContaining([
-        { path: 'providers.replay.cassette', message: expect.stringContaining('/nonexistent/rt-test/cassette.yaml') },
-        { path: 'repo', message: expect.stringContaining('/nonexistent/rt-test/repo') },
+        { path: 'providers.replay.cassette', message: expect.stringContaining('/tmp/nonexistent/rt-test/cassette.yaml') },
+        { path: 'repo', message: expect.stringContaining('/tmp/nonexistent/rt-test/repo') },
       ]),
     );
-    expect(res.json.message).toContain('/nonexistent/rt-test/cassette.yaml');
+    expect(res.json.message).toContain('/tmp/nonexistent/rt-test/cassette.yaml');
     expect(await runCount()).toBe(before);
   });
 
