@@ -13,6 +13,8 @@ else
   export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
   export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"
 fi
+# The services the bench starts run under the local quick start's policy (the demo's cassettes).
+export ROUNDTABLE_POLICY="${ROUNDTABLE_POLICY:-$PWD/examples/policy/local.yaml}"
 
 node tools/build.mjs api orchestrator provider-worker test-runner
 node bench/build.mjs

@@ -233,8 +233,9 @@ describe('bad input through the real services: each gives a clear error, nothing
     missingVar.agents.proposer.model = '${RT_E2E_UNSET_MODEL}';
     const missing = await post(missingVar);
     expect(missing.status).toBe(400);
-    expect(missing.body.message).toContain('RT_E2E_UNSET_MODEL');
-    expect(missing.body.issues).toContainEqual({ path: 'agents.proposer.model', message: expect.stringContaining('environment variable RT_E2E_UNSET_MODEL is not set') });
+    // The services expand no variable (the client does, from its shell): a `${` is refused, named.
+    expect(missing.body.message).toContain('agents.proposer.model');
+    expect(missing.body.issues).toContainEqual({ path: 'agents.proposer.model', message: expect.stringContaining('the services never expand variables') });
 
     const noCassette = configWith('no-such.cassette.yaml');
     const unreadable = await post(noCassette);
