@@ -13,6 +13,8 @@ export interface TestRunnerChoice extends SandboxFacts {
 export interface SandboxRunnersSettings {
   /** Used when the project config names none (SANDBOX_IMAGE). */
   image: string;
+  /** The operator policy's sandbox.runtime (e.g. runsc for gVisor); unset: the engine's default. */
+  runtime?: string;
   /** DOCKER_HOST; the default socket when unset. */
   dockerHost?: string;
   /** How often leftover containers are looked for after start. */
@@ -80,6 +82,7 @@ export class SandboxRunners implements TestRunnerChoice, OnApplicationBootstrap,
       endpoint: this.endpoint,
       image: sandbox?.image ?? this.settings.image,
       limits: { memoryMb: sandbox?.memory_mb, cpus: sandbox?.cpus, pids: sandbox?.pids },
+      runtime: this.settings.runtime,
     });
   }
 

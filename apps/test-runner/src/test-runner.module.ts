@@ -22,7 +22,7 @@ export class TestRunnerModule {
         {
           provide: SandboxRunners,
           useFactory: (ops: ServiceOps) => {
-            const runners = new SandboxRunners({ image: env.SANDBOX_IMAGE, dockerHost: env.DOCKER_HOST, metrics: ops.metrics });
+            const runners = new SandboxRunners({ image: env.SANDBOX_IMAGE, runtime: policy.sandbox.runtime, dockerHost: env.DOCKER_HOST, metrics: ops.metrics });
             if (env.READYZ_DOCKER) ops.addProbe('docker', () => runners.pingDocker());
             return runners;
           },
@@ -53,6 +53,6 @@ function policySummary({ policy, source }: LoadedPolicy): string {
   const s = policy.sandbox;
   const what =
     `repos.roots [${policy.repos.roots.join(', ')}]; sandbox: allow_process ${s.allow_process}, images [${s.images.join(', ')}], ` +
-    `max memory ${s.max_memory_mb} MiB, pids ${s.max_pids}, cpus ${s.max_cpus}, timeout ${s.max_timeout_s} s`;
+    `max memory ${s.max_memory_mb} MiB, pids ${s.max_pids}, cpus ${s.max_cpus}, timeout ${s.max_timeout_s} s, runtime ${s.runtime ?? 'the engine default'}`;
   return source ? `operator policy from ${source}: ${what}` : `no ROUNDTABLE_POLICY, the safe default operator policy: ${what}`;
 }

@@ -285,6 +285,16 @@ describe('when the engine refuses the container', () => {
     expect(refused.message).toBe(`the Docker engine refused to create the sandbox container (HTTP 400): ${refused.engineMessage}`);
     expect(await containersOfRun(id)).toEqual([]);
   });
+
+  it('asks the engine for the operator\'s runtime (sandbox.runtime): one it lacks is refused in its words', async () => {
+    // gVisor's runsc is not on this engine; asking for a runtime it lacks shows the request reaches it.
+    const runner = new DockerTestRunner({ endpoint, image: IMAGE, runtime: 'runsc-not-installed' });
+    const id = runId();
+    const err = await runner.run({ workspace: root, command: 'true', timeoutMs: 5000, runId: id }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SandboxRefusedError);
+    expect((err as SandboxRefusedError).engineMessage).toMatch(/runsc-not-installed/);
+    expect(await containersOfRun(id)).toEqual([]);
+  });
 });
 
 describe('when the sandbox cannot run', () => {

@@ -49,6 +49,8 @@ export interface DockerTestRunnerOptions {
   endpoint?: DockerEndpoint;
   image?: string;
   limits?: Partial<SandboxLimits>;
+  /** The engine's runtime for the container (the operator's sandbox.runtime, e.g. runsc); unset: the engine's default. */
+  runtime?: string;
 }
 
 export interface SandboxContainerSpec {
@@ -60,6 +62,7 @@ export interface SandboxContainerSpec {
   deadline: number;
   /** formatOwner(currentOwner()) of the creating process. */
   owner: string;
+  runtime?: string;
 }
 
 /**
@@ -106,6 +109,7 @@ export function sandboxContainerOptions(spec: SandboxContainerSpec): Docker.Cont
       // prints forever fill the engine's disk.
       LogConfig: { Type: 'none', Config: {} },
       AutoRemove: false, // removed by us after inspect: the OOM flag lives on the stopped container
+      ...(spec.runtime ? { Runtime: spec.runtime } : {}),
     },
   };
 }
@@ -121,12 +125,14 @@ export class DockerTestRunner implements TestRunner {
   readonly kind = 'docker';
   readonly image: string;
   readonly limits: SandboxLimits;
+  readonly runtime: string | undefined;
   private readonly endpoint: DockerEndpoint;
 
   constructor(opts: DockerTestRunnerOptions = {}) {
     this.endpoint = opts.endpoint ?? dockerEndpoint(process.env.DOCKER_HOST);
     this.image = opts.image ?? DEFAULT_SANDBOX_IMAGE;
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...definedOnly(opts.limits ?? {}) };
+    this.runtime = opts.runtime;
   }
 
   async run(req: TestRunRequest): Promise<TestRunOutcome> {
@@ -150,6 +156,7 @@ export class DockerTestRunner implements TestRunner {
           runId: req.runId,
           deadline: Date.now() + req.timeoutMs + DEADLINE_GRACE_MS,
           owner: formatOwner(currentOwner()),
+          runtime: this.runtime,
         }),
       );
     } catch (err) {

@@ -123,6 +123,12 @@ export const OperatorPolicy = z
         /** Also capped by the Docker engine's own CPU count, at the test-runner. */
         max_cpus: z.number().positive().default(DEFAULT_SANDBOX_MAX.cpus),
         max_timeout_s: z.number().positive().default(DEFAULT_SANDBOX_MAX.timeout_s),
+        /**
+         * The container runtime the sandbox runs under, where the engine has it: `runsc`
+         * (gVisor) puts a user-space kernel between the tests and the host's. Unset: the
+         * engine's default (runc: namespaces and cgroups on the host's kernel).
+         */
+        runtime: z.string().regex(/^[a-z][a-z0-9._-]*$/, 'a runtime name the Docker engine knows, e.g. runsc').optional(),
       })
       .strict()
       .default({
