@@ -6,9 +6,10 @@
  * Phases (CHAOS_PHASES, comma-separated; default kill,redis,provider):
  *   kill      N runs while a random service is kill -9'ed every CHAOS_KILL_EVERY_MS and restarted
  *   redis     N runs; mid-run, every Redis key of this prefix is deleted (Redis "forgot")
- *   postgres  N runs; mid-run, the local Postgres cluster is restarted (pg_ctlcluster stop, ~10 s, start).
- *             It stops every database of the cluster: only when CHAOS_POSTGRES=1, and with
- *             CHAOS_POSTGRES_DRY_RUN=1 the phase runs with the restart only printed.
+ *   postgres  N runs; mid-run, the Postgres cluster CHAOS_PG_CLUSTER (<version>/<name>) is restarted
+ *             (pg_ctlcluster stop, ~10 s, start). It stops every database of that cluster: only when
+ *             CHAOS_POSTGRES=1 (scripts/chaos.sh then runs the whole script on a cluster of its own),
+ *             and with CHAOS_POSTGRES_DRY_RUN=1 the phase runs with the restart only printed.
  *   provider  N runs; the provider-worker is kill -9'ed while calls are running, then restarted
  *
  * Figures per phase: runs done / total, runs with event gaps, duplicate calls (completed calls
@@ -50,7 +51,7 @@ const POSTGRES_DRY = process.env.CHAOS_POSTGRES_DRY_RUN === '1';
 const PHASES = (process.env.CHAOS_PHASES ?? `kill,redis,${POSTGRES || POSTGRES_DRY ? 'postgres,' : ''}provider`).split(',').map((s) => s.trim()).filter(Boolean);
 for (const p of PHASES) if (!['kill', 'redis', 'postgres', 'provider'].includes(p)) throw new Error(`CHAOS_PHASES: unknown phase ${p} (kill, redis, postgres, provider)`);
 if (PHASES.includes('postgres') && !POSTGRES && !POSTGRES_DRY) {
-  throw new Error('CHAOS_PHASES names postgres: it restarts the whole local cluster, so say CHAOS_POSTGRES=1 (or CHAOS_POSTGRES_DRY_RUN=1)');
+  throw new Error('CHAOS_PHASES names postgres: it restarts a whole Postgres cluster, so say CHAOS_POSTGRES=1 (or CHAOS_POSTGRES_DRY_RUN=1)');
 }
 
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -266,10 +267,14 @@ async function main(): Promise<number> {
   }
 }
 
-/** pg_ctlcluster stop, ~10 s, start (Debian's cluster tools); printed only under CHAOS_POSTGRES_DRY_RUN=1. */
+/**
+ * pg_ctlcluster stop, ~10 s, start (Debian's cluster tools) of CHAOS_PG_CLUSTER (`<version>/<name>`,
+ * default the first version's `main`; scripts/chaos.sh gives the phase a cluster of its own, so
+ * nothing else on the machine loses its database); printed only under CHAOS_POSTGRES_DRY_RUN=1.
+ */
 function restartPostgres(): void {
-  const version = readdirSync('/etc/postgresql')[0];
-  const args = ['--skip-systemctl-redirect', version, 'main'];
+  const [version, name] = (process.env.CHAOS_PG_CLUSTER ?? `${readdirSync('/etc/postgresql')[0]}/main`).split('/');
+  const args = ['--skip-systemctl-redirect', version, name];
   if (!POSTGRES || POSTGRES_DRY) {
     log(`chaos:   dry run: would run pg_ctlcluster ${args.join(' ')} stop; sleep 10; pg_ctlcluster ${args.join(' ')} start`);
     return;

@@ -18,10 +18,7 @@ export class ProviderWorkerModule {
     const log = new Logger('provider-worker');
     // Read once at start: a broken policy file stops the worker here, with the line that is wrong.
     const { policy, source } = readOperatorPolicy();
-    log.log(source ? `operator policy: ${source}` : 'operator policy: none (ROUNDTABLE_POLICY unset): the safe defaults');
     const cliUser = cliUserFor(policy, process.getuid?.() ?? 0);
-    if (cliUser.ok && cliUser.user.kind === 'run_as') log.log(describeCliUser(cliUser));
-    else log.warn(describeCliUser(cliUser));
     return {
       module: ProviderWorkerModule,
       providers: [
@@ -30,6 +27,10 @@ export class ProviderWorkerModule {
         {
           provide: AgentCallService,
           useFactory: (ds: DataSource, p: JobProducer, ops: ServiceOps) => {
+            // Logged here, not in forRoot: only once the application exists do lines go through its JSON logger.
+            log.log(source ? `operator policy: ${source}` : 'operator policy: none (ROUNDTABLE_POLICY unset): the safe defaults');
+            if (cliUser.ok && cliUser.user.kind === 'run_as') log.log(describeCliUser(cliUser));
+            else log.warn(describeCliUser(cliUser));
             const callMetrics = new AgentCallMetrics(ops.metrics);
             return new AgentCallService(ds, p, {
               retryDelaysMs: env.PROVIDER_RETRY_DELAYS_MS,

@@ -11,4 +11,5 @@ export * from './fake-llm/strict-schema-check';
 export * from './fake-llm/fake-llm.server';
 export * from './fake-llm/fake-cli-output';
 export * from './fake-llm/fake-cli';
+export * from './fake-llm/fake-cli-bin';
 export * from './fake-llm/undici-realm';

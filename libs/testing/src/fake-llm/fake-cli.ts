@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, closeSync, existsSync, openSync, mkdirSync, readFileSync, readlinkSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, mkdirSync, readFileSync, readlinkSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FakeCliCall, FakeCliName } from './fake-cli-output';
 import { fakeCliOutput } from './fake-cli-output';
@@ -9,34 +9,6 @@ import { ScriptEngine } from './script-engine';
 export const FAKE_LLM_SCRIPT_ENV = 'FAKE_LLM_SCRIPT';
 export const FAKE_LLM_LOG_ENV = 'FAKE_LLM_LOG';
 
-/** libs/testing/bin: the fake `claude`, `codex`, `grok` and `gemini` executables. */
-export const FAKE_CLI_BIN_DIR = path.resolve(__dirname, '../../bin');
-
-/**
- * The environment that makes a CLI adapter find the fakes first on PATH and answer from a
- * script; merge it over the environment handed to createProvider.
- */
-export function fakeCliEnv(scriptPath: string, logPath: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  openToCliUser(path.dirname(scriptPath));
-  openToCliUser(path.dirname(logPath));
-  return { ...base, PATH: `${FAKE_CLI_BIN_DIR}${path.delimiter}${base.PATH ?? ''}`, [FAKE_LLM_SCRIPT_ENV]: scriptPath, [FAKE_LLM_LOG_ENV]: logPath };
-}
-
-/**
- * A worker running as root runs each CLI as the operator policy's cli.run_as user (nobody), not
- * as the test: the fakes must read their script and write their log from a directory the test
- * made (mkdtemp: 0700, root's). Opened like /tmp (world-writable, sticky), and only a directory
- * this process owns: a test's own scratch directory, never a system one.
- */
-function openToCliUser(dir: string): void {
-  let st;
-  try {
-    st = statSync(dir);
-  } catch {
-    return; // not made yet: the test makes it open itself
-  }
-  if (st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o1777) !== 0o1777) chmodSync(dir, st.mode | 0o1777);
-}
 
 /** One line of the fake CLIs' log: what ran, and which script entry answered. */
 export interface FakeCliLogLine {
