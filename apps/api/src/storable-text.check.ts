@@ -1,7 +1,7 @@
-import type { ConfigIssue } from '@roundtable/contracts';
+import { LONE_SURROGATE_SOURCE, type ConfigIssue } from '@roundtable/contracts';
 
 /** A UTF-16 surrogate without its other half: valid in a JS string, not in UTF-8, so not in Postgres. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = new RegExp(LONE_SURROGATE_SOURCE);
 
 function problemOf(s: string): string | null {
   if (s.includes('\u0000')) return 'holds a NUL character (\\u0000), which Postgres cannot store; remove it';

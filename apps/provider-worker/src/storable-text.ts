@@ -1,3 +1,5 @@
+import { unstorableCharacters } from '@roundtable/contracts';
+
 /**
  * Postgres text and jsonb cannot hold NUL (U+0000) nor a lone UTF-16 surrogate (JSON.stringify
  * writes one as `\udXXX`, which jsonb refuses). A reply that holds one would fail the write of
@@ -5,7 +7,7 @@
  * characters are stored as their 6-character `\uXXXX` text, and the row says so
  * (response_escaped); everything else is stored exactly as received.
  */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNSTORABLE = unstorableCharacters();
 
 const escapeOne = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

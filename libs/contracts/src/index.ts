@@ -28,3 +28,4 @@ export * from './config/load-any-project-config';
 export * from './policy/operator-policy.schema';
 export * from './policy/policy-checks';
 export * from './policy/read-operator-policy';
+export * from './text/unstorable-text';
