@@ -14,18 +14,22 @@
  * window starts before the run is posted, the last ends once the run is terminal and the
  * orchestrator has been quiet for a moment.
  */
+import path from 'node:path';
 import { BenchContext, fmt, intEnv, log } from './bench-context';
 import { CpuSnapshot, cpuSnapshot } from './cpu-usage';
 import { submitRun, waitForRuns } from './demo-runs';
 import { panelCalls, panelProjectConfig, writeLongCassette } from './panel-runs';
-import path from 'node:path';
 
 const ROUNDS = intEnv('BENCH_LONG_ROUNDS', 10);
 const RUNS = intEnv('BENCH_LONG_RUNS', 3);
 const LATENCY_MS = intEnv('BENCH_LONG_LATENCY_MS', 25);
+/** Long runs made first and not measured: when this phase runs alone, the first would measure the JIT. */
+const WARMUP_RUNS = intEnv('BENCH_LONG_WARMUP_RUNS', 1);
 const SAMPLE_EVERY_MS = 4;
 const WINDOW = 20;
 const SETTLE_MS = 300;
+/** The profile's groups of steps: CPU per step for steps 1–10, 11–20, … (cuts only between two debate turns). */
+const GROUP = 10;
 export const TARGET_GROWTH = 0.2;
 
 interface Sample {
@@ -58,10 +62,14 @@ export async function longPhase(ctx: BenchContext): Promise<void> {
   const sample = async (): Promise<Sample> => ({ at: Date.now(), snap: await cpuSnapshot(pids, ctx.pg, ctx.db.name) });
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+  log(`bench: long: warming up (${WARMUP_RUNS} run)`);
+  for (let i = 0; i < WARMUP_RUNS; i++) await waitForRuns(ctx.pg, [await submitRun(ctx.api, config)], 600_000, 50);
   log(`bench: long: ${RUNS} panel runs of ${ROUNDS} debate rounds (${panelCalls(ROUNDS)} calls, replay latency ${LATENCY_MS} ms), one after another`);
   const first = { process: 0, postgres: 0, steps: 0, wallMs: 0 };
   const last = { process: 0, postgres: 0, steps: 0, wallMs: 0 };
   let stepsPerRun = 0;
+  /** Per group of GROUP steps: CPU ms (orchestrator + its backends) and steps, summed over the runs. */
+  const groups: { ms: number; steps: number }[] = [];
   for (let r = 0; r < RUNS; r++) {
     const samples: Sample[] = [await sample()];
     let sampling = true;
@@ -105,6 +113,16 @@ export async function longPhase(ctx: BenchContext): Promise<void> {
     last.postgres += b.postgres;
     last.steps += WINDOW;
     last.wallMs += at[n - 1] - at[n - WINDOW];
+    // The profile: cuts after step 10, 20, … while both sides of the cut are debate turns
+    // (step 7 is the first turn, the last five steps before the moderator are parallel re-votes).
+    const cuts = [samples[0]];
+    for (let k = GROUP; k + 1 <= n - 6; k += GROUP) cuts.push(nearest(samples, (at[k - 1] + at[k]) / 2));
+    cuts.push(samples[samples.length - 1]);
+    for (let g = 0; g + 1 < cuts.length; g++) {
+      const used = between(cuts[g], cuts[g + 1]);
+      const steps = g + 2 < cuts.length ? GROUP : n - GROUP * g;
+      groups[g] = { ms: (groups[g]?.ms ?? 0) + used.process + used.postgres, steps: (groups[g]?.steps ?? 0) + steps };
+    }
   }
 
   const per = (w: typeof first) => ({ process: w.process / w.steps, postgres: w.postgres / w.steps, total: (w.process + w.postgres) / w.steps });
@@ -119,6 +137,10 @@ export async function longPhase(ctx: BenchContext): Promise<void> {
   log(
     `wall ms per step, BEGIN to BEGIN (replay latency ${LATENCY_MS} ms included; the first window holds 5 parallel verdicts): ` +
       `first ${fmt(first.wallMs / (first.steps - RUNS))}, last ${fmt(last.wallMs / (last.steps - RUNS))}`,
+  );
+  log(
+    `CPU ms per step by position (orchestrator + its backends; groups of ${GROUP}, the last to the end): ` +
+      groups.map((g, i) => `${i * GROUP + 1}–${i + 1 < groups.length ? (i + 1) * GROUP : stepsPerRun} ${fmt(g.ms / g.steps)}`).join(', '),
   );
   ctx.targets.push({
     name: `long run: last ${WINDOW} steps' CPU within ${TARGET_GROWTH * 100} % of the first ${WINDOW}'s`,
