@@ -127,6 +127,7 @@ async function main(): Promise<number> {
       NO_COLOR: '1',
       ROUNDTABLE_POLICY: benchPolicyFile(scratchDir),
       ...(SERVICE_NODE_OPTIONS ? { NODE_OPTIONS: SERVICE_NODE_OPTIONS } : {}),
+      ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
     };
     const c = String(CONCURRENCY);
     cleanups.push(() => Promise.all(services.map((s) => stopService(s))));

@@ -7,12 +7,24 @@
 import { addCpu, BenchContext, cpuLine, fmt, intEnv, log, measureCpu, overheadSide, servicePids } from './bench-context';
 import { measureRuns, runOutcomes, submitRun, waitForRuns } from './demo-runs';
 import { panelCalls, panelProjectConfig } from './panel-runs';
+import { describePgActivity, pgActivity } from './pg-activity';
 import { percentile } from './stats';
 
 const SEQUENTIAL_RUNS = intEnv('BENCH_PANEL_SEQUENTIAL_RUNS', 10);
 const CONCURRENT_RUNS = intEnv('BENCH_PANEL_CONCURRENT_RUNS', 50);
 const WARMUP_RUNS = intEnv('BENCH_PANEL_WARMUP_RUNS', 2);
 const RUN_TIMEOUT_MS = 600_000;
+/** With the services under cpu-profile-preload.js: profiles of the concurrent runs are written here. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+/** SIGUSR2 ends a Node process that has no handler for it: signal only services that load the preload. */
+const PROFILING = !!PROFILE_DIR && (process.env.BENCH_SERVICE_NODE_OPTIONS ?? '').includes('cpu-profile-preload');
+
+/** Starts, then stops and writes, the services' CPU profiles (cpu-profile-preload.js); a no-op unless BENCH_PROFILE_DIR is set and BENCH_SERVICE_NODE_OPTIONS requires the preload. */
+async function toggleProfiles(ctx: BenchContext): Promise<void> {
+  if (!PROFILING) return;
+  for (const s of ctx.services) s.process.kill('SIGUSR2');
+  await new Promise((r) => setTimeout(r, 1000));
+}
 
 export const TARGET_CPU_MS_PER_CALL = 5;
 export const TARGET_FLOOR_SHARE = 0.5;
@@ -38,11 +50,15 @@ export async function panelPhase(ctx: BenchContext): Promise<PanelFigures> {
   log(`bench: panel: warming up (${WARMUP_RUNS} runs), then ${SEQUENTIAL_RUNS} runs one after another, then ${CONCURRENT_RUNS} at once`);
   const warmIds = await sequential(WARMUP_RUNS);
   const [seqIds, seqCpu] = await measureCpu(ctx, servicePids(ctx), () => sequential(SEQUENTIAL_RUNS));
+  await toggleProfiles(ctx);
+  const pgBefore = await pgActivity(ctx.pg, ctx.db.name);
   const [concIds, concCpu] = await measureCpu(ctx, servicePids(ctx), async () => {
     const ids = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => submitRun(ctx.api, config)));
     await waitForRuns(ctx.pg, ids, RUN_TIMEOUT_MS, 100);
     return ids;
   });
+  const pgAfter = await pgActivity(ctx.pg, ctx.db.name);
+  await toggleProfiles(ctx);
   log(`bench: panel: ${CONCURRENT_RUNS} floor chains of ${calls} steps at once`);
   const floorCpu = new Map<string, number>();
   const [floorWallMs, fc] = await measureCpu(ctx, { bench: process.pid }, () => ctx.floor.run('panel-conc', CONCURRENT_RUNS, calls, true));
@@ -71,6 +87,8 @@ export async function panelPhase(ctx: BenchContext): Promise<PanelFigures> {
   log(`  panel, concurrent: ${concLine.line}`);
   log(`  floor, concurrent: ${floorLine.line}`);
   log(`orchestrator steps per agent call: ${fmt(conc.orchestratorSteps / conc.calls)}`);
+  log('Postgres per agent call, concurrent (pg_stat_database / pg_stat_user_tables of the scratch database):');
+  for (const line of describePgActivity(pgBefore, pgAfter, conc.calls)) log(`  ${line}`);
 
   ctx.targets.push(
     { name: `panel at ${CONCURRENT_RUNS} concurrent: CPU per agent call, all services and their Postgres backends ≤ ${TARGET_CPU_MS_PER_CALL} ms`, figure: `${fmt(concLine.total)} ms`, met: concLine.total <= TARGET_CPU_MS_PER_CALL },
