@@ -6,6 +6,7 @@
 import { BenchContext, cpuLine, fmt, intEnv, log, measureCpu } from './bench-context';
 import { cannedReplies, LangGraphPeer, PEER_APPLICATION_NAME, PEER_CALLS_PER_RUN } from './langgraph-peer';
 import { PANEL_CASSETTE } from './panel-runs';
+import { describePgActivity, pgActivity } from './pg-activity';
 
 const SEQUENTIAL_RUNS = intEnv('BENCH_PEER_SEQUENTIAL_RUNS', 10);
 const CONCURRENT_RUNS = intEnv('BENCH_PEER_CONCURRENT_RUNS', 50);
@@ -33,7 +34,9 @@ export async function peerPhase(ctx: BenchContext): Promise<PeerFigures> {
       }),
     );
     const concIds = ids('conc', CONCURRENT_RUNS);
+    const pgBefore = await pgActivity(ctx.pg, ctx.db.name);
     const [concMs, concCpu] = await measureCpu(ctx, { bench: process.pid }, () => timed(() => peer.run(concIds)));
+    const pgAfter = await pgActivity(ctx.pg, ctx.db.name);
     const checkpoints = await peer.checkpoints(concIds);
 
     const peerSide = (n: string) => n === 'bench' || n.includes(PEER_APPLICATION_NAME);
@@ -48,6 +51,8 @@ export async function peerPhase(ctx: BenchContext): Promise<PeerFigures> {
     log('CPU ms per agent call (this process, which also holds the idle floor workers, and the peer\'s Postgres backends):');
     log(`  peer, sequential: ${cpuLine(seqCpu, seqCalls, peerSide).line}`);
     log(`  peer, concurrent: ${cpuLine(concCpu, concCalls, peerSide).line}`);
+    log('Postgres per agent call, concurrent (pg_stat_database / pg_stat_user_tables of the scratch database):');
+    for (const line of describePgActivity(pgBefore, pgAfter, concCalls)) log(`  ${line}`);
     return { concurrentCallsPerSecond: concRate };
   } finally {
     await peer.close();
