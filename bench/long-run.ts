@@ -68,6 +68,8 @@ export async function longPhase(ctx: BenchContext): Promise<void> {
   const first = { process: 0, postgres: 0, steps: 0, wallMs: 0 };
   const last = { process: 0, postgres: 0, steps: 0, wallMs: 0 };
   let stepsPerRun = 0;
+  /** The debate alone: its first and last WINDOW turns' CPU ms (orchestrator + its backends), summed over the runs. */
+  const debate = { first: { process: 0, postgres: 0 }, last: { process: 0, postgres: 0 }, steps: 0 };
   /** Per group of GROUP steps: CPU ms (orchestrator + its backends) and steps, summed over the runs. */
   const groups: { ms: number; steps: number }[] = [];
   for (let r = 0; r < RUNS; r++) {
@@ -118,6 +120,21 @@ export async function longPhase(ctx: BenchContext): Promise<void> {
     const cuts = [samples[0]];
     for (let k = GROUP; k + 1 <= n - 6; k += GROUP) cuts.push(nearest(samples, (at[k - 1] + at[k]) / 2));
     cuts.push(samples[samples.length - 1]);
+    // The debate alone, so that the windows' make-up (start and verdicts first, re-votes and
+    // moderator last) drops out: steps run.start, 5 verdicts, then 5 × ROUNDS turns one after
+    // another. Every cut here lies between two steps made one after another.
+    const firstTurn = 1 + 5;
+    const turns = 5 * ROUNDS;
+    if (turns >= 2 * WINDOW) {
+      const cut = (k: number) => nearest(samples, (at[k - 1] + at[k]) / 2); // between step index k-1 and k (0-based)
+      const add = (into: { process: number; postgres: number }, x: { process: number; postgres: number }) => {
+        into.process += x.process;
+        into.postgres += x.postgres;
+      };
+      add(debate.first, between(cut(firstTurn), cut(firstTurn + WINDOW)));
+      add(debate.last, between(cut(firstTurn + turns - WINDOW), cut(firstTurn + turns)));
+      debate.steps += WINDOW;
+    }
     for (let g = 0; g + 1 < cuts.length; g++) {
       const used = between(cuts[g], cuts[g + 1]);
       const steps = g + 2 < cuts.length ? GROUP : n - GROUP * g;
@@ -142,6 +159,18 @@ export async function longPhase(ctx: BenchContext): Promise<void> {
     `CPU ms per step by position (orchestrator + its backends; groups of ${GROUP}, the last to the end): ` +
       groups.map((g, i) => `${i * GROUP + 1}–${i + 1 < groups.length ? (i + 1) * GROUP : stepsPerRun} ${fmt(g.ms / g.steps)}`).join(', '),
   );
+  if (debate.steps) {
+    const pct = (a: number, b: number) => `${b >= a ? '+' : ''}${fmt((b / a - 1) * 100, 0)} %`;
+    const f = debate.first;
+    const l = debate.last;
+    const n = debate.steps;
+    log(
+      `the debate alone (not the target's windows, which hold other steps too), CPU ms per turn step, first ${WINDOW} → last ${WINDOW} turns: ` +
+        `total ${fmt((f.process + f.postgres) / n)} → ${fmt((l.process + l.postgres) / n)} (${pct(f.process + f.postgres, l.process + l.postgres)}), ` +
+        `orchestrator ${fmt(f.process / n)} → ${fmt(l.process / n)} (${pct(f.process, l.process)}), ` +
+        `postgres ${fmt(f.postgres / n)} → ${fmt(l.postgres / n)} (${pct(f.postgres, l.postgres)})`,
+    );
+  }
   ctx.targets.push({
     name: `long run: last ${WINDOW} steps' CPU within ${TARGET_GROWTH * 100} % of the first ${WINDOW}'s`,
     figure: `${fmt(l.total)} / ${fmt(f.total)} ms per step = ${growth >= 0 ? '+' : ''}${fmt(growth * 100, 0)} %`,
