@@ -1,12 +1,31 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Pool } from 'pg';
 
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ); 100 on every Linux Node supports. */
 const CLOCK_TICKS = 100;
 
-/** CPU time (user + system) a process has used, in ms; null off Linux or once it has exited. */
+/**
+ * CPU time a process has used, in ms; null off Linux or once it has exited. From the scheduler's
+ * own count (/proc/<pid>/task/<tid>/schedstat: nanoseconds on the CPU, summed over the threads),
+ * because /proc/<pid>/stat counts in 10 ms ticks, too coarse for a window of a few steps. Falls
+ * back to stat's utime + stime where schedstat is missing. (A thread that exited inside an
+ * interval drops out of the sum; Node's and Postgres' threads live as long as the process.)
+ */
 export function processCpuMs(pid: number | undefined): number | null {
   if (!pid) return null;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // a thread that exited between the listing and the read
+      }
+    }
+    if (Number.isFinite(ns) && ns > 0) return ns / 1e6;
+  } catch {
+    // no schedstat (or the process is gone): try stat
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
