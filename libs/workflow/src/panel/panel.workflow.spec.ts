@@ -175,6 +175,35 @@ describe('panel workflow: start and roast', () => {
   });
 });
 
+describe('panel workflow: a retried call', () => {
+  it('takes the report of the last try of a call the provider-worker retried', () => {
+    const d = started();
+    const call = d.pending('vc');
+    const retried = {
+      id: 'run1-c99',
+      role: 'vc' as const,
+      stage: 'ROAST' as const,
+      label: call.label,
+      attempt: 1,
+      retry: 1,
+      priorAttempts: [{ id: call.callId, error: 'interrupted: the provider-worker running this call stopped', errorCode: 'INTERRUPTED' }],
+      provider: call.provider,
+      model: call.model,
+      status: 'completed' as const,
+      valid: true,
+      parsed: verdictBody('vc'),
+      responseText: null,
+      error: null,
+      errorCode: null,
+      schemaName: call.schemaName,
+      messages: call.messages,
+    };
+    const r = d.step({ type: 'agent_call_finished', call: retried });
+    expect(r.state.verdicts.map((v) => v.judge)).toEqual(['vc']);
+    expect(r.state.pending.vc).toBeUndefined();
+  });
+});
+
 describe('panel workflow: quality gates', () => {
   it('weak: only the weak judges are asked again, with their role-specific nudge and last verdict', () => {
     const d = started();

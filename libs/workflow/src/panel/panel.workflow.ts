@@ -368,7 +368,11 @@ function gistOf(kind: PanelCallKind, label: string, parsed: unknown): string {
 
 function onCallFinished(step: PanelStep, call: PanelFinishedCall): void {
   const pending = step.state.pending[call.role];
-  if (!pending || pending.callId !== call.id) return; // stale, duplicate, or a reply this run stopped waiting for
+  // The call asked for, or its last try when the provider-worker retried it (a transient failure,
+  // a worker killed mid-call): that try reports for the whole chain. Anything else is stale, a
+  // duplicate, or a reply this run stopped waiting for.
+  const answers = pending && (pending.callId === call.id || (call.priorAttempts ?? []).some((p) => p.id === pending.callId));
+  if (!pending || !answers) return;
   const label = pending.label;
 
   let failure: { error: string; code: string | null } | null = null;
