@@ -17,7 +17,7 @@ import {
   type RunStatus,
 } from '@roundtable/contracts';
 import type { UsageSnapshot, UsageTotals } from '../build/build-types';
-import { StepAccumulator } from '../step-accumulator';
+import { StepAccumulator } from '../engine/step-accumulator';
 import { budgetWarnings, checkBudget, estimateTokens, providerExhausted, type BudgetCheck } from '../budget';
 import { assessPanel, assessRevote, clampRevote, REVOTE_CAP } from '../verification/panel-quality';
 import {
@@ -250,6 +250,8 @@ function enqueue(step: PanelStep, spec: CallSpec, estimatedTokens: number): void
     attempt: spec.attempt,
     repairOf: spec.repairOf,
     estimatedTokens,
+    reservedTokens: estimatedTokens,
+    reservedCostUsd: 0,
   };
   step.commands.push(command);
   step.state.pending[spec.role] = { label: spec.label, kind: spec.kind, callId: command.callId };
