@@ -3,20 +3,15 @@ import {
   formatZodIssues,
   JUDGES,
   PanelProjectConfig,
-  RUN_EVENT_PAYLOADS,
   type DebateTurn,
   type JudgeRole,
   type JudgeVerdict,
   type ModeratorSynthesis,
-  type NewRunEvent,
   type PanelProjectConfigInput,
   type PanelRole,
   type Revote,
-  type RunEventPayload,
-  type RunEventType,
 } from '@roundtable/contracts';
-import { z } from 'zod';
-import type { UsageSnapshot, UsageTotals } from '../build/build-types';
+import { WorkflowDriver } from '../engine/workflow-driver.fixture';
 import { initialPanelState } from './initial-panel-state';
 import { PANEL_PLACEHOLDERS } from './panel-context-packs';
 import type {
@@ -152,20 +147,6 @@ export function moderatorBody(over: Partial<ModeratorSynthesis> = {}): Moderator
 
 // ---- the driver ---------------------------------------------------------------------------
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
-}
-
-const add = (a: UsageTotals | undefined, b: UsageTotals, sign = 1): UsageTotals => ({
-  calls: (a?.calls ?? 0) + sign * b.calls,
-  tokens: (a?.tokens ?? 0) + sign * b.tokens,
-  costUsd: (a?.costUsd ?? 0) + sign * b.costUsd,
-});
-
 export interface PanelReplyOptions {
   tokens?: number;
   costUsd?: number;
@@ -173,12 +154,7 @@ export interface PanelReplyOptions {
   seconds?: number;
 }
 
-export class PanelDriver {
-  state: PanelRunState;
-  readonly results: PanelStepResult[] = [];
-  readonly decisions: PanelDecision[] = [];
-  readonly events: NewRunEvent[] = [];
-  readonly records: PanelRecord[] = [];
+export class PanelDriver extends WorkflowDriver<PanelRunState, PanelEvent, PanelStepResult, PanelDecision, PanelRecord> {
   /** Every call ever queued, in order. */
   readonly calls: PanelAgentCallCommand[] = [];
   /** Calls queued and not yet answered, in the order they were queued. */
@@ -189,44 +165,11 @@ export class PanelDriver {
     readonly templates: PanelPromptTemplates = TEST_PANEL_TEMPLATES,
     runId = 'run1',
   ) {
-    this.state = initialPanelState(runId, config);
-  }
-
-  get last(): PanelStepResult {
-    return this.results[this.results.length - 1];
-  }
-
-  /** Stages the run went through, in order (the `to` of every decision). */
-  get path(): string[] {
-    return this.decisions.map((d) => d.to);
-  }
-
-  eventTypes(): string[] {
-    return this.events.map((e) => e.type);
-  }
-
-  eventsOf<T extends RunEventType>(type: T): RunEventPayload<T>[] {
-    return this.events.filter((e) => e.type === type).map((e) => e.payload as RunEventPayload<T>);
-  }
-
-  setUsage(patch: Partial<UsageSnapshot>): void {
-    this.state = { ...this.state, usage: { ...this.state.usage, ...patch } };
+    super(initialPanelState(runId, config), (state, event) => decidePanel(state, event, { templates }), 'decidePanel');
   }
 
   step(event: PanelEvent): PanelStepResult {
-    const input = deepFreeze(this.state);
-    const before = JSON.stringify(input);
-    const result = decidePanel(input, event, { templates: this.templates });
-    if (JSON.stringify(input) !== before) throw new Error('decidePanel() mutated its input state');
-    for (const e of result.events) (RUN_EVENT_PAYLOADS[e.type] as unknown as z.ZodObject).strict().parse(e.payload);
-    const changes = result.events.filter((e) => e.type === 'stage_changed');
-    if (changes.length !== result.decisions.length) throw new Error('every decision needs exactly one stage_changed event');
-
-    this.results.push(result);
-    this.decisions.push(...result.decisions);
-    this.events.push(...result.events);
-    this.records.push(...result.records);
-    this.state = result.state;
+    const result = this.run(event);
     for (const c of result.commands) {
       this.calls.push(c);
       this.inFlight.push(c);
@@ -235,24 +178,8 @@ export class PanelDriver {
     return result;
   }
 
-  private reserve(call: PanelAgentCallCommand, sign: 1 | -1): void {
-    const r: UsageTotals = { calls: 1, tokens: call.estimatedTokens, costUsd: 0 };
-    const u = this.state.usage;
-    this.setUsage({
-      reserved: add(u.reserved, r, sign),
-      reservedByProvider: { ...u.reservedByProvider, [call.provider]: add(u.reservedByProvider[call.provider], r, sign) },
-    });
-  }
-
   private settle(call: PanelAgentCallCommand, opts: PanelReplyOptions): void {
-    this.reserve(call, -1);
-    const used: UsageTotals = { calls: 1, tokens: opts.tokens ?? call.estimatedTokens + 50, costUsd: opts.costUsd ?? 0.01 };
-    const u = this.state.usage;
-    this.setUsage({
-      used: add(u.used, used),
-      usedByProvider: { ...u.usedByProvider, [call.provider]: add(u.usedByProvider[call.provider], used) },
-      elapsedSeconds: u.elapsedSeconds + (opts.seconds ?? 1),
-    });
+    this.settleUsage(call, { calls: 1, tokens: opts.tokens ?? call.estimatedTokens + 50, costUsd: opts.costUsd ?? 0.01 }, opts.seconds ?? 1);
   }
 
   /** The in-flight call of `role` (at most one per role is ever in flight). */
@@ -273,25 +200,7 @@ export class PanelDriver {
   }
 
   private finished(call: PanelAgentCallCommand, patch: Partial<PanelFinishedCall>): PanelFinishedCall {
-    return {
-      id: call.callId,
-      role: call.role,
-      stage: call.stage,
-      label: call.label,
-      attempt: call.attempt,
-      provider: call.provider,
-      model: call.model,
-      status: 'completed',
-      valid: true,
-      parsed: null,
-      responseText: null,
-      error: null,
-      errorCode: null,
-      schemaName: call.schemaName,
-      messages: call.messages,
-      usage: { inputTokens: call.estimatedTokens, outputTokens: 50, costUsd: 0.01, latencyMs: 900 },
-      ...patch,
-    };
+    return this.finishedOf(call, { usage: { inputTokens: call.estimatedTokens, outputTokens: 50, costUsd: 0.01, latencyMs: 900 }, ...patch });
   }
 
   start(): PanelStepResult {
