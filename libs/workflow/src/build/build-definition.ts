@@ -4,6 +4,7 @@ import { answers } from '../engine/replies';
 import { halt, type HaltOptions } from '../engine/closing';
 import type { BuildRunState, SynthesisRecord } from './build-types';
 import { synthesizerSpec } from './build-calls';
+import { gistOf, onArtifact } from './build-replies';
 import { SCHEMA_BY_ROLE } from './context-packs';
 import type { Step } from './build-step';
 
@@ -95,6 +96,8 @@ export const buildDefinition: WorkflowDefinition<BuildRunState, BuildRole, Stage
     if (alreadyRecorded(step.state, call.role, label)) return null; // a duplicate delivery
     return { callId: call.id, label, kind: call.role };
   },
+  gist: (_step, call, awaited, parsed) => gistOf(call, awaited.label, parsed),
+  onArtifact: (step, call, awaited, parsed) => onArtifact(step, call, awaited.label, parsed),
   onQueued: () => undefined,
   onLanded: () => undefined,
   inFlight: () => 0,

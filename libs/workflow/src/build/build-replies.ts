@@ -1,16 +1,22 @@
-import { FilesRequested, type BuildRole, type Critique, type Implementation, type Proposal, type Review, type Synthesis } from '@roundtable/contracts';
-import { emitCallFacts, onFailedReply, readReply } from '../engine/replies';
+import { FilesRequested, type BuildRole, type Critique, type Implementation, type Proposal, type Review, type Stage, type Synthesis } from '@roundtable/contracts';
 import type { FinishedCall } from './build-types';
-import { buildDefinition } from './build-definition';
 import type { Step } from './build-step';
 import { onCritique, onProposal } from './debate.stage';
 import { onFilesRequested } from './file-reads';
 import { onImplementation, onReview } from './implement.stage';
 import { onSynthesis } from './synthesize.stage';
 
-/** A build reply: the engine reads it; what an artifact does is the stage's own rule. */
+/**
+ * What a valid build reply does. Reading before writing: the critic's, engineer's or
+ * validator's reply may be a request for files instead of the artifact.
+ */
 
-function gistOf(role: BuildRole, label: string, parsed: unknown): string {
+function filesRequestOf(parsed: unknown): FilesRequested | null {
+  const request = FilesRequested.safeParse(parsed);
+  return request.success ? request.data : null;
+}
+
+function artifactGist(role: BuildRole, label: string, parsed: unknown): string {
   switch (role) {
     case 'proposer':
     case 'reviser':
@@ -33,37 +39,26 @@ function gistOf(role: BuildRole, label: string, parsed: unknown): string {
   }
 }
 
-export function onCallFinished(step: Step, call: FinishedCall): void {
-  const awaited = buildDefinition.awaited(step, call);
-  if (!awaited) return; // a stale or duplicate reply
-  const { label } = awaited;
-  const reply = readReply(call, buildDefinition.replySchema(call, awaited));
+export function gistOf(call: FinishedCall, label: string, parsed: unknown): string {
+  const request = filesRequestOf(parsed);
+  return request ? `${label}: asks to read ${request.paths.join(', ')}` : artifactGist(call.role, label, parsed);
+}
 
-  // Reading before writing: the reply may be a request for files instead of the artifact.
-  const request = reply.parsed === undefined ? null : FilesRequested.safeParse(reply.parsed);
-  const filesRequest = request?.success ? request.data : null;
-  emitCallFacts(step, call, label, reply, () =>
-    filesRequest ? `${label}: asks to read ${filesRequest.paths.join(', ')}` : gistOf(call.role, label, reply.parsed),
-  );
+type OnArtifact = (step: Step, call: FinishedCall, label: string, parsed: never) => void;
 
-  if (reply.failure) return onFailedReply(step, buildDefinition, call, awaited, reply.failure);
-  if (filesRequest) return onFilesRequested(step, call, label, filesRequest);
+/** What a valid reply becomes, by the stage that asked for it. */
+const ARTIFACT_BY_STAGE: Partial<Record<Stage, OnArtifact>> = {
+  PROPOSE: onProposal,
+  REVISE: onProposal,
+  CRITIQUE: onCritique,
+  IMPLEMENT: onImplementation,
+  FIX: onImplementation,
+  REVIEW: onReview,
+  SYNTHESIZE: onSynthesis,
+};
 
-  const parsed = reply.parsed;
-  switch (step.state.stage) {
-    case 'PROPOSE':
-    case 'REVISE':
-      return onProposal(step, call, label, parsed as Proposal);
-    case 'CRITIQUE':
-      return onCritique(step, call, label, parsed as Critique);
-    case 'IMPLEMENT':
-    case 'FIX':
-      return onImplementation(step, call, label, parsed as Implementation);
-    case 'REVIEW':
-      return onReview(step, call, label, parsed as Review);
-    case 'SYNTHESIZE':
-      return onSynthesis(step, call, label, parsed as Synthesis);
-    default:
-      return;
-  }
+export function onArtifact(step: Step, call: FinishedCall, label: string, parsed: unknown): void {
+  const request = filesRequestOf(parsed);
+  if (request) return onFilesRequested(step, call, label, request);
+  ARTIFACT_BY_STAGE[step.state.stage]?.(step, call, label, parsed as never);
 }

@@ -10,7 +10,7 @@ import {
   type TestResult,
   type Verdict,
 } from '@roundtable/contracts';
-import { WorkflowDriver } from '../engine/workflow-driver.fixture';
+import { replayProviders, templatesFromPlaceholders, WorkflowDriver } from '../engine/workflow-driver.fixture';
 import { decide } from './build.workflow';
 import type {
   AgentCallCommand,
@@ -32,12 +32,7 @@ import { initialBuildState } from './initial-state';
  * that the input state is left untouched and that every event matches its catalogue schema.
  */
 
-export const TEST_TEMPLATES: PromptTemplates = Object.fromEntries(
-  Object.entries(CONTEXT_PLACEHOLDERS).map(([name, placeholders]) => [
-    name,
-    name === 'preamble' ? 'You are the {{role}}.' : placeholders.map((p) => `## ${p}\n{{${p}}}`).join('\n'),
-  ]),
-) as PromptTemplates;
+export const TEST_TEMPLATES = templatesFromPlaceholders<PromptTemplates>(CONTEXT_PLACEHOLDERS);
 
 export function testConfig(overrides: Partial<ProjectConfigInput> = {}): ProjectConfig {
   const agent = (provider: string, model: string) => ({ provider, model, timeout_s: 60, max_tokens: 2000, temperature: 0.1 });
@@ -45,12 +40,7 @@ export function testConfig(overrides: Partial<ProjectConfigInput> = {}): Project
     project: 'dd-demo',
     objective: 'Implement max_drawdown(equity) in dd.py with pytest tests.',
     requirements: ['Returns 0.0 for monotonically increasing or empty series', 'Handles a series that ends at its trough'],
-    providers: {
-      anthropic: { type: 'replay', cassette: '/c.yaml' },
-      xai: { type: 'replay', cassette: '/c.yaml' },
-      openai: { type: 'replay', cassette: '/c.yaml' },
-      ollama: { type: 'replay', cassette: '/c.yaml' },
-    },
+    providers: replayProviders('anthropic', 'xai', 'openai', 'ollama'),
     agents: {
       proposer: agent('anthropic', 'claude-sonnet-4-5'),
       critic: agent('xai', 'grok-4'),

@@ -1,8 +1,9 @@
 import { TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
-import { warnAboutBudget } from '../engine/ledger';
+import { cancelRun, endStep } from '../engine/step-end';
 import type { BuildEvent, BuildRunState, StepContext, StepResult } from './build-types';
 import { Step } from './build-step';
-import { onCallFinished } from './build-replies';
+import { onReply } from '../engine/replies';
+import { buildDefinition } from './build-definition';
 import { onFilesRead } from './file-reads';
 import { onFilesApplied, onFilesRejected, onTestsFailedToRun, onTestsFinished } from './implement.stage';
 import { onResume } from './resume';
@@ -14,6 +15,22 @@ import { onStart, onWorkspaceFailed, onWorkspacePrepared } from './workspace.sta
  * stage_changed event, and every agent call goes through the engine's ledger (budget-checked
  * before it is queued). The stages' rules live in *.stage.ts; the call lifecycle in ../engine.
  */
+
+type Handler<T extends BuildEvent['type']> = (step: Step, event: Extract<BuildEvent, { type: T }>) => void;
+
+/** What each event does to a running run (resume and cancel are handled before this table). */
+const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel'>]: Handler<T> } = {
+  start: (step) => onStart(step),
+  workspace_prepared: (step, e) => onWorkspacePrepared(step, e.path, e.tree),
+  workspace_failed: (step, e) => onWorkspaceFailed(step, e.error),
+  agent_call_finished: (step, e) => onReply(step, buildDefinition, e.call),
+  files_applied: (step, e) => onFilesApplied(step, e.implementationLabel, e.tree),
+  files_rejected: (step, e) => onFilesRejected(step, e.implementationLabel, e.error),
+  files_read: (step, e) => onFilesRead(step, e.opId, e.files),
+  tests_finished: (step, e) => onTestsFinished(step, e.testRun),
+  tests_failed_to_run: (step, e) => onTestsFailedToRun(step, e.error),
+};
+
 export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext): StepResult {
   const step = new Step(state, ctx);
   if (event.type === 'resume') {
@@ -22,43 +39,12 @@ export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext
   }
   // A finished run is history: late replies, test results and cancels change nothing.
   if (TERMINAL_RUN_STATUSES.includes(state.status)) return step.result();
-
-  switch (event.type) {
-    case 'start':
-      onStart(step);
-      break;
-    case 'workspace_prepared':
-      onWorkspacePrepared(step, event.path, event.tree);
-      break;
-    case 'workspace_failed':
-      onWorkspaceFailed(step, event.error);
-      break;
-    case 'agent_call_finished':
-      onCallFinished(step, event.call);
-      break;
-    case 'files_applied':
-      onFilesApplied(step, event.implementationLabel, event.tree);
-      break;
-    case 'files_rejected':
-      onFilesRejected(step, event.implementationLabel, event.error);
-      break;
-    case 'files_read':
-      onFilesRead(step, event.opId, event.files);
-      break;
-    case 'tests_finished':
-      onTestsFinished(step, event.testRun);
-      break;
-    case 'tests_failed_to_run':
-      onTestsFailedToRun(step, event.error);
-      break;
-    case 'cancel':
-      step.state.status = 'cancelled';
-      step.emit('run_cancelled', { reason: event.reason ?? null });
-      return step.result();
+  if (event.type === 'cancel') {
+    cancelRun(step, event.reason);
+    return step.result();
   }
-
-  if (step.touched) warnAboutBudget(step);
-  return step.result();
+  (ON[event.type] as Handler<typeof event.type>)(step, event);
+  return endStep(step);
 }
 
 export const buildWorkflow = { decide } as const;

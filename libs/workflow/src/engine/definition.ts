@@ -73,6 +73,14 @@ export interface WorkflowDefinition<S extends EngineState<G>, R extends string, 
   /** Why the closing role cannot be called (its provider reported a usage limit), or null. */
   closingBlocked(step: St): string | null;
   blockClosing(step: St, why: string): void;
+  /** What the schema alone cannot know of a parsed reply (who is speaking, which round …), or null. */
+  contextIssue?(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): string | null;
+  /** One line for agent_call_completed: what the reply says. */
+  gist(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): string;
+  /** What a valid reply does: the artifact it becomes and the stage rule that follows. */
+  onArtifact(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): void;
+  /** A failure the workflow handles itself before the engine's repair, fallback and give-up (true = handled). */
+  ownFailure?(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, failure: { error: string; code: string | null }): boolean;
   /** The call this reply answers, or null: a stale, duplicate or late reply changes nothing. */
   awaited(step: St, call: FinishedCallOf<R, G>): AwaitedCall<K> | null;
   /** Bookkeeping once a call is queued (a workflow that runs calls in parallel notes it as pending). */

@@ -146,6 +146,26 @@ export function fallbackSpec<S extends EngineState<G>, R extends string, G exten
 }
 
 /**
+ * A finished call, once for every workflow: is it awaited (else it changes nothing), parse it,
+ * record its facts, then the workflow's artifact — or, for an unusable reply, repair, fallback
+ * or giving up.
+ */
+export function onReply<S extends EngineState<G>, R extends string, G extends string, K extends string, St extends ClosingStep<G>>(
+  step: St,
+  def: WorkflowDefinition<S, R, G, K, St>,
+  call: FinishedCallOf<R, G>,
+): void {
+  const awaited = def.awaited(step, call);
+  if (!awaited) return;
+  const reply = readReply(call, def.replySchema(call, awaited), def.contextIssue && ((parsed) => def.contextIssue!(step, call, awaited, parsed)));
+  def.onLanded(step, call, awaited);
+  emitCallFacts(step, call, awaited.label, reply, () => def.gist(step, call, awaited, reply.parsed));
+  if (!reply.failure) return def.onArtifact(step, call, awaited, reply.parsed);
+  if (def.ownFailure?.(step, call, awaited, reply.failure)) return;
+  onFailedReply(step, def, call, awaited, reply.failure);
+}
+
+/**
  * A reply that is not usable: repair once, then fall back, then give up. After a halt only
  * the closing role's call is repaired never; its failure closes fact-only.
  */

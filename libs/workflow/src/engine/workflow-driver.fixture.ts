@@ -10,6 +10,17 @@ import type { AgentCallCommandOf, FinishedCallOf, UsageSnapshot, UsageTotals } f
  * and every decision is explained by exactly one stage_changed or provider_fallback event.
  */
 
+/** Tiny prompt templates from a workflow's placeholder lists: each placeholder under its own heading. */
+export function templatesFromPlaceholders<T>(placeholders: Readonly<Record<string, readonly string[]>>): T {
+  const template = (name: string, names: readonly string[]) => (name === 'preamble' ? 'You are the {{role}}.' : names.map((p) => `## ${p}\n{{${p}}}`).join('\n'));
+  return Object.fromEntries(Object.entries(placeholders).map(([name, names]) => [name, template(name, names)])) as T;
+}
+
+/** A project's providers, each a replay provider (tests never reach one). */
+export function replayProviders(...names: string[]): Record<string, { type: 'replay'; cassette: string }> {
+  return Object.fromEntries(names.map((n) => [n, { type: 'replay' as const, cassette: '/c.yaml' }]));
+}
+
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);

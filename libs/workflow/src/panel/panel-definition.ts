@@ -8,6 +8,7 @@ import { SCHEMA_BY_KIND, type ModeratorRecord, type PanelCallKind, type PanelRun
 import { enterPhase } from './phases';
 import { finish, moderatorSpec } from './moderate.stage';
 import { finishRevote } from './revote.stage';
+import { contextIssue, gistOf, onAppealFailed, onArtifact } from './panel-replies';
 
 /**
  * The panel as a definition on the engine: five judges and a moderator, the moderator
@@ -88,6 +89,10 @@ export const panelDefinition: WorkflowDefinition<PanelRunState, PanelRole, Panel
     if (!pending || !answers(pending.callId, call)) return null;
     return pending;
   },
+  contextIssue: (step, call, awaited, parsed) => contextIssue(step, call.role, awaited.kind, parsed),
+  gist: (_step, _call, awaited, parsed) => gistOf(awaited.kind, awaited.label, parsed),
+  onArtifact: (step, call, awaited, parsed) => onArtifact(step, call, awaited, parsed),
+  ownFailure: (step, call, awaited, failure) => onAppealFailed(step, call, awaited, failure),
   onQueued: (step, spec, command) => {
     step.state.pending[spec.role] = { label: spec.label, kind: spec.kind, callId: command.callId };
   },

@@ -1,6 +1,6 @@
 import type { DebateTurn, JudgeRole, JudgeVerdict, ModeratorSynthesis, PanelRole, Revote } from '@roundtable/contracts';
 import { queueCalls } from '../engine/ledger';
-import { emitCallFacts, onFailedReply, readReply, repairSpec, type ReplyFailure } from '../engine/replies';
+import { repairSpec, type ReplyFailure } from '../engine/replies';
 import { onAppealRescore, settleAppeal } from './appeal';
 import { onTurn } from './debate.stage';
 import { onModerator } from './moderate.stage';
@@ -10,7 +10,7 @@ import type { PanelCallKind, PanelFinishedCall, PendingCall } from './panel-type
 import { onRevote } from './revote.stage';
 import { onVerdict } from './roast.stage';
 
-/** A panel reply: the engine reads it and handles its failure; what each kind's artifact does is the stage's. */
+/** What a panel reply must say beyond its schema, what it becomes by kind, and the appeal's own failure rule. */
 
 function previousScoreFor(step: PanelStep, kind: PanelCallKind, judge: JudgeRole): number | undefined {
   if (kind === 'appeal') return step.state.appeal?.previous[judge];
@@ -18,7 +18,7 @@ function previousScoreFor(step: PanelStep, kind: PanelCallKind, judge: JudgeRole
 }
 
 /** What the schema alone cannot know: who is speaking, which round, and whether a score moved. */
-function contextIssue(step: PanelStep, role: PanelRole, kind: PanelCallKind, parsed: unknown): string | null {
+export function contextIssue(step: PanelStep, role: PanelRole, kind: PanelCallKind, parsed: unknown): string | null {
   switch (kind) {
     case 'verdict': {
       const v = parsed as JudgeVerdict;
@@ -47,7 +47,7 @@ function contextIssue(step: PanelStep, role: PanelRole, kind: PanelCallKind, par
   }
 }
 
-function gistOf(kind: PanelCallKind, label: string, parsed: unknown): string {
+export function gistOf(kind: PanelCallKind, label: string, parsed: unknown): string {
   switch (kind) {
     case 'verdict': {
       const v = parsed as JudgeVerdict;
@@ -65,39 +65,23 @@ function gistOf(kind: PanelCallKind, label: string, parsed: unknown): string {
   }
 }
 
-export function onCallFinished(step: PanelStep, call: PanelFinishedCall): void {
-  const awaited = panelDefinition.awaited(step, call);
-  if (!awaited) return; // stale, duplicate, or a reply this run stopped waiting for
-  const { label, kind } = awaited;
-  const reply = readReply(call, panelDefinition.replySchema(call, awaited), (parsed) => contextIssue(step, call.role, kind, parsed));
-  panelDefinition.onLanded(step, call, awaited);
-  emitCallFacts(step, call, label, reply, () => gistOf(kind, label, reply.parsed));
+type OnArtifact = (step: PanelStep, call: PanelFinishedCall, label: string, parsed: never) => void;
 
-  if (reply.failure) {
-    if (kind === 'appeal') return onAppealFailed(step, call, awaited, reply.failure);
-    return onFailedReply(step, panelDefinition, call, awaited, reply.failure);
-  }
-  const parsed = reply.parsed;
-  switch (kind) {
-    case 'verdict':
-      return onVerdict(step, call, label, parsed as JudgeVerdict);
-    case 'turn':
-      return onTurn(step, call, label, parsed as DebateTurn);
-    case 'revote':
-      return onRevote(step, call, label, parsed as Revote);
-    case 'appeal':
-      return onAppealRescore(step, call, label, parsed as Revote);
-    case 'moderator':
-      return onModerator(step, call, label, parsed as ModeratorSynthesis);
-  }
+/** What a valid reply becomes, by the kind of call it answers. */
+const ARTIFACT_BY_KIND: Record<PanelCallKind, OnArtifact> = { verdict: onVerdict, turn: onTurn, revote: onRevote, appeal: onAppealRescore, moderator: onModerator };
+
+export function onArtifact(step: PanelStep, call: PanelFinishedCall, awaited: PendingCall, parsed: unknown): void {
+  ARTIFACT_BY_KIND[awaited.kind](step, call, awaited.label, parsed as never);
 }
 
 /** An appeal is outside the run proper: a repair only within the budget, and a failure costs only that re-score. */
-function onAppealFailed(step: PanelStep, call: PanelFinishedCall, awaited: PendingCall, { error, code }: ReplyFailure): void {
+export function onAppealFailed(step: PanelStep, call: PanelFinishedCall, awaited: PendingCall, { error, code }: ReplyFailure): boolean {
+  if (awaited.kind !== 'appeal') return false;
   if (code === 'SCHEMA_INVALID' && call.attempt === 1) {
     const refusal = queueCalls(step, panelDefinition, [repairSpec(call, awaited, panelDefinition.replySchema(call, awaited), error)]);
-    if (!refusal) return;
+    if (!refusal) return true;
   }
   step.warn({ kind: 'appeal_failed', detail: `${call.role}'s appeal re-score failed (${code ?? 'ERROR'}: ${error})`, judges: [call.role as JudgeRole] });
   settleAppeal(step);
+  return true;
 }

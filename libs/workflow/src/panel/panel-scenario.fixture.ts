@@ -11,7 +11,7 @@ import {
   type PanelRole,
   type Revote,
 } from '@roundtable/contracts';
-import { WorkflowDriver } from '../engine/workflow-driver.fixture';
+import { replayProviders, templatesFromPlaceholders, WorkflowDriver } from '../engine/workflow-driver.fixture';
 import { initialPanelState } from './initial-panel-state';
 import { PANEL_PLACEHOLDERS } from './panel-context-packs';
 import type {
@@ -34,12 +34,7 @@ import { decidePanel } from './panel.workflow';
  * step that the input state is untouched and every event matches its catalogue schema.
  */
 
-export const TEST_PANEL_TEMPLATES: PanelPromptTemplates = Object.fromEntries(
-  Object.entries(PANEL_PLACEHOLDERS).map(([name, placeholders]) => [
-    name,
-    name === 'preamble' ? 'You are the {{role}}.' : placeholders.map((p) => `## ${p}\n{{${p}}}`).join('\n'),
-  ]),
-) as PanelPromptTemplates;
+export const TEST_PANEL_TEMPLATES = templatesFromPlaceholders<PanelPromptTemplates>(PANEL_PLACEHOLDERS);
 
 const agent = (provider: string, model: string) => ({ provider, model, timeout_s: 60, max_tokens: 2000, temperature: 0.3 });
 
@@ -55,12 +50,7 @@ export function testPanelConfig(overrides: Partial<PanelProjectConfigInput> = {}
     workflow: 'panel',
     project: 'panel-demo',
     idea: TEST_IDEA,
-    providers: {
-      anthropic: { type: 'replay', cassette: '/c.yaml' },
-      openai: { type: 'replay', cassette: '/c.yaml' },
-      xai: { type: 'replay', cassette: '/c.yaml' },
-      ollama: { type: 'replay', cassette: '/c.yaml' },
-    },
+    providers: replayProviders('anthropic', 'openai', 'xai', 'ollama'),
     judges: {
       vc: agent('anthropic', 'claude-sonnet-4-5'),
       engineer: agent('openai', 'gpt-5'),

@@ -1,7 +1,8 @@
 import { TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
-import { warnAboutBudget } from '../engine/ledger';
+import { cancelRun, endStep } from '../engine/step-end';
 import { onAppeal } from './appeal';
-import { onCallFinished } from './panel-replies';
+import { onReply } from '../engine/replies';
+import { panelDefinition } from './panel-definition';
 import { PanelStep } from './panel-step';
 import type { PanelEvent, PanelRunState, PanelStepContext, PanelStepResult } from './panel-types';
 import { onStart } from './roast.stage';
@@ -27,25 +28,21 @@ export function decidePanel(state: PanelRunState, event: PanelEvent, ctx: PanelS
     onAppeal(step, event.evidence, event.judges, event.caps ?? {});
   } else if (TERMINAL_RUN_STATUSES.includes(state.status)) {
     // A finished run is history, except for the re-scores of its one appeal.
-    if (event.type === 'agent_call_finished' && state.pending[event.call.role]?.kind === 'appeal') onCallFinished(step, event.call);
+    if (event.type === 'agent_call_finished' && state.pending[event.call.role]?.kind === 'appeal') onReply(step, panelDefinition, event.call);
   } else {
     switch (event.type) {
       case 'start':
         onStart(step);
         break;
       case 'agent_call_finished':
-        onCallFinished(step, event.call);
+        onReply(step, panelDefinition, event.call);
         break;
       case 'cancel':
-        // Between turns by construction: a step is never interrupted, and a reply that lands
-        // after this is ignored because the run is terminal.
-        step.state.status = 'cancelled';
-        step.emit('run_cancelled', { reason: event.reason ?? null });
+        cancelRun(step, event.reason);
         return step.result();
     }
   }
-  if (step.touched) warnAboutBudget(step);
-  return step.result();
+  return endStep(step);
 }
 
 export const panelWorkflow = { decide: decidePanel } as const;
