@@ -208,11 +208,24 @@ export class PanelDriver extends WorkflowDriver<PanelRunState, PanelEvent, Panel
     return this.step({ type: 'agent_call_finished', call: this.finished(call, patch) });
   }
 
-  /** A call that failed before a usable reply (guard, provider error, usage limit). */
-  fail(role: PanelRole, errorCode: string, error: string): PanelStepResult {
+  /** A call that failed before a usable reply (guard, provider error, usage limit); `patch` adds retry facts. */
+  fail(role: PanelRole, errorCode: string, error: string, patch: Partial<PanelFinishedCall> = {}): PanelStepResult {
     const call = this.take(role);
     this.settle(call, { tokens: 0, costUsd: 0 });
-    return this.step({ type: 'agent_call_finished', call: this.finished(call, { status: 'failed', valid: null, error, errorCode, usage: undefined }) });
+    return this.step({ type: 'agent_call_finished', call: this.finished(call, { status: 'failed', valid: null, error, errorCode, usage: undefined, ...patch }) });
+  }
+
+  /**
+   * A valid reply that came only after the provider-worker retried transient failures: the
+   * last try reports, under its own row id, with the earlier tries (the queued call among them).
+   */
+  replyAfterRetries(role: PanelRole, parsed: unknown, retries: { error: string; errorCode: string }[]): PanelStepResult {
+    const call = this.take(role);
+    this.settle(call, {});
+    const tries = [call.callId, ...retries.slice(1).map((_, i) => `${call.callId}-retry${i + 1}`)];
+    const priorAttempts = retries.map((r, i) => ({ id: tries[i], ...r }));
+    const last = { id: `${call.callId}-retry${retries.length}`, parsed, responseText: JSON.stringify(parsed), retry: retries.length, priorAttempts };
+    return this.step({ type: 'agent_call_finished', call: this.finished(call, last) });
   }
 
   cancel(reason?: string): PanelStepResult {
