@@ -93,7 +93,8 @@ export const buildDefinition: WorkflowDefinition<BuildRunState, BuildRole, Stage
     // One call at a time: the one awaited is the last one queued (a provider-worker retry takes the next number too).
     if (!answers(`${step.runId}-c${step.state.counters.call ?? 0}`, call)) return null;
     const label = call.label ?? expectedLabel(step, call.role);
-    if (alreadyRecorded(step.state, call.role, label)) return null; // a duplicate delivery
+    // A duplicate delivery: its artifact is recorded, or it was a request for files already taken.
+    if (alreadyRecorded(step.state, call.role, label) || (step.state.fileReads ?? []).some((r) => r.callId === call.id)) return null;
     return { callId: call.id, label, kind: call.role };
   },
   gist: (_step, call, awaited, parsed) => gistOf(call, awaited.label, parsed),
