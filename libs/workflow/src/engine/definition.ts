@@ -45,6 +45,8 @@ export interface AwaitedCall<K extends string = string> {
 }
 
 export interface WorkflowDefinition<S extends EngineState<G>, R extends string, G extends string, K extends string, St> {
+  // ---- roles and the close
+
   /** The agent config (provider, model, limits, fallback) a role's calls use. */
   agentOf(config: S['config'], role: R): AgentConfig;
   /** The role that closes a run, and the words the close is told in. */
@@ -59,28 +61,18 @@ export interface WorkflowDefinition<S extends EngineState<G>, R extends string, 
   };
   /** The stage a halted run stands in. */
   haltedStage: G;
-  /** The schema a reply to this call must match (the reply schema of its kind). */
-  replySchema(call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>): AgentSchemaName;
-  /** The halt reason when a call is given up on, in the workflow's words (`schema`: it failed its schema twice). */
-  giveUpReason(call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, failure: { error: string; code: string | null }, schema: boolean): string;
-  /**
-   * What giving up on a failed call means, when it is not the closing role's and not yet a
-   * halt: true = handled by the workflow (the run goes on); false = the run halts.
-   */
-  giveUp(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, why: string): boolean;
-  /** A failed reply of another role after the halt (a call that was in flight when it came). */
-  afterHaltFailure(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, why: string): void;
+  /** The closing role's fresh call. */
+  closingSpec(step: St): CallSpec<R, G, K>;
+  /** Entering the closing stage after a halt (a workflow that clocks its phases starts one). */
+  onClosingStage(step: St): void;
+  /** The close without a model: written from the records alone. */
+  factOnly(step: St, why: string): void;
   /** Why the closing role cannot be called (its provider reported a usage limit), or null. */
   closingBlocked(step: St): string | null;
   blockClosing(step: St, why: string): void;
-  /** What the schema alone cannot know of a parsed reply (who is speaking, which round …), or null. */
-  contextIssue?(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): string | null;
-  /** One line for agent_call_completed: what the reply says. */
-  gist(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): string;
-  /** What a valid reply does: the artifact it becomes and the stage rule that follows. */
-  onArtifact(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): void;
-  /** A failure the workflow handles itself before the engine's repair, fallback and give-up (true = handled). */
-  ownFailure?(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, failure: { error: string; code: string | null }): boolean;
+
+  // ---- calls in flight
+
   /** The call this reply answers, or null: a stale, duplicate or late reply changes nothing. */
   awaited(step: St, call: FinishedCallOf<R, G>): AwaitedCall<K> | null;
   /** Bookkeeping once a call is queued (a workflow that runs calls in parallel notes it as pending). */
@@ -89,10 +81,29 @@ export interface WorkflowDefinition<S extends EngineState<G>, R extends string, 
   onLanded(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>): void;
   /** Calls still in flight: the close waits for them to land. */
   inFlight(step: St): number;
-  /** The closing role's fresh call. */
-  closingSpec(step: St): CallSpec<R, G, K>;
-  /** Entering the closing stage after a halt (a workflow that clocks its phases starts one). */
-  onClosingStage(step: St): void;
-  /** The close without a model: written from the records alone. */
-  factOnly(step: St, why: string): void;
+
+  // ---- replies: what a reply must be, and what it does
+
+  /** The schema a reply to this call must match (the reply schema of its kind). */
+  replySchema(call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>): AgentSchemaName;
+  /** What the schema alone cannot know of a parsed reply (who is speaking, which round …), or null. */
+  contextIssue?(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): string | null;
+  /** One line for agent_call_completed: what the reply says. */
+  gist(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): string;
+  /** What a valid reply does: the artifact it becomes and the stage rule that follows. */
+  onArtifact(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, parsed: unknown): void;
+
+  // ---- giving up (after the engine's one repair and the role's fallback)
+
+  /** A failure the workflow handles itself before the engine's repair, fallback and give-up (true = handled). */
+  ownFailure?(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, failure: { error: string; code: string | null }): boolean;
+  /**
+   * What giving up on a failed call means, when it is not the closing role's and not yet a
+   * halt: true = handled by the workflow (the run goes on); false = the run halts.
+   */
+  giveUp(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, why: string): boolean;
+  /** The halt reason when a call is given up on, in the workflow's words (`schema`: it failed its schema twice). */
+  giveUpReason(call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, failure: { error: string; code: string | null }, schema: boolean): string;
+  /** A failed reply of another role after the halt (a call that was in flight when it came). */
+  afterHaltFailure(step: St, call: FinishedCallOf<R, G>, awaited: AwaitedCall<K>, why: string): void;
 }
