@@ -166,8 +166,8 @@ export function onReply<S extends EngineState<G>, R extends string, G extends st
 }
 
 /**
- * A reply that is not usable: repair once, then fall back, then give up. After a halt only
- * the closing role's one call is never repaired: its failure closes fact-only.
+ * A reply that is not usable: repair once, then fall back, then give up. After a halt the
+ * closing role's one call gets no repair: its failure closes fact-only.
  */
 export function onFailedReply<S extends EngineState<G>, R extends string, G extends string, K extends string, St extends ClosingStep<G>>(
   step: St,
