@@ -10,7 +10,6 @@ import {
   type TestResult,
   type Verdict,
 } from '@roundtable/contracts';
-import type { PriceLookup } from '../engine/call-types';
 import { replayProviders, templatesFromPlaceholders, WorkflowDriver } from '../engine/workflow-driver.fixture';
 import { decide } from './build.workflow';
 import type {
@@ -148,10 +147,8 @@ export class BuildDriver extends WorkflowDriver<BuildRunState, BuildEvent, StepR
     config: ProjectConfig = testConfig(),
     readonly templates: PromptTemplates = TEST_TEMPLATES,
     runId = 'run1',
-    /** Table prices, as the orchestrator passes them: a priced call reserves its worst case in USD. */
-    prices?: PriceLookup,
   ) {
-    super(initialBuildState(runId, config), (state, event) => decide(state, event, { templates, prices }), 'decide');
+    super(initialBuildState(runId, config), (state, event, prices) => decide(state, event, { templates, prices }), 'decide');
   }
 
   get lastOp(): Exclude<Command, AgentCallCommand> {

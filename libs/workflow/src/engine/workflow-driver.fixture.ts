@@ -1,6 +1,6 @@
 import { RUN_EVENT_PAYLOADS, type NewRunEvent, type RunEventPayload, type RunEventType } from '@roundtable/contracts';
 import { z } from 'zod';
-import type { AgentCallCommandOf, FinishedCallOf, UsageSnapshot, UsageTotals } from './call-types';
+import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot, UsageTotals } from './call-types';
 
 /**
  * Test-only: what every workflow's scenario driver shares. It feeds events to a pure decide()
@@ -19,6 +19,12 @@ export function templatesFromPlaceholders<T>(placeholders: Readonly<Record<strin
 /** A project's providers, each a replay provider (tests never reach one). */
 export function replayProviders(...names: string[]): Record<string, { type: 'replay'; cassette: string }> {
   return Object.fromEntries(names.map((n) => [n, { type: 'replay' as const, cassette: '/c.yaml' }]));
+}
+
+/** The driver with table prices set, before its first step. */
+export function priced<D extends { prices?: PriceLookup }>(driver: D, prices: PriceLookup): D {
+  driver.prices = prices;
+  return driver;
 }
 
 export function deepFreeze<T>(value: T): T {
@@ -53,10 +59,12 @@ export abstract class WorkflowDriver<S extends DriverState, E, Res extends Drive
   readonly decisions: D[] = [];
   readonly events: NewRunEvent[] = [];
   readonly records: R[] = [];
+  /** Table prices, as the orchestrator passes them: a priced call reserves its worst case in USD. */
+  prices?: PriceLookup;
 
   protected constructor(
     public state: S,
-    private readonly decideStep: (state: S, event: E) => Res,
+    private readonly decideStep: (state: S, event: E, prices: PriceLookup | undefined) => Res,
     private readonly name: string,
   ) {}
 
@@ -85,7 +93,7 @@ export abstract class WorkflowDriver<S extends DriverState, E, Res extends Drive
   protected run(event: E): Res {
     const input = deepFreeze(this.state);
     const before = JSON.stringify(input);
-    const result = this.decideStep(input, event);
+    const result = this.decideStep(input, event, this.prices);
     if (JSON.stringify(input) !== before) throw new Error(`${this.name}() mutated its input state`);
     for (const e of result.events) (RUN_EVENT_PAYLOADS[e.type] as unknown as z.ZodObject).strict().parse(e.payload);
     // A decision is a stage change, or (staying in the stage) a switch to a fallback provider.

@@ -1,5 +1,6 @@
 import { JUDGES, type JudgeRole } from '@roundtable/contracts';
 import type { PriceLookup } from '../engine/call-types';
+import { priced } from '../engine/workflow-driver.fixture';
 import { PanelDriver, testPanelConfig, verdictBody } from './panel-scenario.fixture';
 
 /**
@@ -12,7 +13,8 @@ const PRICES: PriceLookup = () => ({ inputPerMtok: 3, outputPerMtok: 15 });
 
 /** The five roast calls as a loose budget queues them (their worst cases, in dispatch order). */
 function roastCalls(prices?: PriceLookup) {
-  const d = new PanelDriver(testPanelConfig(), undefined, 'run1', prices);
+  const d = new PanelDriver(testPanelConfig());
+  if (prices) priced(d, prices);
   d.start();
   return d.calls;
 }
@@ -46,7 +48,7 @@ describe('panel workflow: worst-case reservations', () => {
   it('five parallel judges against a tight max_cost_usd stop at the cap, not past it', () => {
     const loose = roastCalls(PRICES);
     const cap = loose[0].reservedCostUsd + loose[1].reservedCostUsd + loose[2].reservedCostUsd / 2;
-    const d = new PanelDriver(testPanelConfig({ budget: { max_cost_usd: cap } }), undefined, 'run1', PRICES);
+    const d = priced(new PanelDriver(testPanelConfig({ budget: { max_cost_usd: cap } })), PRICES);
     const r = d.start();
     expect(d.calls.map((c) => c.role)).toEqual(JUDGES.slice(0, 2));
     expect(r.state.haltReason).toMatch(/^max_cost_usd would be exceeded: /);

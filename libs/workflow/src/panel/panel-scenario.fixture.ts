@@ -11,7 +11,6 @@ import {
   type PanelRole,
   type Revote,
 } from '@roundtable/contracts';
-import type { PriceLookup } from '../engine/call-types';
 import { replayProviders, templatesFromPlaceholders, WorkflowDriver } from '../engine/workflow-driver.fixture';
 import { initialPanelState } from './initial-panel-state';
 import { PANEL_PLACEHOLDERS } from './panel-context-packs';
@@ -155,10 +154,8 @@ export class PanelDriver extends WorkflowDriver<PanelRunState, PanelEvent, Panel
     config: PanelProjectConfig = testPanelConfig(),
     readonly templates: PanelPromptTemplates = TEST_PANEL_TEMPLATES,
     runId = 'run1',
-    /** Table prices, as the orchestrator passes them: a priced call reserves its worst case in USD. */
-    prices?: PriceLookup,
   ) {
-    super(initialPanelState(runId, config), (state, event) => decidePanel(state, event, { templates, prices }), 'decidePanel');
+    super(initialPanelState(runId, config), (state, event, prices) => decidePanel(state, event, { templates, prices }), 'decidePanel');
   }
 
   step(event: PanelEvent): PanelStepResult {
