@@ -5,6 +5,7 @@ import { alreadyRecorded, ROLE_BY_STAGE } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
 import { criticPack, engineerPack, fileReadsFor, fileRequestLimits, validatorPack } from './context-packs';
 
+/** Reading before writing (issue 4): a role's request for files, and the question asked again once they are read. */
 
 /**
  * The critic, engineer or validator asked to read files before answering: the test-runner

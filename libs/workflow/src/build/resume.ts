@@ -4,6 +4,7 @@ import { callCritic, callEngineer, callProposer, callReviser, callSynthesizer, c
 import { latestImplementation, latestProposal, type Step } from './build-step';
 import { applyCritique } from './debate.stage';
 
+/** Resume: a halted, needs_input or failed run restarts where it stopped (or where the user says). */
 
 const RESUMABLE: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
 
