@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
 import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch, usageOfRow } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { decide, type BuildEvent, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
+import { decide, type BuildEvent, type PanelPromptTemplates, type PriceLookup, type PromptTemplates } from '@roundtable/workflow';
 import { eventKeyOf, finishedCallEvent, jobToBuildEvent, recordTestRun, SETTLE_FINISHED_CALL_SQL } from './job-to-event';
 import { writeStep, type WrittenStep } from './step-writer';
 import { applyPanelStep } from './panel/panel-step';
@@ -23,6 +23,8 @@ export class OrchestratorStepService {
     private readonly templates: PromptTemplates,
     /** Loaded at boot by loadPanelPromptTemplates; without them a panel run's step throws. */
     private readonly panelTemplates: PanelPromptTemplates | null = null,
+    /** Table prices for the budget's worst-case USD reservations; absent: no call reserves USD. */
+    private readonly prices?: PriceLookup,
   ) {}
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
@@ -99,7 +101,7 @@ export class OrchestratorStepService {
     if (run.workflow === 'panel') {
       if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
       const usage = usageOfRow(withLock.state ?? {}, run, now);
-      return { written: await applyPanelStep(em, run, name, payload, this.panelTemplates, now, { settled: withLock.settled, usage }), end: 'commit' };
+      return { written: await applyPanelStep(em, run, name, payload, { templates: this.panelTemplates, prices: this.prices }, now, { settled: withLock.settled, usage }), end: 'commit' };
     }
     // A finished run still records late call results (usage, reservations) and may be resumed.
     if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
@@ -110,7 +112,7 @@ export class OrchestratorStepService {
         ? finishedCallEvent(run.id, String(payload.callId), withLock.settled)
         : await jobToBuildEvent(em, run, name, payload);
     const state = buildRunStateFromRow(run, withLock.state ?? {}, now);
-    const result = decide(state, event, { templates: this.templates });
+    const result = decide(state, event, { templates: this.templates, prices: this.prices });
     if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
     return { written: await writeStep(em, run, result, [], { commit: true }), end: 'committed' };
   }

@@ -207,7 +207,7 @@ export async function writeCommand(
                                     messages, context_refs, schema_name, max_tokens, temperature, timeout_ms)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', $11, $12, $13, $14, $15, $16, $17)
            ON CONFLICT DO NOTHING)
-         INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens, cost_usd) VALUES ($1, $2, $6, 1, $18, NULL)
+         INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens, cost_usd) VALUES ($1, $2, $6, 1, $18, $19)
          ON CONFLICT DO NOTHING`,
         [
           c.callId,
@@ -227,7 +227,10 @@ export async function writeCommand(
           c.maxTokens ?? null,
           c.temperature ?? null,
           c.timeoutMs ?? null,
-          c.estimatedTokens,
+          // The call's worst case, as the workflow's ledger checked it: prompt estimate + max output
+          // tokens, and that at the table price (NULL: an unpriced model reserves no USD).
+          c.reservedTokens,
+          c.reservedCostUsd > 0 ? c.reservedCostUsd : null,
         ],
       );
       return {

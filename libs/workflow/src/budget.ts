@@ -1,5 +1,5 @@
 import type { BudgetConfig } from '@roundtable/contracts';
-import type { ChatMessage, UsageSnapshot, UsageTotals } from './build/build-types';
+import type { ChatMessage, UsageSnapshot, UsageTotals } from './engine/call-types';
 
 /**
  * Budget arithmetic (seed §10 #3, ARCHITECTURE "budget before every enqueue"). Usage counts
@@ -11,7 +11,10 @@ export type BudgetCheck = { ok: true } | { ok: false; cap: string; reason: strin
 
 export interface PlannedCall {
   provider: string;
+  /** The tokens the call may use at worst (the ledger passes the prompt estimate + max output tokens). */
   estimatedTokens: number;
+  /** What the call may cost at worst, at the model's table price; 0 or absent = unpriced. */
+  costUsd?: number;
 }
 
 export interface BudgetWarning {
@@ -76,6 +79,16 @@ function checkCaps(caps: Caps, now: UsageTotals, call: PlannedCall, prefix: stri
       ok: false,
       cap: `${prefix}max_cost_usd`,
       reason: `${prefix}max_cost_usd reached: ${formatUsd(now.costUsd)} of ${formatUsd(caps.max_cost_usd)} spent or reserved`,
+    };
+  }
+  const cost = call.costUsd ?? 0;
+  if (caps.max_cost_usd !== undefined && now.costUsd + cost > caps.max_cost_usd) {
+    return {
+      ok: false,
+      cap: `${prefix}max_cost_usd`,
+      reason:
+        `${prefix}max_cost_usd would be exceeded: ${formatUsd(now.costUsd)} spent or reserved + ` +
+        `${formatUsd(cost)} at the table price for the next call > ${formatUsd(caps.max_cost_usd)}`,
     };
   }
   return { ok: true };

@@ -14,3 +14,6 @@ export { decidePanel, panelWorkflow, canAppeal, MAX_PANEL_RETRIES } from './pane
 export { initialPanelState } from './panel/initial-panel-state';
 export * from './panel/panel-stored-state';
 export * from './panel/panel-report';
+export type { WorkflowDefinition, CallSpec, AwaitedCall, EngineState } from './engine/definition';
+export type { AgentCallCommandOf, FinishedCallOf } from './engine/call-types';
+export { reservationFor, type Reservation } from './engine/ledger';

@@ -9,7 +9,7 @@ import {
   toStoredPanelState,
   type PanelEvent,
   type PanelFinishedCall,
-  type PanelPromptTemplates,
+  type PanelStepContext,
   type PanelStepResult,
   type UsageSnapshot,
 } from '@roundtable/workflow';
@@ -56,7 +56,7 @@ export async function applyPanelStep(
   run: RunEntity,
   name: JobName,
   payload: Record<string, unknown>,
-  templates: PanelPromptTemplates,
+  ctx: PanelStepContext,
   now: Date,
   /** Read with the run lock: the settled call (agent.done, else null) and the run's usage. */
   withLock: { settled: object | undefined | null; usage: UsageSnapshot },
@@ -64,7 +64,7 @@ export async function applyPanelStep(
   if (!PANEL_JOBS.has(name)) return 'ignored';
   if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && !AFTER_THE_END.has(name)) return 'ignored';
   const event = jobToPanelEvent(run, name, payload, withLock.settled);
-  return writePanelStep(em, run, decidePanel(panelStateOf(run, withLock.usage), event, { templates }));
+  return writePanelStep(em, run, decidePanel(panelStateOf(run, withLock.usage), event, ctx));
 }
 
 /**

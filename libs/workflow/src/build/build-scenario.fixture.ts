@@ -1,9 +1,7 @@
 import {
   ProjectConfig,
-  RUN_EVENT_PAYLOADS,
   type Critique,
   type Implementation,
-  type NewRunEvent,
   type Problem,
   type ProjectConfigInput,
   type Proposal,
@@ -12,7 +10,7 @@ import {
   type TestResult,
   type Verdict,
 } from '@roundtable/contracts';
-import { z } from 'zod';
+import { replayProviders, templatesFromPlaceholders, WorkflowDriver } from '../engine/workflow-driver.fixture';
 import { decide } from './build.workflow';
 import type {
   AgentCallCommand,
@@ -24,8 +22,6 @@ import type {
   FinishedCall,
   PromptTemplates,
   StepResult,
-  UsageSnapshot,
-  UsageTotals,
 } from './build-types';
 import { CONTEXT_PLACEHOLDERS } from './context-packs';
 import { initialBuildState } from './initial-state';
@@ -36,12 +32,7 @@ import { initialBuildState } from './initial-state';
  * that the input state is left untouched and that every event matches its catalogue schema.
  */
 
-export const TEST_TEMPLATES: PromptTemplates = Object.fromEntries(
-  Object.entries(CONTEXT_PLACEHOLDERS).map(([name, placeholders]) => [
-    name,
-    name === 'preamble' ? 'You are the {{role}}.' : placeholders.map((p) => `## ${p}\n{{${p}}}`).join('\n'),
-  ]),
-) as PromptTemplates;
+export const TEST_TEMPLATES = templatesFromPlaceholders<PromptTemplates>(CONTEXT_PLACEHOLDERS);
 
 export function testConfig(overrides: Partial<ProjectConfigInput> = {}): ProjectConfig {
   const agent = (provider: string, model: string) => ({ provider, model, timeout_s: 60, max_tokens: 2000, temperature: 0.1 });
@@ -49,12 +40,7 @@ export function testConfig(overrides: Partial<ProjectConfigInput> = {}): Project
     project: 'dd-demo',
     objective: 'Implement max_drawdown(equity) in dd.py with pytest tests.',
     requirements: ['Returns 0.0 for monotonically increasing or empty series', 'Handles a series that ends at its trough'],
-    providers: {
-      anthropic: { type: 'replay', cassette: '/c.yaml' },
-      xai: { type: 'replay', cassette: '/c.yaml' },
-      openai: { type: 'replay', cassette: '/c.yaml' },
-      ollama: { type: 'replay', cassette: '/c.yaml' },
-    },
+    providers: replayProviders('anthropic', 'xai', 'openai', 'ollama'),
     agents: {
       proposer: agent('anthropic', 'claude-sonnet-4-5'),
       critic: agent('xai', 'grok-4'),
@@ -147,31 +133,12 @@ export function testResult(exitCode: number, over: Partial<TestResult> = {}): Te
 
 // ---- the driver ---------------------------------------------------------------------------
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
-}
-
-const add = (a: UsageTotals | undefined, b: UsageTotals, sign = 1): UsageTotals => ({
-  calls: (a?.calls ?? 0) + sign * b.calls,
-  tokens: (a?.tokens ?? 0) + sign * b.tokens,
-  costUsd: (a?.costUsd ?? 0) + sign * b.costUsd,
-});
-
 export interface ReplyOptions {
   tokens?: number;
   costUsd?: number;
 }
 
-export class BuildDriver {
-  state: BuildRunState;
-  readonly results: StepResult[] = [];
-  readonly decisions: Decision[] = [];
-  readonly events: NewRunEvent[] = [];
-  readonly records: DomainRecord[] = [];
+export class BuildDriver extends WorkflowDriver<BuildRunState, BuildEvent, StepResult, Decision, DomainRecord> {
   readonly calls: AgentCallCommand[] = [];
   readonly ops: Exclude<Command, AgentCallCommand>[] = [];
   pendingCall: AgentCallCommand | null = null;
@@ -181,45 +148,15 @@ export class BuildDriver {
     readonly templates: PromptTemplates = TEST_TEMPLATES,
     runId = 'run1',
   ) {
-    this.state = initialBuildState(runId, config);
-  }
-
-  get last(): StepResult {
-    return this.results[this.results.length - 1];
+    super(initialBuildState(runId, config), (state, event, prices) => decide(state, event, { templates, prices }), 'decide');
   }
 
   get lastOp(): Exclude<Command, AgentCallCommand> {
     return this.ops[this.ops.length - 1];
   }
 
-  /** Stages the run went through, in order (the `to` of every decision). */
-  get path(): string[] {
-    return this.decisions.map((d) => d.to);
-  }
-
-  eventTypes(): string[] {
-    return this.events.map((e) => e.type);
-  }
-
-  setUsage(patch: Partial<UsageSnapshot>): void {
-    this.state = { ...this.state, usage: { ...this.state.usage, ...patch } };
-  }
-
   step(event: BuildEvent): StepResult {
-    const input = deepFreeze(this.state);
-    const before = JSON.stringify(input);
-    const result = decide(input, event, { templates: this.templates });
-    if (JSON.stringify(input) !== before) throw new Error('decide() mutated its input state');
-    for (const e of result.events) (RUN_EVENT_PAYLOADS[e.type] as unknown as z.ZodObject).strict().parse(e.payload);
-    // A decision is a stage change, or (staying in the stage) a switch to a fallback provider.
-    const explained = result.events.filter((e) => e.type === 'stage_changed' || e.type === 'provider_fallback');
-    if (explained.length !== result.decisions.length) throw new Error('every decision needs exactly one stage_changed or provider_fallback event');
-
-    this.results.push(result);
-    this.decisions.push(...result.decisions);
-    this.events.push(...result.events);
-    this.records.push(...result.records);
-    this.state = result.state;
+    const result = this.run(event);
     for (const c of result.commands) {
       if (c.kind === 'agent_call') {
         this.calls.push(c);
@@ -232,20 +169,8 @@ export class BuildDriver {
     return result;
   }
 
-  private reserve(call: AgentCallCommand, sign: 1 | -1): void {
-    const r: UsageTotals = { calls: 1, tokens: call.estimatedTokens, costUsd: 0 };
-    const u = this.state.usage;
-    this.setUsage({
-      reserved: add(u.reserved, r, sign),
-      reservedByProvider: { ...u.reservedByProvider, [call.provider]: add(u.reservedByProvider[call.provider], r, sign) },
-    });
-  }
-
   private settle(call: AgentCallCommand, opts: ReplyOptions): void {
-    this.reserve(call, -1);
-    const used: UsageTotals = { calls: 1, tokens: opts.tokens ?? call.estimatedTokens + 50, costUsd: opts.costUsd ?? 0.01 };
-    const u = this.state.usage;
-    this.setUsage({ used: add(u.used, used), usedByProvider: { ...u.usedByProvider, [call.provider]: add(u.usedByProvider[call.provider], used) } });
+    this.settleUsage(call, { calls: 1, tokens: opts.tokens ?? call.estimatedTokens + 50, costUsd: opts.costUsd ?? 0.01 });
   }
 
   private takeCall(): AgentCallCommand {
@@ -256,24 +181,7 @@ export class BuildDriver {
   }
 
   private finished(call: AgentCallCommand, patch: Partial<FinishedCall>): FinishedCall {
-    return {
-      id: call.callId,
-      role: call.role,
-      stage: call.stage,
-      label: call.label,
-      attempt: call.attempt,
-      provider: call.provider,
-      model: call.model,
-      status: 'completed',
-      valid: true,
-      parsed: null,
-      responseText: null,
-      error: null,
-      errorCode: null,
-      schemaName: call.schemaName,
-      messages: call.messages,
-      ...patch,
-    };
+    return this.finishedOf(call, patch);
   }
 
   start(): StepResult {

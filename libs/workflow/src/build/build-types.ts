@@ -1,5 +1,4 @@
 import type {
-  AgentSchemaName,
   BuildRole,
   Critique,
   Implementation,
@@ -13,6 +12,10 @@ import type {
   TestResult,
 } from '@roundtable/contracts';
 
+import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
+
+export type { ChatMessage, UsageTotals, UsageSnapshot, PriorAttempt, CallUsage, ModelPrice, PriceLookup } from '../engine/call-types';
+
 /**
  * The contract between the orchestrator (I/O) and the build workflow (pure).
  * The orchestrator loads a BuildRunState from Postgres, calls decide(state, event, ctx),
@@ -23,11 +26,6 @@ import type {
 export interface AcceptanceCriterion {
   id: string; // AC1, AC2 …
   text: string;
-}
-
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
 }
 
 export interface ProposalRecord {
@@ -137,24 +135,6 @@ export interface OpenQuestion {
   question: string;
 }
 
-/** Usage of one provider, or the run as a whole. Cost null = unknown (a model with no price). */
-export interface UsageTotals {
-  calls: number;
-  tokens: number;
-  costUsd: number;
-}
-
-export interface UsageSnapshot {
-  /** Recorded usage of finished calls (every attempt counts). */
-  used: UsageTotals;
-  usedByProvider: Record<string, UsageTotals>;
-  /** Calls queued or running: counted against caps so parallel calls cannot overshoot. */
-  reserved: UsageTotals;
-  reservedByProvider: Record<string, UsageTotals>;
-  /** Wall-clock seconds since the run started. */
-  elapsedSeconds: number;
-}
-
 export interface BuildRunState {
   runId: string;
   status: RunStatus;
@@ -183,47 +163,8 @@ export interface BuildRunState {
   counters: Record<string, number>;
 }
 
-/** An earlier try of a call that failed transiently and was retried by the provider-worker. */
-export interface PriorAttempt {
-  id: string;
-  error: string | null;
-  errorCode: string | null;
-}
-
-/** A finished LLM request, as the provider-worker recorded it (the last try when it was retried). */
-export interface FinishedCall {
-  id: string;
-  role: BuildRole;
-  stage: Stage;
-  label: string | null;
-  /** 2 = the schema repair call. Transient retries do not change it: they are counted by `retry`. */
-  attempt: number;
-  /** Transient retries (network, 5xx, 429, timeout) the provider-worker made before this try; 0 or absent = none. */
-  retry?: number;
-  /** The tries before this one, oldest first (each its own agent_calls row). */
-  priorAttempts?: PriorAttempt[];
-  provider: string;
-  model: string;
-  status: 'completed' | 'failed';
-  /** Did `parsed` validate against `schemaName`? null when the call failed before a reply. */
-  valid: boolean | null;
-  parsed: unknown;
-  responseText: string | null;
-  error: string | null;
-  /** e.g. SCHEMA_INVALID, REPLAY_GUARD, PROVIDER_ERROR, USAGE_LIMIT, TIMEOUT */
-  errorCode: string | null;
-  schemaName: AgentSchemaName | null;
-  messages: ChatMessage[];
-  /** What the provider reported, for the agent_call_completed/failed event; null = unknown. */
-  usage?: CallUsage;
-}
-
-export interface CallUsage {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  costUsd: number | null;
-  latencyMs: number | null;
-}
+/** A finished LLM request of a build run, as the provider-worker recorded it (the last try when it was retried). */
+export type FinishedCall = FinishedCallOf<BuildRole, Stage>;
 
 export type BuildEvent =
   | { type: 'start' }
@@ -263,25 +204,8 @@ export type DomainRecord =
   | { kind: 'synthesis'; record: SynthesisRecord }
   | ({ kind: 'open_question' } & OpenQuestion);
 
-export interface AgentCallCommand {
-  kind: 'agent_call';
-  callId: string;
-  role: BuildRole;
-  stage: Stage;
-  label: string; // the artifact label the reply will become (P2, C1, I1f1 …)
-  provider: string;
-  model: string;
-  schemaName: AgentSchemaName;
-  messages: ChatMessage[];
-  contextRefs: string[]; // labels of the rows used to build the prompt
-  maxTokens: number;
-  temperature: number;
-  timeoutMs: number;
-  attempt: number; // 2 = the schema repair call
-  repairOf: string | null;
-  /** Estimated prompt tokens, reserved against the budget until the call finishes. */
-  estimatedTokens: number;
-}
+/** One agent call the orchestrator writes (agent_calls row, budget reservation) and enqueues. */
+export type AgentCallCommand = AgentCallCommandOf<BuildRole, Stage>;
 
 export type Command =
   | AgentCallCommand
@@ -321,6 +245,11 @@ export interface StepResult {
 export interface StepContext {
   /** prompts/preamble.md and prompts/<role>.md, loaded once by the orchestrator. */
   templates: PromptTemplates;
+  /**
+   * The table price of a model (the orchestrator's pricing file): a priced call reserves its
+   * worst case in USD. Absent, or null for a model: the call reserves no USD.
+   */
+  prices?: PriceLookup;
 }
 
 export type PromptTemplates = Record<'preamble' | BuildRole, string>;

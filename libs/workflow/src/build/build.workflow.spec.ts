@@ -433,7 +433,8 @@ describe('build workflow: budget before every enqueue', () => {
   });
 
   it.each([
-    ['max_tokens', { max_tokens: 1200 }, {}],
+    // A reservation holds the prompt estimate + the agent's max_tokens (2000): 3200 lets the proposer start, not the critic.
+    ['max_tokens', { max_tokens: 3200 }, {}],
     ['max_cost_usd', { max_cost_usd: 0.01 }, {}],
     ['max_seconds', { max_seconds: 5 }, { elapsedSeconds: 5 }],
     ['per_provider.xai.max_calls', { per_provider: { xai: { max_calls: 1 } } }, { reservedByProvider: { xai: { calls: 1, tokens: 0, costUsd: 0 } } }],

@@ -20,11 +20,9 @@ import { unresolvedCriticisms } from './unresolved-criticisms';
  * enters only through evidenceBlock().
  */
 
-export interface ContextPack {
-  values: Record<string, string>;
-  /** Labels of the rows the prompt was built from (agent_calls.context_refs). */
-  contextRefs: string[];
-}
+import type { ContextPack } from '../engine/context-pack';
+
+export type { ContextPack };
 
 export const SCHEMA_BY_ROLE: Readonly<Record<BuildRole, AgentSchemaName>> = {
   proposer: 'Proposal',

@@ -1,6 +1,7 @@
 import { agentJsonSchema, JUDGES, type Idea, type JudgeRole, type PanelRole } from '@roundtable/contracts';
 import type { ChatMessage } from '../build/build-types';
 import { budgetSummary } from '../budget';
+import type { ContextPack } from '../engine/context-pack';
 import { evidenceBlock } from '../evidence-block';
 import { renderTemplate, templatePlaceholders } from '../prompt-render';
 import type { JudgeVerdictRecord, PanelCallKind, PanelPromptTemplates, PanelRunState, PanelTemplateName } from './panel-types';
@@ -12,10 +13,8 @@ import { SCHEMA_BY_KIND } from './panel-types';
  * evidenceBlock(), so no judge can write instructions into another judge's prompt.
  */
 
-export interface PanelContextPack {
-  values: Record<string, string>;
-  contextRefs: string[];
-}
+/** A panel call's context pack is the engine's: the template's values and the rows they came from. */
+export type PanelContextPack = ContextPack;
 
 /** Each judge's lens: what it is on the panel to look at, and what it must not drift into. */
 export const JUDGE_LENSES: Readonly<Record<JudgeRole, string>> = {

@@ -3,20 +3,15 @@ import {
   formatZodIssues,
   JUDGES,
   PanelProjectConfig,
-  RUN_EVENT_PAYLOADS,
   type DebateTurn,
   type JudgeRole,
   type JudgeVerdict,
   type ModeratorSynthesis,
-  type NewRunEvent,
   type PanelProjectConfigInput,
   type PanelRole,
   type Revote,
-  type RunEventPayload,
-  type RunEventType,
 } from '@roundtable/contracts';
-import { z } from 'zod';
-import type { UsageSnapshot, UsageTotals } from '../build/build-types';
+import { replayProviders, templatesFromPlaceholders, WorkflowDriver } from '../engine/workflow-driver.fixture';
 import { initialPanelState } from './initial-panel-state';
 import { PANEL_PLACEHOLDERS } from './panel-context-packs';
 import type {
@@ -39,12 +34,7 @@ import { decidePanel } from './panel.workflow';
  * step that the input state is untouched and every event matches its catalogue schema.
  */
 
-export const TEST_PANEL_TEMPLATES: PanelPromptTemplates = Object.fromEntries(
-  Object.entries(PANEL_PLACEHOLDERS).map(([name, placeholders]) => [
-    name,
-    name === 'preamble' ? 'You are the {{role}}.' : placeholders.map((p) => `## ${p}\n{{${p}}}`).join('\n'),
-  ]),
-) as PanelPromptTemplates;
+export const TEST_PANEL_TEMPLATES = templatesFromPlaceholders<PanelPromptTemplates>(PANEL_PLACEHOLDERS);
 
 const agent = (provider: string, model: string) => ({ provider, model, timeout_s: 60, max_tokens: 2000, temperature: 0.3 });
 
@@ -60,12 +50,7 @@ export function testPanelConfig(overrides: Partial<PanelProjectConfigInput> = {}
     workflow: 'panel',
     project: 'panel-demo',
     idea: TEST_IDEA,
-    providers: {
-      anthropic: { type: 'replay', cassette: '/c.yaml' },
-      openai: { type: 'replay', cassette: '/c.yaml' },
-      xai: { type: 'replay', cassette: '/c.yaml' },
-      ollama: { type: 'replay', cassette: '/c.yaml' },
-    },
+    providers: replayProviders('anthropic', 'openai', 'xai', 'ollama'),
     judges: {
       vc: agent('anthropic', 'claude-sonnet-4-5'),
       engineer: agent('openai', 'gpt-5'),
@@ -152,20 +137,6 @@ export function moderatorBody(over: Partial<ModeratorSynthesis> = {}): Moderator
 
 // ---- the driver ---------------------------------------------------------------------------
 
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
-}
-
-const add = (a: UsageTotals | undefined, b: UsageTotals, sign = 1): UsageTotals => ({
-  calls: (a?.calls ?? 0) + sign * b.calls,
-  tokens: (a?.tokens ?? 0) + sign * b.tokens,
-  costUsd: (a?.costUsd ?? 0) + sign * b.costUsd,
-});
-
 export interface PanelReplyOptions {
   tokens?: number;
   costUsd?: number;
@@ -173,12 +144,7 @@ export interface PanelReplyOptions {
   seconds?: number;
 }
 
-export class PanelDriver {
-  state: PanelRunState;
-  readonly results: PanelStepResult[] = [];
-  readonly decisions: PanelDecision[] = [];
-  readonly events: NewRunEvent[] = [];
-  readonly records: PanelRecord[] = [];
+export class PanelDriver extends WorkflowDriver<PanelRunState, PanelEvent, PanelStepResult, PanelDecision, PanelRecord> {
   /** Every call ever queued, in order. */
   readonly calls: PanelAgentCallCommand[] = [];
   /** Calls queued and not yet answered, in the order they were queued. */
@@ -189,44 +155,11 @@ export class PanelDriver {
     readonly templates: PanelPromptTemplates = TEST_PANEL_TEMPLATES,
     runId = 'run1',
   ) {
-    this.state = initialPanelState(runId, config);
-  }
-
-  get last(): PanelStepResult {
-    return this.results[this.results.length - 1];
-  }
-
-  /** Stages the run went through, in order (the `to` of every decision). */
-  get path(): string[] {
-    return this.decisions.map((d) => d.to);
-  }
-
-  eventTypes(): string[] {
-    return this.events.map((e) => e.type);
-  }
-
-  eventsOf<T extends RunEventType>(type: T): RunEventPayload<T>[] {
-    return this.events.filter((e) => e.type === type).map((e) => e.payload as RunEventPayload<T>);
-  }
-
-  setUsage(patch: Partial<UsageSnapshot>): void {
-    this.state = { ...this.state, usage: { ...this.state.usage, ...patch } };
+    super(initialPanelState(runId, config), (state, event, prices) => decidePanel(state, event, { templates, prices }), 'decidePanel');
   }
 
   step(event: PanelEvent): PanelStepResult {
-    const input = deepFreeze(this.state);
-    const before = JSON.stringify(input);
-    const result = decidePanel(input, event, { templates: this.templates });
-    if (JSON.stringify(input) !== before) throw new Error('decidePanel() mutated its input state');
-    for (const e of result.events) (RUN_EVENT_PAYLOADS[e.type] as unknown as z.ZodObject).strict().parse(e.payload);
-    const changes = result.events.filter((e) => e.type === 'stage_changed');
-    if (changes.length !== result.decisions.length) throw new Error('every decision needs exactly one stage_changed event');
-
-    this.results.push(result);
-    this.decisions.push(...result.decisions);
-    this.events.push(...result.events);
-    this.records.push(...result.records);
-    this.state = result.state;
+    const result = this.run(event);
     for (const c of result.commands) {
       this.calls.push(c);
       this.inFlight.push(c);
@@ -235,24 +168,8 @@ export class PanelDriver {
     return result;
   }
 
-  private reserve(call: PanelAgentCallCommand, sign: 1 | -1): void {
-    const r: UsageTotals = { calls: 1, tokens: call.estimatedTokens, costUsd: 0 };
-    const u = this.state.usage;
-    this.setUsage({
-      reserved: add(u.reserved, r, sign),
-      reservedByProvider: { ...u.reservedByProvider, [call.provider]: add(u.reservedByProvider[call.provider], r, sign) },
-    });
-  }
-
   private settle(call: PanelAgentCallCommand, opts: PanelReplyOptions): void {
-    this.reserve(call, -1);
-    const used: UsageTotals = { calls: 1, tokens: opts.tokens ?? call.estimatedTokens + 50, costUsd: opts.costUsd ?? 0.01 };
-    const u = this.state.usage;
-    this.setUsage({
-      used: add(u.used, used),
-      usedByProvider: { ...u.usedByProvider, [call.provider]: add(u.usedByProvider[call.provider], used) },
-      elapsedSeconds: u.elapsedSeconds + (opts.seconds ?? 1),
-    });
+    this.settleUsage(call, { calls: 1, tokens: opts.tokens ?? call.estimatedTokens + 50, costUsd: opts.costUsd ?? 0.01 }, opts.seconds ?? 1);
   }
 
   /** The in-flight call of `role` (at most one per role is ever in flight). */
@@ -273,25 +190,7 @@ export class PanelDriver {
   }
 
   private finished(call: PanelAgentCallCommand, patch: Partial<PanelFinishedCall>): PanelFinishedCall {
-    return {
-      id: call.callId,
-      role: call.role,
-      stage: call.stage,
-      label: call.label,
-      attempt: call.attempt,
-      provider: call.provider,
-      model: call.model,
-      status: 'completed',
-      valid: true,
-      parsed: null,
-      responseText: null,
-      error: null,
-      errorCode: null,
-      schemaName: call.schemaName,
-      messages: call.messages,
-      usage: { inputTokens: call.estimatedTokens, outputTokens: 50, costUsd: 0.01, latencyMs: 900 },
-      ...patch,
-    };
+    return this.finishedOf(call, { usage: { inputTokens: call.estimatedTokens, outputTokens: 50, costUsd: 0.01, latencyMs: 900 }, ...patch });
   }
 
   start(): PanelStepResult {
@@ -309,11 +208,24 @@ export class PanelDriver {
     return this.step({ type: 'agent_call_finished', call: this.finished(call, patch) });
   }
 
-  /** A call that failed before a usable reply (guard, provider error, usage limit). */
-  fail(role: PanelRole, errorCode: string, error: string): PanelStepResult {
+  /** A call that failed before a usable reply (guard, provider error, usage limit); `patch` adds retry facts. */
+  fail(role: PanelRole, errorCode: string, error: string, patch: Partial<PanelFinishedCall> = {}): PanelStepResult {
     const call = this.take(role);
     this.settle(call, { tokens: 0, costUsd: 0 });
-    return this.step({ type: 'agent_call_finished', call: this.finished(call, { status: 'failed', valid: null, error, errorCode, usage: undefined }) });
+    return this.step({ type: 'agent_call_finished', call: this.finished(call, { status: 'failed', valid: null, error, errorCode, usage: undefined, ...patch }) });
+  }
+
+  /**
+   * A valid reply that came only after the provider-worker retried transient failures: the
+   * last try reports, under its own row id, with the earlier tries (the queued call among them).
+   */
+  replyAfterRetries(role: PanelRole, parsed: unknown, retries: { error: string; errorCode: string }[]): PanelStepResult {
+    const call = this.take(role);
+    this.settle(call, {});
+    const tries = [call.callId, ...retries.slice(1).map((_, i) => `${call.callId}-retry${i + 1}`)];
+    const priorAttempts = retries.map((r, i) => ({ id: tries[i], ...r }));
+    const last = { id: `${call.callId}-retry${retries.length}`, parsed, responseText: JSON.stringify(parsed), retry: retries.length, priorAttempts };
+    return this.step({ type: 'agent_call_finished', call: this.finished(call, last) });
   }
 
   cancel(reason?: string): PanelStepResult {

@@ -14,13 +14,13 @@ import type {
   Revote,
   RunStatus,
 } from '@roundtable/contracts';
-import type { AgentCallCommand, CallUsage, FinishedCall, UsageSnapshot } from '../build/build-types';
+import type { AgentCallCommandOf, CallUsage, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
 
 /**
  * The contract between the orchestrator and the panel workflow (seed 003), the twin of
  * build-types.ts: the orchestrator loads a PanelRunState, calls decidePanel(state, event, ctx)
  * and writes what comes back in one transaction. Call commands, finished calls, usage and
- * events have the build's shapes; only the role and stage vocabularies differ.
+ * events are the engine's (engine/call-types.ts); only the role and stage vocabularies differ.
  */
 
 /** What a panel agent call is for; decides the schema, the template and what the reply becomes. */
@@ -145,7 +145,7 @@ export interface PanelRunState {
 }
 
 /** A finished LLM request of a panel run: the build's FinishedCall with panel roles and stages. */
-export type PanelFinishedCall = Omit<FinishedCall, 'role' | 'stage'> & { role: PanelRole; stage: PanelStage };
+export type PanelFinishedCall = FinishedCallOf<PanelRole, PanelStage>;
 
 export type PanelEvent =
   | { type: 'start' }
@@ -158,7 +158,7 @@ export type PanelEvent =
   | { type: 'appeal'; evidence: string[]; judges: JudgeRole[]; caps?: Partial<Record<string, number>> };
 
 /** The build's AgentCallCommand with panel roles and stages; the orchestrator writes both alike. */
-export type PanelAgentCallCommand = Omit<AgentCallCommand, 'role' | 'stage'> & { role: PanelRole; stage: PanelStage };
+export type PanelAgentCallCommand = AgentCallCommandOf<PanelRole, PanelStage>;
 
 /** Rows the orchestrator inserts (ids are deterministic, so a replayed step inserts nothing new). */
 export type PanelRecord =
@@ -193,5 +193,7 @@ export type PanelPromptTemplates = Record<PanelTemplateName, string>;
 
 export interface PanelStepContext {
   templates: PanelPromptTemplates;
+  /** The table price of a model, as for the build (StepContext.prices): a priced call reserves its worst case in USD. */
+  prices?: PriceLookup;
 }
 

@@ -1,15 +1,6 @@
 import { JUDGES, RUN_EVENT_PAYLOADS, type JudgeRole, type PanelProjectConfigInput } from '@roundtable/contracts';
 import { JUDGE_NUDGES, checkPanelTemplates } from './panel-context-packs';
-import {
-  moderatorBody,
-  PanelDriver,
-  panelHappyPath,
-  revoteBody,
-  testPanelConfig,
-  TEST_PANEL_TEMPLATES,
-  turnBody,
-  verdictBody,
-} from './panel-scenario.fixture';
+import { moderatorBody, PanelDriver, panelHappyPath, revoteBody, testPanelConfig, TEST_PANEL_TEMPLATES, turnBody, verdictBody } from './panel-scenario.fixture';
 import { canAppeal, decidePanel, MAX_PANEL_RETRIES } from './panel.workflow';
 
 const driver = (overrides: Partial<PanelProjectConfigInput> = {}) => new PanelDriver(testPanelConfig(overrides));

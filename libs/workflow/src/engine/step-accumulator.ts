@@ -1,4 +1,6 @@
 import type { NewRunEvent, RunEventPayload, RunEventType } from '@roundtable/contracts';
+import type { PriceLookup } from './call-types';
+import type { EngineState } from './definition';
 
 /** What every workflow's state has that one step's bookkeeping needs. */
 export interface StepState<G extends string> {
@@ -72,5 +74,24 @@ export abstract class StepAccumulator<S extends StepState<G>, G extends string, 
       events: this.events,
       ...this.outcome(),
     };
+  }
+}
+
+/**
+ * The step the engine works on: a StepAccumulator whose commands include agent calls, with
+ * the step's price lookup (absent: no call reserves USD).
+ */
+export abstract class EngineStep<
+  S extends StepState<G> & EngineState<G>,
+  G extends string,
+  R,
+  C extends { kind: string },
+  V extends string = string,
+> extends StepAccumulator<S, G, R, C, V> {
+  protected constructor(
+    state: S,
+    readonly prices?: PriceLookup,
+  ) {
+    super(state);
   }
 }

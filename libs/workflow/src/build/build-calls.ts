@@ -1,0 +1,80 @@
+import type { BuildRole, Stage } from '@roundtable/contracts';
+import type { CallSpec } from '../engine/definition';
+import { requestOrHalt } from '../engine/closing';
+import type { CritiqueRecord, ImplementationRecord, ProposalRecord } from './build-types';
+import {
+  criticPack,
+  engineerPack,
+  proposerPack,
+  renderMessages,
+  replySchemaName,
+  reviserPack,
+  synthesizerPack,
+  validatorPack,
+  type ContextPack,
+} from './context-packs';
+import { buildDefinition } from './build-definition';
+import type { Step } from './build-step';
+
+/** The build's calls: which role is asked, under which label, with which context pack. */
+
+export type BuildCallSpec = CallSpec<BuildRole, Stage, BuildRole>;
+
+export function freshSpec(step: Step, role: BuildRole, label: string, labelFamily: string | null, pack: ContextPack): BuildCallSpec {
+  const agent = step.config.agents[role];
+  return {
+    role,
+    kind: role,
+    stage: step.state.stage,
+    label,
+    labelFamily,
+    messages: renderMessages(step.ctx.templates, role, pack.values),
+    contextRefs: pack.contextRefs,
+    attempt: 1,
+    repairOf: null,
+    provider: agent.provider,
+    model: agent.model,
+    schemaName: replySchemaName(step.state, role, label),
+  };
+}
+
+/** Budget before every enqueue; a refused call turns the step into HALTED. */
+export function requestCall(step: Step, spec: BuildCallSpec): void {
+  requestOrHalt(step, buildDefinition, [spec]);
+}
+
+export function callProposer(step: Step): void {
+  const label = `P${step.peek('P')}`;
+  requestCall(step, freshSpec(step, 'proposer', label, 'P', proposerPack(step.state, label)));
+}
+
+export function callCritic(step: Step, proposal: ProposalRecord): void {
+  const label = `C${step.peek('C')}`;
+  requestCall(step, freshSpec(step, 'critic', label, 'C', criticPack(step.state, proposal, label)));
+}
+
+export function callReviser(step: Step, proposal: ProposalRecord, critique: CritiqueRecord): void {
+  const label = `P${step.peek('P')}`;
+  requestCall(step, freshSpec(step, 'reviser', label, 'P', reviserPack(step.state, proposal, critique, label)));
+}
+
+export function callEngineer(step: Step, proposal: ProposalRecord): void {
+  const fix = step.state.fixRound > 0;
+  // A fix round keeps the implementation's number: I1 → I1f1 → I1f2.
+  const label = fix ? `I${step.state.counters.I ?? 1}f${step.state.fixRound}` : `I${step.peek('I')}`;
+  requestCall(step, freshSpec(step, 'engineer', label, fix ? null : 'I', engineerPack(step.state, proposal, label)));
+}
+
+export function callValidator(step: Step, implementation: ImplementationRecord): void {
+  const label = `R${step.peek('R')}`;
+  requestCall(step, freshSpec(step, 'validator', label, 'R', validatorPack(step.state, implementation, label)));
+}
+
+export function synthesizerSpec(step: Step): BuildCallSpec {
+  const label = `S${step.peek('S')}`;
+  return freshSpec(step, 'synthesizer', label, 'S', synthesizerPack(step.state));
+}
+
+export function callSynthesizer(step: Step): void {
+  requestCall(step, synthesizerSpec(step));
+}

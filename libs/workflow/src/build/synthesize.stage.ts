@@ -1,0 +1,16 @@
+import type { RunStatus, Synthesis } from '@roundtable/contracts';
+import type { FinishedCall, SynthesisRecord } from './build-types';
+import type { Step } from './build-step';
+
+/** The synthesizer's reply closes the run: done, or halted with a partial synthesis. */
+export function onSynthesis(step: Step, call: FinishedCall, label: string, body: Synthesis): void {
+  const halted = step.state.haltReason !== null;
+  const record: SynthesisRecord = { id: step.id(label), label, callId: call.id, partial: halted, body };
+  step.state.synthesis = record;
+  step.records.push({ kind: 'synthesis', record });
+  step.emit('synthesis_recorded', { label, verdict: body.overall_verdict, partial: halted });
+  step.go('DONE', halted ? `partial synthesis ${label} recorded after the halt` : `${label} valid`, [label]);
+  const status: RunStatus = halted ? 'halted' : 'done';
+  step.state.status = status;
+  step.emit('run_completed', { status, verdict: body.overall_verdict, confidence: body.confidence });
+}

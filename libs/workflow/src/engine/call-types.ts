@@ -1,0 +1,111 @@
+import type { AgentSchemaName } from '@roundtable/contracts';
+
+/**
+ * The shapes every workflow's agent calls share: the command the orchestrator writes and
+ * enqueues, the finished call it hands back, and the usage the budget is checked against.
+ * A workflow narrows only the role and stage vocabularies (`R`, `G`).
+ */
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Usage of one provider, or the run as a whole. */
+export interface UsageTotals {
+  calls: number;
+  tokens: number;
+  costUsd: number;
+}
+
+export interface UsageSnapshot {
+  /** Recorded usage of finished calls (every attempt counts). */
+  used: UsageTotals;
+  usedByProvider: Record<string, UsageTotals>;
+  /** Calls queued or running: counted against caps so parallel calls cannot overshoot. */
+  reserved: UsageTotals;
+  reservedByProvider: Record<string, UsageTotals>;
+  /** Wall-clock seconds since the run started. */
+  elapsedSeconds: number;
+}
+
+/** An earlier try of a call that failed transiently and was retried by the provider-worker. */
+export interface PriorAttempt {
+  id: string;
+  error: string | null;
+  errorCode: string | null;
+}
+
+export interface CallUsage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  latencyMs: number | null;
+}
+
+/** A finished LLM request, as the provider-worker recorded it (the last try when it was retried). */
+export interface FinishedCallOf<R extends string, G extends string> {
+  id: string;
+  role: R;
+  stage: G;
+  label: string | null;
+  /** 2 = the schema repair call. Transient retries do not change it: they are counted by `retry`. */
+  attempt: number;
+  /** Transient retries (network, 5xx, 429, timeout) the provider-worker made before this try; 0 or absent = none. */
+  retry?: number;
+  /** The tries before this one, oldest first (each its own agent_calls row). */
+  priorAttempts?: PriorAttempt[];
+  provider: string;
+  model: string;
+  status: 'completed' | 'failed';
+  /** Did `parsed` validate against `schemaName`? null when the call failed before a reply. */
+  valid: boolean | null;
+  parsed: unknown;
+  responseText: string | null;
+  error: string | null;
+  /** e.g. SCHEMA_INVALID, REPLAY_GUARD, PROVIDER_ERROR, USAGE_LIMIT, TIMEOUT */
+  errorCode: string | null;
+  schemaName: AgentSchemaName | null;
+  messages: ChatMessage[];
+  /** What the provider reported, for the agent_call_completed/failed event; null = unknown. */
+  usage?: CallUsage;
+}
+
+export interface AgentCallCommandOf<R extends string, G extends string> {
+  kind: 'agent_call';
+  callId: string;
+  role: R;
+  stage: G;
+  label: string; // the artifact label the reply will become (P2, C1, V3 …)
+  provider: string;
+  model: string;
+  schemaName: AgentSchemaName;
+  messages: ChatMessage[];
+  contextRefs: string[]; // labels of the rows used to build the prompt
+  maxTokens: number;
+  temperature: number;
+  timeoutMs: number;
+  attempt: number; // 2 = the schema repair call
+  repairOf: string | null;
+  /** Estimated prompt tokens (about four characters a token). */
+  estimatedTokens: number;
+  /**
+   * The worst case held against the budget until the call settles (budget_reservations.tokens):
+   * the prompt estimate plus the call's max output tokens.
+   */
+  reservedTokens: number;
+  /**
+   * That worst case at the model's table price (budget_reservations.cost_usd); 0 when the step
+   * was given no price for the model (an unpriced call reserves no USD).
+   */
+  reservedCostUsd: number;
+}
+
+/** A model's table price, per million tokens. */
+export interface ModelPrice {
+  inputPerMtok: number;
+  outputPerMtok: number;
+}
+
+/** The price lookup a step may be given (the orchestrator's pricing file); null = unpriced. */
+export type PriceLookup = (model: string) => ModelPrice | null;

@@ -1,0 +1,387 @@
+import { JUDGES, TERMINAL_RUN_STATUSES, type BudgetConfig, type JudgeRole, type NewRunEvent, type RunStatus, type Verdict } from '@roundtable/contracts';
+import { critiqueBody, implementationBody, proposalBody, reviewBody, synthesisBody, testConfig, testResult, TEST_TEMPLATES } from '../build/build-scenario.fixture';
+import { decide } from '../build/build.workflow';
+import type { BuildEvent, BuildRunState, Command } from '../build/build-types';
+import { initialBuildState } from '../build/initial-state';
+import { initialPanelState } from '../panel/initial-panel-state';
+import { moderatorBody, revoteBody, testPanelConfig, TEST_PANEL_TEMPLATES, turnBody, verdictBody } from '../panel/panel-scenario.fixture';
+import type { PanelEvent, PanelRunState } from '../panel/panel-types';
+import { decidePanel } from '../panel/panel.workflow';
+import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot, UsageTotals } from './call-types';
+import { deepFreeze } from './workflow-driver.fixture';
+
+/**
+ * The engine's promises, for both workflows, under random caps and random replies (valid,
+ * invalid, transient failure, usage limit, interrupted, duplicate and late deliveries, a
+ * cancel now and then), each run from its own seed:
+ * - every call the ledger queued fits every cap with recorded usage plus all reservations, run
+ *   and per provider (the provider's counts equal the estimate: input = the prompt estimate,
+ *   output ≤ max_tokens, priced at the table price). The one exemption is the closing call
+ *   after a halt, "exactly one call, even over budget": at most one per run;
+ * - a duplicate or a late delivery changes nothing;
+ * - every run ends terminal; a halted run has exactly one closing call or a fact-only close.
+ * The provider-worker's own transient retries (issue 13 item 2, not the engine's yet) are
+ * modelled as what reaches the engine today: a failed try, or a reply through a later try.
+ */
+
+// ---- a seeded generator ---------------------------------------------------------------------
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Rand {
+  private readonly next: () => number;
+  constructor(seed: number) {
+    this.next = mulberry32(seed);
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(0, xs.length - 1)];
+  }
+}
+
+// ---- the orchestrator's side of the ledger ---------------------------------------------------
+
+const PRICES: PriceLookup = (model) =>
+  model === 'claude-sonnet-4-5' ? { inputPerMtok: 3, outputPerMtok: 15 } : model === 'grok-4' ? { inputPerMtok: 5, outputPerMtok: 25 } : null;
+
+type AnyCall = AgentCallCommandOf<string, string>;
+type Finished = FinishedCallOf<string, string>;
+
+interface Entry {
+  provider: string;
+  exempt: boolean;
+  reserved: UsageTotals | null;
+  recorded: UsageTotals | null;
+}
+
+function randomBudget(r: Rand, providers: readonly string[]): Partial<BudgetConfig> {
+  const per: Record<string, { max_calls?: number; max_tokens?: number; max_cost_usd?: number }> = {};
+  for (const p of providers) {
+    if (!r.chance(0.3)) continue;
+    per[p] = {
+      ...(r.chance(0.5) ? { max_calls: r.int(1, 6) } : {}),
+      ...(r.chance(0.5) ? { max_tokens: r.int(2000, 15000) } : {}),
+      ...(r.chance(0.4) ? { max_cost_usd: r.int(1, 40) / 1000 } : {}),
+    };
+  }
+  // Half the runs tight (a cap or two bite early), half loose (the stage rules run their course).
+  const loose = r.chance(0.5);
+  return {
+    max_calls: loose ? r.int(12, 40) : r.int(1, 16),
+    max_tokens: loose ? r.int(60000, 200000) : r.int(2000, 40000),
+    ...(r.chance(0.6) ? { max_cost_usd: loose ? r.int(200, 1000) / 1000 : r.int(1, 200) / 1000 } : {}),
+    max_rounds: r.int(1, 3),
+    max_fix_rounds: r.int(0, 2),
+    per_provider: per,
+  };
+}
+
+/** Usage as the orchestrator reads it with the lock: every recorded call and every reservation, exempt ones included. */
+class Ledger {
+  readonly entries = new Map<string, Entry>();
+
+  queue(c: AnyCall, exempt: boolean): void {
+    this.entries.set(c.callId, { provider: c.provider, exempt, reserved: { calls: 1, tokens: c.reservedTokens, costUsd: c.reservedCostUsd }, recorded: null });
+  }
+
+  /** Settles a call as the provider reported it: input = the prompt estimate, output ≤ max_tokens. */
+  settle(c: AnyCall, r: Rand, replied: boolean): Finished['usage'] {
+    const e = this.entries.get(c.callId)!;
+    const output = replied ? r.int(0, c.maxTokens) : 0;
+    const input = replied ? c.estimatedTokens : 0;
+    const price = PRICES(c.model);
+    const cost = price ? (input * price.inputPerMtok + output * price.outputPerMtok) / 1_000_000 : 0;
+    e.reserved = null;
+    e.recorded = { calls: 1, tokens: input + output, costUsd: cost };
+    return { inputTokens: input, outputTokens: output, costUsd: price ? cost : null, latencyMs: 10 };
+  }
+
+  private total(filter: (e: Entry) => boolean, part: 'both' = 'both'): UsageTotals {
+    const t = { calls: 0, tokens: 0, costUsd: 0 };
+    for (const e of this.entries.values()) {
+      if (!filter(e)) continue;
+      for (const u of part === 'both' ? [e.reserved, e.recorded] : []) {
+        if (!u) continue;
+        t.calls += u.calls;
+        t.tokens += u.tokens;
+        t.costUsd += u.costUsd;
+      }
+    }
+    return t;
+  }
+
+  snapshot(): UsageSnapshot {
+    const fold = (key: 'recorded' | 'reserved') => {
+      const total = { calls: 0, tokens: 0, costUsd: 0 };
+      const by: Record<string, UsageTotals> = {};
+      for (const e of this.entries.values()) {
+        const u = e[key];
+        if (!u) continue;
+        const p = (by[e.provider] ??= { calls: 0, tokens: 0, costUsd: 0 });
+        for (const t of [total, p]) {
+          t.calls += u.calls;
+          t.tokens += u.tokens;
+          t.costUsd += u.costUsd;
+        }
+      }
+      return { total, by };
+    };
+    const used = fold('recorded');
+    const reserved = fold('reserved');
+    return { used: used.total, usedByProvider: used.by, reserved: reserved.total, reservedByProvider: reserved.by, elapsedSeconds: 0 };
+  }
+
+  /** Every cap holds for recorded usage plus reservations, leaving out only the exempt closing call. */
+  assertWithin(budget: BudgetConfig, where: string): void {
+    const check = (t: UsageTotals, caps: { max_calls?: number; max_tokens?: number; max_cost_usd?: number }, scope: string) => {
+      const over: string[] = [];
+      if (caps.max_calls !== undefined && t.calls > caps.max_calls) over.push(`${scope}calls ${t.calls} > ${caps.max_calls}`);
+      if (caps.max_tokens !== undefined && t.tokens > caps.max_tokens) over.push(`${scope}tokens ${t.tokens} > ${caps.max_tokens}`);
+      if (caps.max_cost_usd !== undefined && t.costUsd > caps.max_cost_usd + 1e-12) over.push(`${scope}cost ${t.costUsd} > ${caps.max_cost_usd}`);
+      if (over.length) throw new Error(`${where}: ${over.join('; ')}`);
+    };
+    check(this.total((e) => !e.exempt), budget, '');
+    for (const [provider, caps] of Object.entries(budget.per_provider)) check(this.total((e) => !e.exempt && e.provider === provider), caps, `${provider}.`);
+  }
+}
+
+// ---- one harness for both workflows ----------------------------------------------------------
+
+interface Stepped {
+  state: { status: RunStatus; haltReason: string | null; usage: UsageSnapshot };
+  decisions: { reason: string }[];
+  commands: { kind: string }[];
+  events: NewRunEvent[];
+}
+
+interface Adapter<S extends Stepped['state'], E> {
+  closingRole: string;
+  step(state: S, event: E): Stepped & { state: S };
+  finishedEvent(call: Finished): E;
+  cancel(): E;
+  /** A valid reply for `call` in the current state. */
+  validReply(state: S, call: AnyCall, r: Rand): unknown;
+  /** The event an operation command (workspace, tests) comes back as, or null for none. */
+  opEvent(state: S, op: Command, r: Rand): E | null;
+  /** The closing artifacts recorded: with a call id (a model's) or without (fact-only). */
+  closes(state: S): { model: number; factOnly: number };
+}
+
+const FAILURES = ['SERVER_ERROR', 'TIMEOUT', 'RATE_LIMITED', 'NETWORK', 'PROVIDER_ERROR'];
+
+function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget: BudgetConfig, r: Rand, first: E): { state: S; closingAfterHalt: number } {
+  const ledger = new Ledger();
+  let state = initial;
+  const inFlight: AnyCall[] = [];
+  const ops: Command[] = [];
+  const delivered: Finished[] = [];
+  let closingAfterHalt = 0;
+
+  const apply = (event: E, where: string, expectInert = false): void => {
+    const input = deepFreeze({ ...state, usage: ledger.snapshot() });
+    const out = a.step(input, event);
+    if (expectInert && (out.events.length > 0 || out.commands.length > 0)) throw new Error(`${where}: a duplicate or late delivery changed the run (${out.events.map((e) => e.type).join(', ')})`);
+    const closing = out.decisions.some((d) => d.reason.startsWith('partial synthesis after the halt'));
+    for (const c of out.commands) {
+      if (c.kind !== 'agent_call') {
+        ops.push(c as Command);
+        continue;
+      }
+      const call = c as AnyCall;
+      const exempt = closing && call.role === a.closingRole;
+      // The calls that fit before a halt are in flight and land; after it only the closing role is asked.
+      if (input.haltReason !== null && call.role !== a.closingRole) throw new Error(`${where}: ${call.role} called after the halt`);
+      if (exempt || input.haltReason !== null) closingAfterHalt += 1;
+      ledger.queue(call, exempt);
+      inFlight.push(call);
+    }
+    state = out.state;
+    ledger.assertWithin(budget, where);
+  };
+
+  apply(first, 'start');
+  for (let n = 0; n < 400; n += 1) {
+    const terminal = TERMINAL_RUN_STATUSES.includes(state.status);
+    if (terminal && inFlight.length === 0) break;
+    const where = `step ${n}`;
+    if (!terminal && r.chance(0.01)) {
+      apply(a.cancel(), `${where} (cancel)`);
+      continue;
+    }
+    // Duplicates come now and then, and more often while the run waits on an operation (a file read, the tests).
+    if (delivered.length > 0 && r.chance(inFlight.length === 0 ? 0.3 : 0.1)) {
+      // The latest delivery half the time: the one a redelivery most often repeats.
+      const dup = r.chance(0.5) ? delivered[delivered.length - 1] : r.pick(delivered);
+      apply(a.finishedEvent(dup), `${where} (duplicate)`, true);
+      continue;
+    }
+    if (inFlight.length === 0) {
+      const op = ops.shift();
+      if (!op) throw new Error(`${where}: a ${state.status} run waits for nothing`);
+      const event = a.opEvent(state, op, r);
+      if (event) apply(event, `${where} (${op.kind})`);
+      continue;
+    }
+    const call = inFlight.splice(r.int(0, inFlight.length - 1), 1)[0];
+    const base: Finished = {
+      id: call.callId, role: call.role, stage: call.stage, label: call.label, attempt: call.attempt, provider: call.provider, model: call.model,
+      status: 'completed', valid: true, parsed: null, responseText: null, error: null, errorCode: null, schemaName: call.schemaName, messages: call.messages,
+    };
+    const kind = r.pick(['valid', 'valid', 'valid', 'valid', 'invalid', 'transient', 'usage_limit', 'interrupted'] as const);
+    let finished: Finished;
+    if (kind === 'valid' || kind === 'interrupted') {
+      const parsed = a.validReply(state, call, r);
+      finished = { ...base, parsed, responseText: JSON.stringify(parsed), usage: ledger.settle(call, r, true) };
+      // Interrupted: a redelivery found the try running and retried it; the later try reports.
+      if (kind === 'interrupted') finished = { ...finished, id: `${call.callId}-t2`, retry: 1, priorAttempts: [{ id: call.callId, error: 'interrupted', errorCode: 'INTERRUPTED' }] };
+    } else if (kind === 'invalid') {
+      finished = { ...base, valid: false, parsed: { nope: true }, responseText: '{"nope":true}', error: 'nope: not in the schema', errorCode: 'SCHEMA_INVALID', usage: ledger.settle(call, r, true) };
+    } else {
+      const code = kind === 'usage_limit' ? 'USAGE_LIMIT' : r.pick(FAILURES);
+      finished = { ...base, status: 'failed', valid: null, error: `${call.provider}: ${code}`, errorCode: code, retry: kind === 'transient' ? r.int(0, 3) : 0, usage: ledger.settle(call, r, false) };
+    }
+    delivered.push(finished);
+    apply(a.finishedEvent(finished), `${where} (${kind} ${call.role} ${call.label})`, TERMINAL_RUN_STATUSES.includes(state.status));
+  }
+  if (!TERMINAL_RUN_STATUSES.includes(state.status)) throw new Error(`the run did not end: ${state.status}`);
+  return { state, closingAfterHalt };
+}
+
+// ---- the two definitions under test ---------------------------------------------------------
+
+const buildAdapter: Adapter<BuildRunState, BuildEvent> = {
+  closingRole: 'synthesizer',
+  step: (s, e) => decide(s, e, { templates: TEST_TEMPLATES, prices: PRICES }),
+  finishedEvent: (call) => ({ type: 'agent_call_finished', call: call as FinishedCallOf<never, never> }),
+  cancel: () => ({ type: 'cancel', reason: 'the property test cancels' }),
+  validReply: (s, call, r) => {
+    const proposal = s.proposals[s.proposals.length - 1]?.label ?? 'P1';
+    const impl = s.implementations[s.implementations.length - 1]?.label ?? 'I1';
+    const verdict = (): Verdict => r.pick(['ACCEPT', 'ACCEPT', 'REVISE', 'REJECT', 'NEEDS_EVIDENCE'] as const);
+    if (call.schemaName.endsWith('OrFilesRequested') && r.chance(0.35)) return { paths: ['src/app.py'], reason: 'to see the code' };
+    switch (call.role) {
+      case 'proposer':
+      case 'reviser':
+        return proposalBody(call.label);
+      case 'critic':
+        return critiqueBody(proposal, verdict());
+      case 'engineer':
+        return implementationBody(proposal);
+      case 'validator':
+        return reviewBody(impl, r.pick(['ACCEPT', 'REVISE'] as const));
+      default:
+        return synthesisBody(r.pick(['ACCEPT', 'REVISE', 'REJECT'] as const));
+    }
+  },
+  opEvent: (s, op, r) => {
+    switch (op.kind) {
+      case 'workspace.prepare':
+        return r.chance(0.03) ? { type: 'workspace_failed', opId: op.opId, error: 'disk full' } : { type: 'workspace_prepared', opId: op.opId, path: '/ws', tree: ['src/app.py'] };
+      case 'workspace.apply':
+        return r.chance(0.05)
+          ? { type: 'files_rejected', opId: op.opId, implementationLabel: op.implementationLabel, error: 'path escapes the workspace' }
+          : { type: 'files_applied', opId: op.opId, implementationLabel: op.implementationLabel, tree: ['src/app.py', 'dd.py'] };
+      case 'workspace.read':
+        return { type: 'files_read', opId: op.opId, files: op.paths.map((path) => ({ path, content: 'x = 1\n', bytes: 6, truncated: false, error: null })) };
+      case 'tests.run':
+        return {
+          type: 'tests_finished',
+          opId: op.opId,
+          testRun: { id: `${s.runId}-${op.testLabel}`, label: op.testLabel, implementationLabel: op.implementationLabel, result: testResult(r.chance(0.5) ? 0 : 1) },
+        };
+      default:
+        return null;
+    }
+  },
+  closes: (s) => (s.synthesis ? (s.synthesis.callId ? { model: 1, factOnly: 0 } : { model: 0, factOnly: 1 }) : { model: 0, factOnly: 0 }),
+};
+
+const panelAdapter: Adapter<PanelRunState, PanelEvent> = {
+  closingRole: 'moderator',
+  step: (s, e) => decidePanel(s, e, { templates: TEST_PANEL_TEMPLATES, prices: PRICES }),
+  finishedEvent: (call) => ({ type: 'agent_call_finished', call: call as FinishedCallOf<never, never> }),
+  cancel: () => ({ type: 'cancel', reason: 'the property test cancels' }),
+  validReply: (s, call) => {
+    const judge = call.role as JudgeRole;
+    switch (call.schemaName) {
+      case 'JudgeVerdict':
+        return verdictBody(judge);
+      case 'DebateTurn':
+        return turnBody(judge, s.debateRound);
+      case 'Revote': {
+        const previous = s.revoteBaseline?.[judge] ?? 5;
+        return revoteBody(judge, Math.min(10, previous + 1), previous);
+      }
+      default:
+        return moderatorBody();
+    }
+  },
+  opEvent: () => null,
+  closes: (s) => (s.moderator ? (s.moderator.callId ? { model: 1, factOnly: 0 } : { model: 0, factOnly: 1 }) : { model: 0, factOnly: 0 }),
+};
+
+// ---- the properties --------------------------------------------------------------------------
+
+const SEEDS = Array.from({ length: 150 }, (_, i) => i + 1);
+
+/** What the seeds reached, so that a generator gone tame fails the test instead of proving nothing. */
+const reached: Record<'build' | 'panel', Set<string>> = { build: new Set(), panel: new Set() };
+
+function checkEnd(end: { state: Stepped['state']; closingAfterHalt: number }, closes: { model: number; factOnly: number }, workflow: 'build' | 'panel'): void {
+  reached[workflow].add(end.state.status);
+  if (closes.factOnly) reached[workflow].add('fact-only');
+  if (end.state.status === 'halted' && closes.model) reached[workflow].add('closing call after a halt');
+  expect(TERMINAL_RUN_STATUSES).toContain(end.state.status);
+  expect(end.closingAfterHalt).toBeLessThanOrEqual(1);
+  if (end.state.status === 'halted') expect(closes.model + closes.factOnly).toBe(1);
+  if (end.state.status === 'done') expect(closes).toEqual({ model: 1, factOnly: 0 });
+}
+
+describe('the engine, property: budgets hold and every run closes once', () => {
+  it.each(SEEDS)('build, seed %i', (seed) => {
+    const r = new Rand(seed);
+    const base = testConfig();
+    const config = testConfig({ budget: randomBudget(r, Object.keys(base.providers)), autonomy: r.pick([1, 2, 2, 2] as const), ...(r.chance(0.5) ? { repo: '/repos/app' } : {}) });
+    const agents = { ...config.agents, critic: { ...config.agents.critic, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
+    const cfg = { ...config, agents };
+    const end = run(buildAdapter, initialBuildState(`b${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    checkEnd(end, buildAdapter.closes(end.state), 'build');
+  });
+
+  it.each(SEEDS)('panel, seed %i', (seed) => {
+    const r = new Rand(seed);
+    const base = testPanelConfig();
+    const config = testPanelConfig({ budget: randomBudget(r, Object.keys(base.providers)), max_debate_rounds: r.int(0, 2), revote: r.chance(0.7) });
+    const judges = { ...config.judges, pm: { ...config.judges.pm, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
+    const cfg = { ...config, judges };
+    const end = run(panelAdapter, initialPanelState(`p${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    checkEnd(end, panelAdapter.closes(end.state), 'panel');
+  });
+
+  it('the seeds reach every ending: done, halted with a closing call, fact-only, cancelled (and the build’s failed)', () => {
+    const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted'];
+    expect([...reached.build]).toEqual(expect.arrayContaining([...endings, 'failed'])); // a workspace that could not be prepared
+    expect([...reached.panel]).toEqual(expect.arrayContaining(endings));
+  });
+
+  it('the generator is seeded: the same seed, the same run', () => {
+    const a = new Rand(7);
+    const b = new Rand(7);
+    expect(Array.from({ length: 5 }, () => a.int(0, 1000))).toEqual(Array.from({ length: 5 }, () => b.int(0, 1000)));
+    expect(JUDGES).toHaveLength(5);
+  });
+});
