@@ -12,5 +12,7 @@ export const OrchestratorEnv = WorkerEnv.extend({
   /** How long a running run may go with no step and nothing in flight before the reconciler halts it (resumable). */
   RECONCILE_HALT_AFTER_MS: z.coerce.number().int().positive().default(180_000),
   ORCHESTRATOR_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  /** The table the budget's worst-case USD reservations are priced at (the provider-worker's, default examples/pricing.yaml). */
+  PRICING_FILE: z.string().min(1).optional(),
 });
 export type OrchestratorEnv = z.infer<typeof OrchestratorEnv>;

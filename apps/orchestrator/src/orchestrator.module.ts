@@ -1,8 +1,10 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { OutboxDispatcher } from '@roundtable/events';
+import { loadPricingTable, priceOf } from '@roundtable/providers';
 import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
+import type { PriceLookup } from '@roundtable/workflow';
 import type { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorStepService } from './orchestrator-step.service';
 import { OrchestratorWorker } from './orchestrator.worker';
@@ -31,6 +33,7 @@ export class OrchestratorModule {
               new OutcomeCountingPublisher(r, env.QUEUE_PREFIX, ds, ops.metrics),
               loadPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
               loadPanelPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
+              tablePrices(env.PRICING_FILE),
             ),
           inject: [DS, REDIS, PRODUCER, ServiceOps],
         },
@@ -59,4 +62,17 @@ export class OrchestratorModule {
       ],
     };
   }
+}
+
+/**
+ * The budget's worst case in USD: a call reserves its prompt estimate plus its max output tokens
+ * at the model's table price (the same table the provider-worker prices replies with); an
+ * unpriced model reserves no USD.
+ */
+function tablePrices(pricingFile: string | undefined): PriceLookup {
+  const table = loadPricingTable(pricingFile, (m) => new Logger('orchestrator').warn(m));
+  return (model) => {
+    const p = priceOf(table, model);
+    return p ? { inputPerMtok: p.input, outputPerMtok: p.output } : null;
+  };
 }

@@ -2,11 +2,10 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { readOperatorPolicy } from '@roundtable/contracts';
-import { cliUserFor, describeCliUser } from '@roundtable/providers';
+import { cliUserFor, describeCliUser, loadPricingTable } from '@roundtable/providers';
 import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
 import { AgentCallMetrics } from './agent-call.metrics';
 import { AgentCallService } from './agent-call.service';
-import { loadPricingTable } from './pricing-file';
 import type { ProviderWorkerEnv } from './provider-worker.env';
 import { ProviderQueuesWorker } from './provider-queues.worker';
 

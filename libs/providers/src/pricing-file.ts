@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadPricing, type PricingTable } from '@roundtable/providers';
+import { loadPricing, type PricingTable } from './pricing';
 
-/** examples/pricing.yaml at the repository root: three levels above the bundle (or this source dir), else under cwd. */
+/** examples/pricing.yaml at the repository root: three levels above a service's bundle (or this source dir), else under cwd. */
 export function defaultPricingFile(): string {
   const candidates = [path.resolve(__dirname, '../../../examples/pricing.yaml'), path.resolve(process.cwd(), 'examples/pricing.yaml')];
   return candidates.find((f) => existsSync(f)) ?? candidates[0];
