@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BuildRole, RunStatus, Stage } from '@roundtable/contracts';
+import { BuildRole, PanelRole, PanelStage, RunStatus, Stage } from '@roundtable/contracts';
 import { ApiError } from './api-error';
 
 /** A repeated parameter arrives as an array; the message covers that case too. */
@@ -17,9 +17,24 @@ export const RunListQuery = z.object({
 });
 export type RunListQuery = z.infer<typeof RunListQuery>;
 
+/**
+ * A run's calls are filtered by either workflow's names: the build's roles and stages, or the
+ * panel's judges, moderator and stages (ROAST … APPEAL). One parameter for both workflows, so a
+ * bad value's message lists each workflow's names, whichever workflow the run is.
+ */
+const bothWorkflows = (build: readonly string[], panel: readonly string[]) => [...new Set([...build, ...panel])];
+const eitherWorkflow = (name: string, build: readonly string[], panel: readonly string[]) =>
+  z.enum(Object.fromEntries(bothWorkflows(build, panel).map((v) => [v, v])), {
+    error: `${name} must be a build ${name} (${build.join(', ')}) or a panel ${name} (${panel.join(', ')}), given once`,
+  });
+
+/** What the role and stage filters accept, for the OpenAPI document. */
+export const CALL_ROLES = bothWorkflows(BuildRole.options, PanelRole.options);
+export const CALL_STAGES = bothWorkflows(Stage.options, PanelStage.options);
+
 export const CallListQuery = z.object({
-  role: oneOf('role', BuildRole.enum).optional(),
-  stage: oneOf('stage', Stage.enum).optional(),
+  role: eitherWorkflow('role', BuildRole.options, PanelRole.options).optional(),
+  stage: eitherWorkflow('stage', Stage.options, PanelStage.options).optional(),
   failed: oneOf('failed', { true: 'true', false: 'false' })
     .transform((v) => v === 'true')
     .optional(),

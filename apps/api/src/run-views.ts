@@ -69,6 +69,8 @@ export function callSummaryView(c: AgentCallEntity): CallSummary {
     model: c.model,
     label: c.label,
     attempt: c.attempt,
+    retry: c.retry,
+    retry_of: c.retryOf,
     status: c.status,
     valid: c.valid,
     error: c.error,

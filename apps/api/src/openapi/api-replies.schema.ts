@@ -99,6 +99,8 @@ export const CallSummary = z
     model: z.string(),
     label: z.string().nullable(),
     attempt: z.number(),
+    retry: z.number().describe('the try number: 0 is the first try, 1 the first retry after a transient failure (network, 5xx, 429, timeout)'),
+    retry_of: z.string().nullable().describe('the id of the failed try this one repeats with the same messages; null on a first try'),
     status: AgentCallStatus,
     valid: z.boolean().nullable(),
     error: z.string().nullable(),

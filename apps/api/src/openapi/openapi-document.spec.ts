@@ -41,6 +41,17 @@ describe('buildOpenApiDocument', () => {
     expect(refs.filter((r) => !s[r])).toEqual([]);
   });
 
+  it("shows each call's try number and the try it repeats, and both workflows' roles and stages as the calls filters", () => {
+    const call = doc.components.schemas.CallSummary as { properties: Record<string, { type?: unknown }>; required: string[] };
+    expect(call.required).toEqual(expect.arrayContaining(['retry', 'retry_of']));
+    expect(call.properties.retry.type).toBe('number');
+    expect(JSON.stringify(call.properties.retry_of)).toContain('null');
+    const params = (doc.paths['/v1/runs/{id}/calls'].get as unknown as { parameters: { name: string; schema: { enum?: string[] } }[] }).parameters;
+    const enumOf = (name: string) => params.find((p) => p.name === name)?.schema.enum;
+    expect(enumOf('role')).toEqual(expect.arrayContaining(['proposer', 'synthesizer', 'vc', 'competitor', 'moderator']));
+    expect(enumOf('stage')).toEqual(expect.arrayContaining(['PROPOSE', 'SYNTHESIZE', 'ROAST', 'DEBATE', 'REVOTE', 'MODERATE', 'APPEAL']));
+  });
+
   it('documents the doors: 401 everywhere behind the token, 403 and 429 on writes, no token on health', () => {
     const submit = doc.paths['/v1/runs'].post.responses;
     expect(Object.keys(submit)).toEqual(expect.arrayContaining(['202', '400', '401', '403', '413', '429']));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PanelProjectConfig, ProjectConfig, RunEventEnvelope } from '@roundtable/contracts';
 import { AppealRequest } from '../appeal-request.schema';
+import { CALL_ROLES, CALL_STAGES } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
 import * as Replies from './api-replies.schema';
 
@@ -173,8 +174,8 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           summary: "The run's agent calls (one per LLM request)",
           parameters: [
             runId,
-            { name: 'role', in: 'query', schema: { type: 'string' } },
-            { name: 'stage', in: 'query', schema: { type: 'string' } },
+            { name: 'role', in: 'query', description: "a build or a panel role (judges and moderator)", schema: { type: 'string', enum: CALL_ROLES } },
+            { name: 'stage', in: 'query', description: 'a build or a panel stage', schema: { type: 'string', enum: CALL_STAGES } },
             { name: 'failed', in: 'query', schema: { type: 'string', enum: ['true', 'false'] } },
           ],
           responses: { '200': json('Calls', 'CallList'), '400': error('A query parameter is not valid.'), '404': error('No such run.'), ...AUTH_ERRORS },

@@ -1,0 +1,95 @@
+import { AgentCallEntity } from '@roundtable/persistence';
+import { ApiHarness, demoConfig, startApi } from './api-test-harness';
+
+jest.setTimeout(30_000);
+
+let api: ApiHarness;
+let runId: string;
+
+type Row = Record<string, unknown>;
+async function getJson<T = Row>(path: string): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${api.base}${path}`);
+  return { status: res.status, json: (await res.json()) as T };
+}
+const ids = async (q: string) => (await getJson<Row[]>(`/v1/runs/${runId}/calls?${q}`)).json.map((c) => String(c.id).split('-').pop());
+
+const call = (over: Partial<AgentCallEntity>): Partial<AgentCallEntity> => ({
+  runId,
+  stage: 'ROAST',
+  role: 'vc',
+  provider: 'xai',
+  model: 'grok-4',
+  attempt: 1,
+  status: 'completed',
+  promptHash: 'h',
+  messages: [{ role: 'user', content: 'roast' }],
+  contextRefs: [],
+  schemaName: 'judge_verdict',
+  ...over,
+});
+
+/**
+ * The calls API on a panel run: its judges, moderator and stages filter like the build's, and
+ * every call shows its try number and the try it repeats (a transient failure's retry is a row).
+ */
+beforeAll(async () => {
+  api = await startApi();
+  const res = await fetch(`${api.base}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(demoConfig()) });
+  runId = ((await res.json()) as { id: string }).id;
+  await api.ds.query(`UPDATE runs SET workflow = 'panel', status = 'running', stage = 'REVOTE' WHERE id = $1`, [runId]);
+  await api.ds.getRepository(AgentCallEntity).insert([
+    call({ id: `${runId}-c1`, seq: 1, label: 'V1' }),
+    call({ id: `${runId}-c2`, seq: 2, role: 'pm', label: 'V3', status: 'failed', error: 'HTTP 500', errorCode: 'SERVER_ERROR' }),
+    call({ id: `${runId}-c3`, seq: 3, role: 'pm', label: 'V3', retry: 1, retryOf: `${runId}-c2` }),
+    call({ id: `${runId}-c4`, seq: 4, stage: 'DEBATE', label: 'D1', schemaName: 'debate_turn' }),
+    call({ id: `${runId}-c5`, seq: 5, stage: 'REVOTE', label: 'RV1', schemaName: 'revote' }),
+    call({ id: `${runId}-c6`, seq: 6, stage: 'REVOTE', role: 'pm', label: 'RV3', schemaName: 'revote' }),
+    call({ id: `${runId}-c7`, seq: 7, stage: 'MODERATE', role: 'moderator', label: 'M1', schemaName: 'moderator_synthesis' }),
+  ] as never);
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe('GET /v1/runs/:id/calls on a panel run', () => {
+  it('filters by a judge, the moderator and the panel stages', async () => {
+    expect(await ids('role=vc&stage=REVOTE')).toEqual(['c5']);
+    expect(await ids('role=vc')).toEqual(['c1', 'c4', 'c5']);
+    expect(await ids('role=pm')).toEqual(['c2', 'c3', 'c6']);
+    expect(await ids('role=moderator')).toEqual(['c7']);
+    expect(await ids('stage=ROAST')).toEqual(['c1', 'c2', 'c3']);
+    expect(await ids('stage=DEBATE')).toEqual(['c4']);
+    expect(await ids('stage=MODERATE')).toEqual(['c7']);
+    expect(await ids('stage=APPEAL')).toEqual([]);
+    expect(await ids('role=pm&stage=ROAST&failed=true')).toEqual(['c2']);
+  });
+
+  it('shows each call its try number and the try it repeats, in the list and in one call', async () => {
+    const list = (await getJson<Row[]>(`/v1/runs/${runId}/calls?role=pm&stage=ROAST`)).json;
+    expect(list.map((c) => [c.id, c.retry, c.retry_of])).toEqual([
+      [`${runId}-c2`, 0, null],
+      [`${runId}-c3`, 1, `${runId}-c2`],
+    ]);
+    const one = await getJson(`/v1/runs/${runId}/calls/${runId}-c3`);
+    expect(one.status).toBe(200);
+    expect(one.json).toMatchObject({ id: `${runId}-c3`, retry: 1, retry_of: `${runId}-c2`, attempt: 1, repair_of: null });
+  });
+
+  it.each([
+    ['role=judge', 'role', 'role must be a build role (proposer, critic, reviser, engineer, validator, synthesizer) or a panel role (vc, engineer, pm, customer, competitor, moderator), given once'],
+    [
+      'stage=LUNCH',
+      'stage',
+      'stage must be a build stage (INIT, PROPOSE, CRITIQUE, REVISE, IMPLEMENT, TEST, FIX, REVIEW, SYNTHESIZE, DONE, HALTED) or a panel stage (INIT, ROAST, DEBATE, REVOTE, MODERATE, APPEAL, DONE, HALTED), given once',
+    ],
+  ])('refuses %s with a 400 naming the parameter and the names of both workflows', async (q, name, message) => {
+    const res = await getJson(`/v1/runs/${runId}/calls?${q}`);
+    expect(res).toEqual({ status: 400, json: { error: 'invalid_query', message, issues: [{ path: name, message }] } });
+  });
+
+  it('refuses a filter given twice, saying so', async () => {
+    const res = await getJson<{ message: string }>(`/v1/runs/${runId}/calls?role=vc&role=pm`);
+    expect(res.status).toBe(400);
+    expect(res.json.message).toContain('given once');
+  });
+});
