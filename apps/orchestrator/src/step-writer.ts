@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { agentQueueName, jobId, NewRunEvent, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { jobId, NewRunEvent, RunEventEnvelope } from '@roundtable/contracts';
 import { preparedQuery, StatementBatch, type RunEntity } from '@roundtable/persistence';
-import { checkRunEvents, outboxInsert, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
+import { checkRunEvents, outboxInsert, outboxJob, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
 import type { BuildRunState, Command, DomainRecord, PanelAgentCallCommand, StepResult } from '@roundtable/workflow';
 
 const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
@@ -230,13 +230,7 @@ export async function writeCommand(
           c.estimatedTokens,
         ],
       );
-      return {
-        runId,
-        queue: agentQueueName(c.provider),
-        jobName: 'agent.call',
-        jobId: jobId(c.callId, 'call'),
-        payload: { runId, callId: c.callId },
-      };
+      return outboxJob('agent.call', { runId, callId: c.callId }, { runId, jobId: jobId(c.callId, 'call'), provider: c.provider });
     }
     case 'workspace.prepare':
     case 'workspace.apply':
@@ -248,14 +242,10 @@ export async function writeCommand(
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
         [c.opId, runId, kind, implementationId, jsonParam(result)],
       );
-      const payload = implementationId ? { runId, opId: c.opId, implementationId } : { runId, opId: c.opId };
-      return {
-        runId,
-        queue: c.kind === 'tests.run' ? QUEUE.tests : QUEUE.workspace,
-        jobName: c.kind,
-        jobId: jobId(c.opId, kind),
-        payload,
-      };
+      const job = { runId, jobId: jobId(c.opId, kind) };
+      return c.kind === 'workspace.prepare'
+        ? outboxJob(c.kind, { runId, opId: c.opId }, job)
+        : outboxJob(c.kind, { runId, opId: c.opId, implementationId: implementationId! }, job);
     }
     case 'workspace.read': {
       // The request rides on the op row; the test-runner adds the files it read to the same result.
@@ -272,7 +262,7 @@ export async function writeCommand(
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
         [c.opId, runId, jsonParam(request)],
       );
-      return { runId, queue: QUEUE.workspace, jobName: 'workspace.read', jobId: jobId(c.opId, 'read'), payload: { runId, opId: c.opId } };
+      return outboxJob('workspace.read', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'read') });
     }
   }
 }
