@@ -4,24 +4,6 @@ import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts'
 import { CALL_OUTCOME_SET_SQL, labelOfId, readOpFiles, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 
-/** The key under which an event is recorded as applied (the orchestrator's inbox). */
-export function eventKeyOf(name: JobName, payload: Record<string, unknown>, jobIdValue?: string): string {
-  switch (name) {
-    case 'run.resume':
-    case 'run.appeal':
-      // A run may be resumed more than once, and an appeal the budget refused asked again:
-      // each request is its own event.
-      return `${name}:${jobIdValue ?? 'once'}`;
-    case 'agent.done':
-      return `agent.done:${payload.callId}`;
-    case 'workspace.done':
-    case 'tests.done':
-      return `${name}:${payload.opId}`;
-    default:
-      return name;
-  }
-}
-
 export class StaleJobError extends Error {}
 
 /** The finished call as SETTLE_FINISHED_CALL_SQL reads it, with the tries it retried. */

@@ -1,10 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
+import { inboxKey, JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
 import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch, usageOfRow } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { decide, type BuildEvent, type PanelPromptTemplates, type PromptTemplates } from '@roundtable/workflow';
-import { eventKeyOf, finishedCallEvent, jobToBuildEvent, recordTestRun, SETTLE_FINISHED_CALL_SQL } from './job-to-event';
+import { finishedCallEvent, jobToBuildEvent, recordTestRun, SETTLE_FINISHED_CALL_SQL } from './job-to-event';
 import { writeStep, type WrittenStep } from './step-writer';
 import { applyPanelStep } from './panel/panel-step';
 
@@ -26,7 +26,7 @@ export class OrchestratorStepService {
   ) {}
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
-    const eventKey = eventKeyOf(name, payload, jobIdValue);
+    const eventKey = inboxKey(name, payload, jobIdValue);
     // The transaction is driven by hand, not by ds.transaction(), so that BEGIN travels with the
     // run lock and COMMIT with the step's last writes (StatementBatch): a step is a handful of
     // round trips instead of one per statement.
