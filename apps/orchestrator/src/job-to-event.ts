@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { isAgentSchemaName, JobName, JobOf, Stage } from '@roundtable/contracts';
-import { CALL_OUTCOME_SET_SQL, labelOfId, readOpFiles, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import { isAgentSchemaName, JobName, JobOf, parseWorkspaceOp, readOpFiles, Stage, type TestsOpResult } from '@roundtable/contracts';
+import { CALL_OUTCOME_SET_SQL, labelOfId, RunEntity, testRunRecord, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 
 export class StaleJobError extends Error {}
@@ -106,23 +106,8 @@ export const SETTLE_FINISHED_CALL_SQL = `WITH RECURSIVE locked AS (
                FROM prior p) AS prior
        FROM call`;
 
-/** What the test-runner writes on a finished `tests` op (plus the label the orchestrator asked for). */
-interface TestsOpResult {
-  command: string;
-  exit_code: number;
-  passed: number;
-  failed: number;
-  errors: number;
-  duration_s: number;
-  timed_out: boolean;
-  output_artifact_id: string | null;
-  output_tail: string;
-  runner: string;
-  testLabel: string;
-}
-
-function testRunEntityOf(em: EntityManager, runId: string, op: WorkspaceOpEntity): TestRunEntity {
-  const r = op.result as unknown as TestsOpResult;
+/** A finished tests op, parsed (parseWorkspaceOp): what the test-runner measured, and its label. */
+function testRunEntityOf(em: EntityManager, runId: string, op: { implementationId: string | null }, r: TestsOpResult): TestRunEntity {
   return em.create(TestRunEntity, {
     id: `${runId}-${r.testLabel}`,
     runId,
@@ -145,12 +130,14 @@ function testRunEntityOf(em: EntityManager, runId: string, op: WorkspaceOpEntity
  * run from one it has already seen by whether the state holds it.
  */
 export async function recordTestRun(em: EntityManager, runId: string, opId: string): Promise<void> {
-  const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: opId, runId });
+  const row = await em.findOneByOrFail(WorkspaceOpEntity, { id: opId, runId });
+  const op = parseWorkspaceOp(row);
+  if (op.kind !== 'tests' || op.status !== 'done') throw new Error(`workspace op ${opId} is a ${op.status} ${op.kind} op, not a finished test run`);
   await em
     .createQueryBuilder()
     .insert()
     .into(TestRunEntity)
-    .values(testRunEntityOf(em, runId, op) as unknown as QueryDeepPartialEntity<TestRunEntity>)
+    .values(testRunEntityOf(em, runId, row, op.result) as unknown as QueryDeepPartialEntity<TestRunEntity>)
     .orIgnore()
     .execute();
 }
@@ -171,31 +158,34 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       throw new Error('agent.done is settled with the run lock, not mapped here: use finishedCallEvent');
     case 'workspace.done': {
       const p = payload as JobOf<'workspace.done'>;
-      const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
-      const result = (op.result ?? {}) as { path?: string; tree?: string[]; diff_artifact_id?: string };
+      const row = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
+      const op = parseWorkspaceOp(row);
       if (op.kind === 'read') return { type: 'files_read', opId: op.id, files: readOpFiles(op) ?? [] };
       if (op.kind === 'prepare') {
         return op.status === 'done'
-          ? { type: 'workspace_prepared', opId: op.id, path: result.path ?? '', tree: result.tree ?? [] }
+          ? { type: 'workspace_prepared', opId: op.id, path: op.result.path, tree: op.result.tree }
           : { type: 'workspace_failed', opId: op.id, error: op.error ?? 'workspace preparation failed' };
       }
-      const implementationLabel = labelOfId(run.id, op.implementationId) ?? '';
+      if (op.kind !== 'apply') throw new Error(`workspace.done for op ${op.id}, a ${op.kind} op (its report is tests.done)`);
+      const implementationLabel = labelOfId(run.id, row.implementationId) ?? '';
       return op.status === 'done'
         ? {
             type: 'files_applied',
             opId: op.id,
             implementationLabel,
-            tree: result.tree ?? [],
-            ...(result.diff_artifact_id ? { diffArtifactId: result.diff_artifact_id } : {}),
+            tree: op.result.tree,
+            ...(op.result.diff_artifact_id ? { diffArtifactId: op.result.diff_artifact_id } : {}),
           }
         : { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
     }
     case 'tests.done': {
       const p = payload as JobOf<'tests.done'>;
-      const op = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
+      const row = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
+      const op = parseWorkspaceOp(row);
+      if (op.kind !== 'tests') throw new Error(`tests.done for op ${op.id}, a ${op.kind} op (its report is workspace.done)`);
       if (op.status !== 'done') return { type: 'tests_failed_to_run', opId: op.id, error: op.error ?? 'the test command could not run' };
-      const entity = testRunEntityOf(em, run.id, op);
-      return { type: 'tests_finished', opId: op.id, testRun: testRunRecord(run.id, entity, (op.result as unknown as TestsOpResult).output_tail ?? '') };
+      const entity = testRunEntityOf(em, run.id, row, op.result);
+      return { type: 'tests_finished', opId: op.id, testRun: testRunRecord(run.id, entity, op.result.output_tail) };
     }
     case 'run.resume': {
       const p = payload as JobOf<'run.resume'>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { jobId, NewRunEvent, RunEventEnvelope } from '@roundtable/contracts';
+import { jobId, NewRunEvent, RunEventEnvelope, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
 import { preparedQuery, StatementBatch, type RunEntity } from '@roundtable/persistence';
 import { checkRunEvents, outboxInsert, outboxJob, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
 import type { BuildRunState, Command, DomainRecord, PanelAgentCallCommand, StepResult } from '@roundtable/workflow';
@@ -237,7 +237,7 @@ export async function writeCommand(
     case 'tests.run': {
       const kind = c.kind === 'workspace.prepare' ? 'prepare' : c.kind === 'workspace.apply' ? 'apply' : 'tests';
       const implementationId = c.kind === 'workspace.prepare' ? null : idOf(runId, c.implementationLabel);
-      const result = c.kind === 'tests.run' ? { command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } : null;
+      const result = c.kind === 'tests.run' ? ({ command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } satisfies TestsOpRequest) : null;
       await exec(
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
         [c.opId, runId, kind, implementationId, jsonParam(result)],
@@ -248,7 +248,7 @@ export async function writeCommand(
         : outboxJob(c.kind, { runId, opId: c.opId, implementationId: implementationId! }, job);
     }
     case 'workspace.read': {
-      // The request rides on the op row; the test-runner adds the files it read to the same result.
+      // The request rides on the op row (ReadOpRequest); the test-runner adds the files it read to the same result.
       const request = {
         label: c.label,
         role: c.role,
@@ -257,7 +257,7 @@ export async function writeCommand(
         reason: c.reason,
         refused: c.refused,
         max_bytes_per_file: c.maxBytesPerFile,
-      };
+      } satisfies ReadOpRequest;
       await exec(
         `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
         [c.opId, runId, jsonParam(request)],

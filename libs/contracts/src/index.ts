@@ -29,3 +29,4 @@ export * from './config/load-any-project-config';
 export * from './policy/operator-policy.schema';
 export * from './policy/policy-checks';
 export * from './policy/read-operator-policy';
+export * from './workspace/workspace-op.schema';

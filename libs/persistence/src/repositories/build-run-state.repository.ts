@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { BuildRole, ProjectConfig, Stage, RunStatus, TestResult } from '@roundtable/contracts';
+import { ApplyOpCommit, parseWorkspaceOp, readOpFiles, WorkspaceOpRowError, type BuildRole, type ProjectConfig, type Stage, type RunStatus, type TestResult } from '@roundtable/contracts';
 import type { CritiqueEntity } from '../entities/critique.entity';
 import type { ImplementationEntity } from '../entities/implementation.entity';
 import type { ProposalEntity } from '../entities/proposal.entity';
@@ -11,12 +11,10 @@ import type {
   AcceptanceCriterion,
   BuildRunState,
   CritiqueRecord,
-  DiffStatEntry,
   FileReadRecord,
   ImplementationDiff,
   ImplementationRecord,
   ProposalRecord,
-  ReadFile,
   SynthesisRecord,
   TestRunRecord,
 } from '@roundtable/workflow'; // types only: persistence serves the workflow's view of a run
@@ -38,19 +36,11 @@ export type TestRunFields = Pick<
   'id' | 'label' | 'implementationId' | 'command' | 'exitCode' | 'passed' | 'failed' | 'errors' | 'durationS' | 'timedOut'
 >;
 
-/** A finished apply op that committed on the run branch (what the test-runner wrote in its result). */
+/** A finished apply op that committed on the run branch (its result, less the keys the state does not need). */
 interface DiffRow {
+  id: string;
   implementationId: string;
-  result: {
-    workspace_source: ImplementationDiff['source'];
-    branch: string;
-    base_commit: string;
-    commit: string;
-    diffstat: DiffStatEntry[];
-    round_diffstat: DiffStatEntry[];
-    diff_artifact_id: string;
-    diff_truncated?: boolean;
-  };
+  result: unknown;
   text: string | null;
   chars: number | null;
 }
@@ -60,15 +50,7 @@ interface ReadRow {
   id: string;
   status: string;
   error: string | null;
-  result: {
-    label: string;
-    role: string;
-    call_id: string;
-    paths: string[];
-    reason: string | null;
-    refused?: string[];
-    files?: ReadFile[];
-  };
+  result: unknown;
 }
 
 /** One row, one JSON value per part of the state, keyed by entity property names. */
@@ -117,7 +99,7 @@ SELECT
     WHERE o.run_id = $1 AND o.status = 'done' AND jsonb_typeof(o.result -> 'tree') = 'array'
     ORDER BY o.finished_at DESC LIMIT 1) AS tree,
   (SELECT coalesce(json_agg(json_build_object(
-            'implementationId', o.implementation_id, 'result', o.result - 'tree' - 'written' - 'artifact_ids',
+            'id', o.id, 'implementationId', o.implementation_id, 'result', o.result - 'tree' - 'written' - 'artifact_ids',
             'text', left(a.content, ${DIFF_PROMPT_CHARS}), 'chars', char_length(a.content)) ORDER BY o.finished_at), '[]')
      FROM workspace_ops o LEFT JOIN artifacts a ON a.id = o.result ->> 'diff_artifact_id'
     WHERE o.run_id = $1 AND o.kind = 'apply' AND o.status = 'done' AND o.result ->> 'diff_artifact_id' IS NOT NULL) AS diffs,
@@ -209,19 +191,11 @@ export function buildRunStateFromRow(run: RunEntity, stateRow: Record<string, un
   };
 }
 
-/**
- * The files of a `read` workspace op: null while it is queued. A read the test-runner could not
- * do at all (no workspace) still answers every path, with the reason, so the role is asked again.
- */
-export function readOpFiles(op: { status: string; error: string | null; result: object | null }): ReadFile[] | null {
-  const r = (op.result ?? {}) as { paths?: string[]; files?: ReadFile[] };
-  if (op.status === 'done') return r.files ?? [];
-  if (op.status !== 'failed') return null;
-  return (r.paths ?? []).map((path) => ({ path, content: null, bytes: null, truncated: false, error: op.error ?? 'the files could not be read' }));
-}
-
+/** A read op as the workflow sees it; a row that is not a read request (or its answer) is an error naming the op. */
 function fileReadRecord(o: ReadRow): FileReadRecord {
-  const r = o.result;
+  const op = parseWorkspaceOp({ ...o, kind: 'read' });
+  if (op.kind !== 'read') throw new Error('unreachable: parsed as a read op');
+  const r = op.status === 'done' ? op.result : op.request;
   return {
     opId: o.id,
     label: r.label,
@@ -230,12 +204,17 @@ function fileReadRecord(o: ReadRow): FileReadRecord {
     paths: r.paths,
     reason: r.reason ?? null,
     refused: r.refused ?? [],
-    files: readOpFiles(o),
+    files: readOpFiles(op),
   };
 }
 
 function implementationDiff(d: DiffRow): ImplementationDiff {
-  const r = d.result;
+  const parsed = ApplyOpCommit.safeParse(d.result);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new WorkspaceOpRowError(d.id, 'apply', ['result', ...issue.path.map(String)].join('.'), issue.message);
+  }
+  const r = parsed.data;
   return {
     source: r.workspace_source,
     branch: r.branch,
