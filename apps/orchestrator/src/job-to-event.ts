@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { isAgentSchemaName, JobName, JobOf, parseWorkspaceOp, readOpFiles, Stage, type TestsOpResult } from '@roundtable/contracts';
@@ -198,14 +199,15 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       return { type: 'resume', at: last?.from_stage ?? (run.stage as Stage), rerun: false, caps: p.caps };
     }
     default:
-      throw new Error(`job ${name} is not for the orchestrator`);
+      throw new UnrecoverableError(`job ${name} is not for the orchestrator`);
   }
 }
 
 /** The workflow event for a call settled by SETTLE_FINISHED_CALL_SQL (its row, or undefined when there is none). */
 export function finishedCallEvent(runId: string, callId: string, settled: object | undefined): BuildEvent {
   const call = settled as SettledCallRow | undefined;
-  if (!call) throw new Error(`agent call ${callId} of run ${runId} does not exist`);
+  // Permanent (UnrecoverableError): no retry makes the row exist. A call not finished yet is a StaleJobError, retried.
+  if (!call) throw new UnrecoverableError(`agent call ${callId} of run ${runId} does not exist`);
   if (call.status !== 'completed' && call.status !== 'failed') {
     throw new StaleJobError(`agent call ${call.id} is ${call.status}, not finished`);
   }

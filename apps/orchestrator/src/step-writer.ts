@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
 import { jobId, NewRunEvent, RunEventEnvelope, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
 import { preparedQuery, StatementBatch, type RunEntity } from '@roundtable/persistence';
@@ -82,7 +83,7 @@ export async function writeStep(
   const decisions = decisionsInsert(runId, result.decisions);
   if (decisions) writes.add(decisions.sql, decisions.params);
   const checkRunUpdate = (results: { rowCount: number }[]) => {
-    if (results[runUpdate].rowCount !== 1) throw new Error(`run ${runId} does not exist`);
+    if (results[runUpdate].rowCount !== 1) throw new UnrecoverableError(`run ${runId} does not exist`);
   };
 
   const jobs: OutboxJob[] = [];

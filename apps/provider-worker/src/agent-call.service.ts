@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { realpathSync } from 'node:fs';
@@ -183,7 +184,8 @@ export class AgentCallService {
       call = claimed.call;
     } else {
       const found = await repo.findOneBy({ id: callId, runId });
-      if (!found) throw new Error(`agent call ${callId} of run ${runId} does not exist`);
+      // Permanent: no retry makes the row exist (BullMQ fails the job at once).
+      if (!found) throw new UnrecoverableError(`agent call ${callId} of run ${runId} does not exist`);
       call = found;
       for (let next = await this.retryOf(call); next; next = await this.retryOf(next)) call = next;
       if (call.status === 'queued') claimed = await this.claim(runId, call.id);
