@@ -18,7 +18,7 @@ import {
   modelIdProblem,
   readOperatorPolicy,
 } from '@roundtable/contracts';
-import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME_SQL } from '@roundtable/persistence';
+import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME, runStatement } from '@roundtable/persistence';
 import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type CliUserDecision, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { runAgentModeEngineer } from './agent-mode-engineer';
@@ -301,7 +301,7 @@ export class AgentCallService {
 
   /** Conditional: a second delivery of the same job cannot overwrite a recorded outcome. */
   private async record(em: EntityManager, callId: string, outcome: CallOutcome): Promise<boolean> {
-    const { rowCount: affected } = await preparedQuery(em, RECORD_CALL_OUTCOME_SQL, [callId, JSON.stringify(outcome)]);
+    const { rowCount: affected } = await runStatement(em, RECORD_CALL_OUTCOME, callId, outcome);
     return affected > 0;
   }
 

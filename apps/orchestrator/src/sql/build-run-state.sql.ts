@@ -1,12 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import type { CritiqueEntity, ImplementationEntity, ProposalEntity, RunEntity, SynthesisEntity, TestRunEntity } from '@roundtable/persistence';
 import { ApplyOpCommit, parseWorkspaceOp, readOpFiles, WorkspaceOpRowError, type BuildRole, type ProjectConfig, type Stage, type RunStatus, type TestResult } from '@roundtable/contracts';
-import type { CritiqueEntity } from '../entities/critique.entity';
-import type { ImplementationEntity } from '../entities/implementation.entity';
-import type { ProposalEntity } from '../entities/proposal.entity';
-import type { RunEntity } from '../entities/run.entity';
-import type { SynthesisEntity } from '../entities/synthesis.entity';
-import type { TestRunEntity } from '../entities/test-run.entity';
-import { preparedQuery } from '../prepared-query';
 import type {
   AcceptanceCriterion,
   BuildRunState,
@@ -17,8 +11,9 @@ import type {
   ProposalRecord,
   SynthesisRecord,
   TestRunRecord,
-} from '@roundtable/workflow'; // types only: persistence serves the workflow's view of a run
-import { USAGE_COLUMNS_SQL, usageSnapshot, type UsageRow } from './run-usage.repository';
+} from '@roundtable/workflow';
+import { runStatement, statement } from '@roundtable/persistence';
+import { USAGE_COLUMNS_SQL, usageSnapshot, type UsageRow } from './run-usage.sql';
 
 const TAIL_BYTES = 4096;
 /** How much of a stored diff enters the state (and so a prompt); the artifact keeps all of it. */
@@ -54,7 +49,7 @@ interface ReadRow {
 }
 
 /** One row, one JSON value per part of the state, keyed by entity property names. */
-interface StateRow {
+export interface BuildRunStateRow {
   proposals: Pick<ProposalEntity, 'id' | 'label' | 'callId' | 'round' | 'revisionOf' | 'status' | 'body'>[];
   critiques: Pick<CritiqueEntity, 'id' | 'label' | 'callId' | 'targetKind' | 'targetId' | 'verdict' | 'body'>[];
   implementations: Pick<ImplementationEntity, 'id' | 'label' | 'callId' | 'proposalId' | 'fixRound' | 'status' | 'applyError' | 'body'>[];
@@ -72,8 +67,10 @@ interface StateRow {
  * Every part of the state in one statement (one parameter: the run id): a step pays one round
  * trip for it instead of ten (and one snapshot, so the parts cannot disagree), and the
  * orchestrator sends it in the batch that takes the run lock. Column names are the migration's.
+ * The api's build report reads the same view (loadBuildRunState), so it shows what decide() saw.
  */
-export const BUILD_RUN_STATE_SQL = `
+export const BUILD_RUN_STATE = statement<BuildRunStateRow>()({
+  text: `
 SELECT
   (SELECT coalesce(json_agg(json_build_object(
             'id', p.id, 'label', p.label, 'callId', p.call_id, 'round', p.round,
@@ -108,7 +105,9 @@ SELECT
   (SELECT coalesce(json_agg(json_build_object('id', o.id, 'status', o.status, 'error', o.error, 'result', o.result)
             ORDER BY o.created_at, o.id), '[]')
      FROM workspace_ops o WHERE o.run_id = $1 AND o.kind = 'read') AS reads,
-  ${USAGE_COLUMNS_SQL}`;
+  ${USAGE_COLUMNS_SQL}`,
+  params: (runId: string): unknown[] => [runId],
+});
 
 /**
  * Rebuilds the workflow's view of a run from Postgres, inside the step's transaction (the
@@ -118,14 +117,14 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
   // Prepared: planning this statement cost about as much as running it (ten subqueries).
   const {
     rows: [row],
-  } = await preparedQuery<StateRow>(em, BUILD_RUN_STATE_SQL, [run.id]);
-  return buildRunStateFromRow(run, row as unknown as Record<string, unknown>, now);
+  } = await runStatement(em, BUILD_RUN_STATE, run.id);
+  return buildRunStateFromRow(run, row, now);
 }
 
-/** loadBuildRunState for a row of BUILD_RUN_STATE_SQL the caller has already read. */
-export function buildRunStateFromRow(run: RunEntity, stateRow: Record<string, unknown>, now: Date): BuildRunState {
+/** loadBuildRunState for a row of BUILD_RUN_STATE the caller has already read (in the batch that took the lock). */
+export function buildRunStateFromRow(run: RunEntity, stateRow: object, now: Date): BuildRunState {
   const runId = run.id;
-  const row = stateRow as unknown as StateRow;
+  const row = stateRow as unknown as BuildRunStateRow;
   // Oldest first, so an implementation applied again (a rerun) keeps its latest commit.
   const diffs = new Map(row.diffs.map((d) => [d.implementationId, implementationDiff(d)]));
   return {

@@ -1,5 +1,5 @@
 /**
- * The reconciler's statements (see run-reconciler.ts). Each is a typed constant: its text,
+ * The reconciler's statements (see ../reconciler/run-reconciler.ts). Each is a typed constant: its text,
  * how its parameters are built, and the row it answers.
  */
 
