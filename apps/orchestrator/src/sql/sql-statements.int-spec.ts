@@ -17,6 +17,7 @@ import { BUILD_RUN_STATE, loadBuildRunState } from './build-run-state.sql';
 import { lockRun } from './lock-run.sql';
 import * as reconciler from './reconciler.sql';
 import { SETTLE_FINISHED_CALL } from './settle-finished-call.sql';
+import * as stepWrites from './step-writes.sql';
 
 jest.setTimeout(30_000);
 
@@ -94,11 +95,14 @@ describe('the orchestrator SQL folder', () => {
       ['SETTLE_FINISHED_CALL', SETTLE_FINISHED_CALL as Statement<never, unknown>],
       ['BUILD_RUN_STATE', BUILD_RUN_STATE as Statement<never, unknown>],
       ['RECORD_CALL_OUTCOME', RECORD_CALL_OUTCOME as Statement<never, unknown>],
+      ...Object.entries(stepWrites)
+        .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
+        .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
       ...Object.entries(reconciler)
         .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
         .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
     ];
-    expect(statements.length).toBeGreaterThanOrEqual(8);
+    expect(statements.length).toBeGreaterThanOrEqual(19);
     const runner = ds.createQueryRunner();
     try {
       await runner.connect();
@@ -210,5 +214,53 @@ describe('the orchestrator SQL folder', () => {
     const attempt = loadBuildRunState(ds.manager, run, new Date());
     await expect(attempt).rejects.toBeInstanceOf(WorkspaceOpRowError);
     await expect(attempt).rejects.toThrow(/^workspace op op_a9 \(apply\): result\.workspace_source: /);
+  });
+
+  it('the step writes: every record, decision, call and op written in one batch reads back exact, hard text included', async () => {
+    const R = 'run_sql_w';
+    await ds.getRepository(RunEntity).insert({ id: R, projectId: 'prj_sql', workflow: 'build', status: 'running', stage: 'PROPOSE', config: {} } as QueryDeepPartialEntity<RunEntity>);
+    const messages = [{ role: 'user' as const, content: HARD }];
+    const call = {
+      kind: 'agent_call' as const, callId: `${R}-c1`, role: 'proposer' as const, stage: 'PROPOSE' as const, label: 'P1', provider: 'openai', model: 'gpt',
+      schemaName: 'proposal' as const, messages, contextRefs: [HARD], maxTokens: 100, temperature: 0.2, timeoutMs: 1000, attempt: 1, repairOf: null, estimatedTokens: 42,
+    };
+    const proposal = { id: `${R}-P1`, label: 'P1', callId: call.callId, round: 1, revisionOf: null, status: 'proposed' as const, body: { title: HARD, steps: [HARD] } };
+    const critique = { id: `${R}-C1`, label: 'C1', callId: call.callId, targetKind: 'proposal' as const, targetLabel: 'P1', verdict: 'revise', body: { verdict: 'revise', issues: [HARD] } };
+    const impl = { id: `${R}-I1`, label: 'I1', callId: call.callId, proposalLabel: 'P1', fixRound: 0, status: 'pending' as const, applyError: null, body: { files: [{ path: HARD, content: HARD }] } };
+    const synthesis = { id: `${R}-S1`, label: 'S1', callId: null, partial: true, body: null };
+    await batch((b) => {
+      addStatement(b, stepWrites.INSERT_AGENT_CALL, R, 1, call as never);
+      addStatement(b, stepWrites.INSERT_PROPOSAL, R, proposal as never);
+      addStatement(b, stepWrites.INSERT_PROPOSAL, R, proposal as never); // replayed: nothing added
+      addStatement(b, stepWrites.UPDATE_PROPOSAL_STATUS, R, 'P1', 'criticized');
+      addStatement(b, stepWrites.INSERT_CRITIQUE, R, critique as never);
+      addStatement(b, stepWrites.INSERT_IMPLEMENTATION, R, impl as never);
+      addStatement(b, stepWrites.UPDATE_IMPLEMENTATION_STATUS, R, 'I1', 'rejected', HARD);
+      addStatement(b, stepWrites.INSERT_SYNTHESIS, R, synthesis);
+      addStatement(b, stepWrites.INSERT_OPEN_QUESTION, R, 'critic', HARD);
+      addStatement(b, stepWrites.INSERT_DECISIONS, R, [
+        { from: 'INIT', to: 'PROPOSE', reason: HARD, refs: [HARD] },
+        { from: 'PROPOSE', to: 'CRITIQUE', reason: 'second', refs: [] },
+      ]);
+      addStatement(b, stepWrites.INSERT_WORKSPACE_OP, R, `${R}-op1`, 'tests', `${R}-I1`, { command: HARD, timeoutS: 5, testLabel: 'T1' });
+      addStatement(b, stepWrites.INSERT_READ_OP, R, `${R}-op2`, { label: 'R1', role: 'critic', call_id: call.callId, paths: [HARD], reason: null, refused: [], max_bytes_per_file: 10 });
+    });
+    const run = await ds.getRepository(RunEntity).findOneByOrFail({ id: R });
+    const state = await loadBuildRunState(ds.manager, run, new Date());
+    expect(state.proposals).toEqual([{ ...proposal, status: 'criticized' }]);
+    expect(state.critiques).toEqual([critique]);
+    expect(state.implementations).toEqual([{ ...impl, status: 'rejected', applyError: HARD }]);
+    expect(state.synthesis).toEqual(synthesis);
+    expect(state.openQuestions).toEqual([{ role: 'critic', question: HARD }]);
+    expect(state.fileReads).toEqual([{ opId: `${R}-op2`, label: 'R1', role: 'critic', callId: call.callId, paths: [HARD], reason: null, refused: [], files: null }]);
+    expect(state.usage.reserved).toEqual({ calls: 1, tokens: 42, costUsd: 0 });
+    const [row] = await ds.query(`SELECT messages, context_refs, status, seq, max_tokens FROM agent_calls WHERE id = $1`, [call.callId]);
+    expect(row).toEqual({ messages, context_refs: [HARD], status: 'queued', seq: 1, max_tokens: 100 });
+    expect(await ds.query(`SELECT from_stage, to_stage, reason, refs FROM decisions WHERE run_id = $1 ORDER BY id`, [R])).toEqual([
+      { from_stage: 'INIT', to_stage: 'PROPOSE', reason: HARD, refs: [HARD] },
+      { from_stage: 'PROPOSE', to_stage: 'CRITIQUE', reason: 'second', refs: [] },
+    ]);
+    const [op] = await ds.query(`SELECT kind, status, implementation_id, result FROM workspace_ops WHERE id = $1`, [`${R}-op1`]);
+    expect(op).toEqual({ kind: 'tests', status: 'queued', implementation_id: `${R}-I1`, result: { command: HARD, timeoutS: 5, testLabel: 'T1' } });
   });
 });
