@@ -1,10 +1,10 @@
 import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { isAgentSchemaName, JobName, JobOf, parseWorkspaceOp, readOpFiles, Stage, type TestsOpResult } from '@roundtable/contracts';
-import { RunEntity, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import { RunEntity, runStatement, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import { labelOfId, testRunRecord } from './sql/build-run-state.sql';
 import type { SettledCallRow } from './sql/settle-finished-call.sql';
+import { INSERT_TEST_RUN, LAST_HALT_FROM_STAGE } from './sql/job-reads.sql';
 import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 
 export class StaleJobError extends Error {}
@@ -36,13 +36,7 @@ export async function recordTestRun(em: EntityManager, runId: string, opId: stri
   const row = await em.findOneByOrFail(WorkspaceOpEntity, { id: opId, runId });
   const op = parseWorkspaceOp(row);
   if (op.kind !== 'tests' || op.status !== 'done') throw new Error(`workspace op ${opId} is a ${op.status} ${op.kind} op, not a finished test run`);
-  await em
-    .createQueryBuilder()
-    .insert()
-    .into(TestRunEntity)
-    .values(testRunEntityOf(em, runId, row, op.result) as unknown as QueryDeepPartialEntity<TestRunEntity>)
-    .orIgnore()
-    .execute();
+  await runStatement(em, INSERT_TEST_RUN, testRunEntityOf(em, runId, row, op.result));
 }
 
 /**
@@ -94,10 +88,9 @@ export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: J
       const p = payload as JobOf<'run.resume'>;
       if (p.from) return { type: 'resume', at: p.from, rerun: true, caps: p.caps };
       // Without a named stage, restart where the halting decision left the run.
-      const [last] = (await em.query(
-        `SELECT from_stage FROM decisions WHERE run_id = $1 AND to_stage = 'HALTED' ORDER BY id DESC LIMIT 1`,
-        [run.id],
-      )) as { from_stage: Stage }[];
+      const {
+        rows: [last],
+      } = await runStatement(em, LAST_HALT_FROM_STAGE, run.id);
       return { type: 'resume', at: last?.from_stage ?? (run.stage as Stage), rerun: false, caps: p.caps };
     }
     default:

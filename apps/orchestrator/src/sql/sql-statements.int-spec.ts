@@ -18,6 +18,7 @@ import { lockRun } from './lock-run.sql';
 import * as reconciler from './reconciler.sql';
 import { SETTLE_FINISHED_CALL } from './settle-finished-call.sql';
 import * as stepWrites from './step-writes.sql';
+import * as jobReads from './job-reads.sql';
 
 jest.setTimeout(30_000);
 
@@ -95,6 +96,7 @@ describe('the orchestrator SQL folder', () => {
       ['SETTLE_FINISHED_CALL', SETTLE_FINISHED_CALL as Statement<never, unknown>],
       ['BUILD_RUN_STATE', BUILD_RUN_STATE as Statement<never, unknown>],
       ['RECORD_CALL_OUTCOME', RECORD_CALL_OUTCOME as Statement<never, unknown>],
+      ...Object.entries(jobReads),
       ...Object.entries(stepWrites)
         .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
         .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
@@ -102,7 +104,7 @@ describe('the orchestrator SQL folder', () => {
         .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
         .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
     ];
-    expect(statements.length).toBeGreaterThanOrEqual(19);
+    expect(statements.length).toBeGreaterThanOrEqual(21);
     const runner = ds.createQueryRunner();
     try {
       await runner.connect();
@@ -262,5 +264,31 @@ describe('the orchestrator SQL folder', () => {
     ]);
     const [op] = await ds.query(`SELECT kind, status, implementation_id, result FROM workspace_ops WHERE id = $1`, [`${R}-op1`]);
     expect(op).toEqual({ kind: 'tests', status: 'queued', implementation_id: `${R}-I1`, result: { command: HARD, timeoutS: 5, testLabel: 'T1' } });
+  });
+
+  it('the job reads: a test run recorded once (a replay adds nothing), and the stage the last halt left', async () => {
+    const R = 'run_sql_w'; // written by the test before: it has implementation I1
+    const t = {
+      id: `${R}-T1`, runId: R, implementationId: `${R}-I1`, label: 'T1', command: HARD, exitCode: 1,
+      passed: 2, failed: 1, errors: 0, timedOut: false, outputArtifactId: null, durationS: 0.5, runner: 'docker',
+    };
+    await runStatement(ds, jobReads.INSERT_TEST_RUN, t);
+    const replay = await runStatement(ds, jobReads.INSERT_TEST_RUN, { ...t, passed: 99 });
+    expect(replay.rowCount).toBe(0);
+    const state = await loadBuildRunState(ds.manager, await ds.getRepository(RunEntity).findOneByOrFail({ id: R }), new Date());
+    expect(state.testRuns).toEqual([
+      {
+        id: `${R}-T1`,
+        label: 'T1',
+        implementationLabel: 'I1',
+        result: { command: HARD, exit_code: 1, passed: 2, failed: 1, errors: 0, duration_s: 0.5, stdout_tail: '', timed_out: false },
+      },
+    ]);
+    expect((await runStatement(ds, jobReads.LAST_HALT_FROM_STAGE, R)).rows).toEqual([]);
+    await runStatement(ds, stepWrites.INSERT_DECISIONS, R, [
+      { from: 'CRITIQUE', to: 'HALTED', reason: 'first', refs: [] },
+      { from: 'TEST', to: 'HALTED', reason: 'second', refs: [] },
+    ]);
+    expect((await runStatement(ds, jobReads.LAST_HALT_FROM_STAGE, R)).rows).toEqual([{ from_stage: 'TEST' }]);
   });
 });
