@@ -15,9 +15,9 @@ import {
   INSERT_READ_OP,
   INSERT_SYNTHESIS,
   INSERT_WORKSPACE_OP,
-  jsonParam,
   UPDATE_IMPLEMENTATION_STATUS,
   UPDATE_PROPOSAL_STATUS,
+  UPDATE_RUN_AFTER_STEP,
 } from './sql/step-writes.sql';
 
 const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
@@ -30,7 +30,6 @@ export interface WrittenStep {
 }
 
 const idOf = (runId: string, label: string | null | undefined) => (label ? `${runId}-${label}` : null);
-
 
 /**
  * Writes everything one decide() returned, inside the step's transaction: the run's new
@@ -56,41 +55,26 @@ export async function writeStep(
   const newEvents = [...result.events, ...extraEvents];
   checkRunEvents(newEvents);
 
-  const sets: string[] = [];
-  const params: unknown[] = [runId];
-  const set = (column: string, value: unknown) => {
-    params.push(value);
-    sets.push(`${column} = $${params.length}`);
-  };
-  set('status', s.status);
-  set('stage', s.stage);
-  set('round', s.round);
-  set('fix_round', s.fixRound);
-  set('criteria', jsonParam(s.criteria));
-  set('criteria_locked', s.criteria !== null);
-  set('unresolved', s.unresolved);
-  set('halt_reason', s.haltReason);
-  // decide() hands back the loaded config object unless a resume raised caps: only then is it rewritten.
-  if (s.config !== (run.config as unknown)) set('config', jsonParam(s.config));
-  set('workspace_path', s.workspace.path);
-  set('label_counters', jsonParam(labelCounters));
-  set('call_seq', callSeq ?? run.callSeq);
-  if (result.verdict) {
-    set('verdict', result.verdict);
-    set('confidence', result.confidence);
-  }
-  if (becameRunning) set('started_at', new Date());
-  if (becameTerminal) set('finished_at', new Date());
-  // The run row is locked FOR UPDATE by this step (run.eventSeq was read under the lock), so
-  // the events are numbered from it and event_seq moves past them in this same UPDATE instead
-  // of a separate one per append: no other writer can move it meanwhile, and the log stays
-  // gap-free (and run_events' primary key refuses a number used twice).
-  params.push(newEvents.length);
   const writes = StatementBatch.of(em);
-  const runUpdate = writes.add(
-    `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length}, updated_at = now() WHERE id = $1`,
-    params,
-  );
+  const runUpdate = addStatement(writes, UPDATE_RUN_AFTER_STEP, runId, {
+    status: s.status,
+    stage: s.stage,
+    round: s.round,
+    fixRound: s.fixRound,
+    criteria: s.criteria,
+    unresolved: s.unresolved,
+    haltReason: s.haltReason,
+    // decide() hands back the loaded config object unless a resume raised caps: only then is it rewritten.
+    config: s.config !== (run.config as unknown) ? s.config : undefined,
+    workspacePath: s.workspace.path,
+    labelCounters,
+    callSeq: callSeq ?? run.callSeq,
+    verdict: result.verdict ?? null,
+    confidence: result.confidence,
+    startedAt: becameRunning ? new Date() : null,
+    finishedAt: becameTerminal ? new Date() : null,
+    events: newEvents.length,
+  });
   for (const r of result.records) writeRecord(writes, runId, r);
   if (result.decisions.length) addStatement(writes, INSERT_DECISIONS, runId, result.decisions);
   const checkRunUpdate = (results: { rowCount: number }[]) => {

@@ -9,6 +9,65 @@ import type { AgentCallCommand, CritiqueRecord, Decision, ImplementationRecord, 
  * replayed step adds nothing. No statement here answers rows.
  */
 
+/** What a step leaves on the run row. `config` undefined: unchanged; `verdict` null: unchanged (and confidence with it). */
+export interface RunAfterStep {
+  status: string;
+  stage: string;
+  round: number;
+  fixRound: number;
+  criteria: unknown;
+  unresolved: boolean;
+  haltReason: string | null;
+  config: unknown;
+  workspacePath: string | null;
+  labelCounters: Record<string, number>;
+  callSeq: number;
+  verdict: string | null;
+  confidence: number | null;
+  /** Set when the run starts or ends in this step; null leaves the column as it is. */
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  /** How many events the step appends: event_seq moves past them in this same UPDATE. */
+  events: number;
+}
+
+/**
+ * The run row after a step. The row is locked FOR UPDATE by the step (run.eventSeq was read
+ * under the lock), so the events are numbered from it and event_seq moves past them here
+ * instead of in a separate UPDATE per append: no other writer can move it meanwhile, and the
+ * log stays gap-free (run_events' primary key refuses a number used twice). One text for every
+ * step (unchanged columns come as NULL and are kept), so it is prepared once per connection.
+ * Answers no rows; rowCount 0 means the run does not exist.
+ */
+export const UPDATE_RUN_AFTER_STEP = statement<never>()({
+  text: `UPDATE runs SET status = $2, stage = $3, round = $4, fix_round = $5, criteria = $6::jsonb, criteria_locked = $6::jsonb IS NOT NULL,
+                      unresolved = $7, halt_reason = $8, config = coalesce($9::jsonb, config), workspace_path = $10,
+                      label_counters = $11::jsonb, call_seq = $12,
+                      verdict = coalesce($13::text, verdict), confidence = CASE WHEN $13::text IS NULL THEN confidence ELSE $14::double precision END,
+                      started_at = coalesce($15::timestamptz, started_at), finished_at = coalesce($16::timestamptz, finished_at),
+                      event_seq = event_seq + $17, updated_at = now()
+    WHERE id = $1`,
+  params: (runId: string, r: RunAfterStep): unknown[] => [
+    runId,
+    r.status,
+    r.stage,
+    r.round,
+    r.fixRound,
+    jsonParam(r.criteria),
+    r.unresolved,
+    r.haltReason,
+    r.config === undefined ? null : jsonParam(r.config),
+    r.workspacePath,
+    jsonParam(r.labelCounters),
+    r.callSeq,
+    r.verdict,
+    r.verdict === null ? null : r.confidence,
+    r.startedAt,
+    r.finishedAt,
+    r.events,
+  ],
+});
+
 /** Labels are stored; ids are `${runId}-${label}`. */
 const idOf = (runId: string, label: string | null | undefined) => (label ? `${runId}-${label}` : null);
 
