@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { jobId, QUEUE, type RunStatus } from '@roundtable/contracts';
+import { inboxKey, jobId, QUEUE, type RunStatus } from '@roundtable/contracts';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
 import { RunEntity } from '@roundtable/persistence';
 import { canAppeal, currentScores } from '@roundtable/workflow';
@@ -54,13 +54,15 @@ export class RunAppealService {
       const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
       if (run.workflow !== 'panel') throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
       // Appeals asked before, and those the orchestrator has not applied yet (their inbox key is per job).
-      const [{ asked, pending }] = (await em.query(
-        `SELECT count(*)::int AS asked,
-                count(*) FILTER (WHERE NOT EXISTS (
-                  SELECT 1 FROM applied_events a WHERE a.run_id = o.run_id AND a.event_key = 'run.appeal:' || o.job_id))::int AS pending
-           FROM outbox o WHERE o.run_id = $1 AND o.job_name = 'run.appeal'`,
-        [runId],
-      )) as { asked: number; pending: number }[];
+      const appeals = (await em.query(`SELECT job_id FROM outbox WHERE run_id = $1 AND job_name = 'run.appeal'`, [runId])) as { job_id: string }[];
+      const asked = appeals.length;
+      // Keyed as the orchestrator keys its inbox (inboxKey), so "applied" means what it means there.
+      const keys = appeals.map((a) => inboxKey('run.appeal', {}, a.job_id));
+      const [{ applied }] = (await em.query(`SELECT count(*)::int AS applied FROM applied_events WHERE run_id = $1 AND event_key = ANY($2::text[])`, [
+        runId,
+        keys,
+      ])) as { applied: number }[];
+      const pending = asked - applied;
       if (pending > 0) throw refuse('appeal_pending', `run ${runId} has an appeal waiting to be applied; ask again once it has started or been refused`);
       const state = panelStateOfRun(run);
       const allowed = canAppeal(state);

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EntityManager, DataSource } from 'typeorm';
-import { jobId, jobSchema, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+import { jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
 import { ApiError } from './api-error';
 import { ResumeRequest } from './resume-request.schema';
@@ -66,7 +66,7 @@ export class RunControlService {
       }
       // One job per request: BullMQ would drop a second resume that reused the first one's id.
       const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.resume'`, [runId])) as { n: number }[];
-      const payload = jobSchema('run.resume').parse({ runId, from: req.from, caps: req.caps }) as Record<string, unknown>;
+      const payload = jobSchema('run.resume').parse({ runId, from: req.from, caps: req.caps }) as JobOf<'run.resume'>;
       return { runId, queue: QUEUE.orchestrator, jobName: 'run.resume', jobId: jobId(runId, 'resume', n + 1), payload };
     });
   }

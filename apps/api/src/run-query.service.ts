@@ -1,7 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { PanelStage, Stage } from '@roundtable/contracts';
-import { DecisionEntity, loadBuildRunState, RunEntity } from '@roundtable/persistence';
+import { DecisionEntity, RunEntity } from '@roundtable/persistence';
 import { renderBuildReport, renderPanelReport, type ReportAudit } from '@roundtable/workflow';
+// The report shows the run as decide() saw it: the orchestrator's own state statement, one home
+// for it (house style 11) rather than a copy here. Pure SQL and mapping, no orchestrator service.
+import { loadBuildRunState } from '../../orchestrator/src/sql/build-run-state.sql';
 import { panelStateOfRun, panelSummaryView } from './panel-run-view';
 import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';

@@ -1,10 +1,14 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
-import { BUILD_RUN_STATE_SQL, buildRunStateFromRow, RunEntity, StatementBatch, usageOfRow } from '@roundtable/persistence';
+import { inboxKey, JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
+import { addStatement, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { decide, type BuildEvent, type PanelPromptTemplates, type PriceLookup, type PromptTemplates } from '@roundtable/workflow';
-import { eventKeyOf, finishedCallEvent, jobToBuildEvent, recordTestRun, SETTLE_FINISHED_CALL_SQL } from './job-to-event';
+import { finishedCallEvent, jobToBuildEvent, recordTestRun } from './job-to-event';
+import { BUILD_RUN_STATE, buildRunStateFromRow } from './sql/build-run-state.sql';
+import { lockRun } from './sql/lock-run.sql';
+import { usageOfRow } from './sql/run-usage.sql';
+import { SETTLE_FINISHED_CALL } from './sql/settle-finished-call.sql';
 import { writeStep, type WrittenStep } from './step-writer';
 import { applyPanelStep } from './panel/panel-step';
 
@@ -28,7 +32,7 @@ export class OrchestratorStepService {
   ) {}
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
-    const eventKey = eventKeyOf(name, payload, jobIdValue);
+    const eventKey = inboxKey(name, payload, jobIdValue);
     // The transaction is driven by hand, not by ds.transaction(), so that BEGIN travels with the
     // run lock and COMMIT with the step's last writes (StatementBatch): a step is a handful of
     // round trips instead of one per statement.
@@ -38,7 +42,7 @@ export class OrchestratorStepService {
     try {
       await runner.connect();
       const first = StatementBatch.of(runner.manager);
-      first.add(lockRunSql(runner.manager), [payload.runId, eventKey]);
+      addStatement(first, lockRun(runner.manager), payload.runId, eventKey);
       // A finished call is settled and the state read in the same round trip as the lock (each
       // statement runs after the one before, so under the lock), for either workflow; a
       // duplicate's settling is rolled back below. The state is read for every event: no
@@ -47,9 +51,9 @@ export class OrchestratorStepService {
       const settling = name === 'agent.done';
       if (settling) {
         const outcome = (payload as JobOf<'agent.done'>).outcome;
-        first.add(SETTLE_FINISHED_CALL_SQL, [String(payload.callId), payload.runId, outcome ? JSON.stringify(outcome) : null]);
+        addStatement(first, SETTLE_FINISHED_CALL, String(payload.callId), payload.runId, outcome);
       }
-      first.add(BUILD_RUN_STATE_SQL, [payload.runId]);
+      addStatement(first, BUILD_RUN_STATE, payload.runId);
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
       tx.isTransactionActive = true;
@@ -116,26 +120,4 @@ export class OrchestratorStepService {
     if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
     return { written: await writeStep(em, run, result, [], { commit: true }), end: 'committed' };
   }
-}
-
-/** `"column" AS "property"` for every column of the run entity, so a raw row maps onto it. */
-let runColumns: string | null = null;
-function runColumnList(em: EntityManager): string {
-  runColumns ??= em.connection
-    .getMetadata(RunEntity)
-    .columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`)
-    .join(', ');
-  return runColumns;
-}
-
-/**
- * Step 1 (sent with BEGIN): locks the run row (FOR UPDATE, which serialises the run's steps)
- * and records the event in the inbox; `__fresh` is false when it was already applied. The CTE
- * that inserts reads the locked row, so the lock is taken first, as with two statements.
- * No row when the run does not exist. Parameters: run id, event key.
- */
-function lockRunSql(em: EntityManager): string {
-  return `WITH run AS (SELECT ${runColumnList(em)} FROM runs WHERE id = $1 FOR UPDATE),
-          inbox AS (INSERT INTO applied_events (run_id, event_key) SELECT "id", $2 FROM run ON CONFLICT DO NOTHING RETURNING 1)
-     SELECT run.*, EXISTS (SELECT 1 FROM inbox) AS "__fresh" FROM run`;
 }

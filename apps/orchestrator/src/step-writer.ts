@@ -1,9 +1,24 @@
-import { createHash } from 'node:crypto';
+import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import { agentQueueName, jobId, NewRunEvent, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
-import { preparedQuery, StatementBatch, type RunEntity } from '@roundtable/persistence';
-import { checkRunEvents, outboxInsert, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
+import { jobId, NewRunEvent, RunEventEnvelope, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
+import { addStatement, runStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
+import { checkRunEvents, outboxInsert, outboxJob, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
 import type { BuildRunState, Command, DomainRecord, PanelAgentCallCommand, StepResult } from '@roundtable/workflow';
+import {
+  type DecisionRow,
+  INSERT_AGENT_CALL,
+  INSERT_CRITIQUE,
+  INSERT_DECISIONS,
+  INSERT_IMPLEMENTATION,
+  INSERT_OPEN_QUESTION,
+  INSERT_PROPOSAL,
+  INSERT_READ_OP,
+  INSERT_SYNTHESIS,
+  INSERT_WORKSPACE_OP,
+  UPDATE_IMPLEMENTATION_STATUS,
+  UPDATE_PROPOSAL_STATUS,
+  UPDATE_RUN_AFTER_STEP,
+} from './sql/step-writes.sql';
 
 const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
 
@@ -15,9 +30,6 @@ export interface WrittenStep {
 }
 
 const idOf = (runId: string, label: string | null | undefined) => (label ? `${runId}-${label}` : null);
-
-/** A jsonb parameter: node-postgres would send a JS array as a Postgres array, and null must stay SQL NULL. */
-export const jsonParam = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
 
 /**
  * Writes everything one decide() returned, inside the step's transaction: the run's new
@@ -43,46 +55,30 @@ export async function writeStep(
   const newEvents = [...result.events, ...extraEvents];
   checkRunEvents(newEvents);
 
-  const sets: string[] = [];
-  const params: unknown[] = [runId];
-  const set = (column: string, value: unknown) => {
-    params.push(value);
-    sets.push(`${column} = $${params.length}`);
-  };
-  set('status', s.status);
-  set('stage', s.stage);
-  set('round', s.round);
-  set('fix_round', s.fixRound);
-  set('criteria', jsonParam(s.criteria));
-  set('criteria_locked', s.criteria !== null);
-  set('unresolved', s.unresolved);
-  set('halt_reason', s.haltReason);
-  // decide() hands back the loaded config object unless a resume raised caps: only then is it rewritten.
-  if (s.config !== (run.config as unknown)) set('config', jsonParam(s.config));
-  set('workspace_path', s.workspace.path);
-  set('label_counters', jsonParam(labelCounters));
-  set('call_seq', callSeq ?? run.callSeq);
-  if (result.verdict) {
-    set('verdict', result.verdict);
-    set('confidence', result.confidence);
-  }
-  if (becameRunning) set('started_at', new Date());
-  if (becameTerminal) set('finished_at', new Date());
-  // The run row is locked FOR UPDATE by this step (run.eventSeq was read under the lock), so
-  // the events are numbered from it and event_seq moves past them in this same UPDATE instead
-  // of a separate one per append: no other writer can move it meanwhile, and the log stays
-  // gap-free (and run_events' primary key refuses a number used twice).
-  params.push(newEvents.length);
   const writes = StatementBatch.of(em);
-  const runUpdate = writes.add(
-    `UPDATE runs SET ${sets.join(', ')}, event_seq = event_seq + $${params.length}, updated_at = now() WHERE id = $1`,
-    params,
-  );
+  const runUpdate = addStatement(writes, UPDATE_RUN_AFTER_STEP, runId, {
+    status: s.status,
+    stage: s.stage,
+    round: s.round,
+    fixRound: s.fixRound,
+    criteria: s.criteria,
+    unresolved: s.unresolved,
+    haltReason: s.haltReason,
+    // decide() hands back the loaded config object unless a resume raised caps: only then is it rewritten.
+    config: s.config !== (run.config as unknown) ? s.config : undefined,
+    workspacePath: s.workspace.path,
+    labelCounters,
+    callSeq: callSeq ?? run.callSeq,
+    verdict: result.verdict ?? null,
+    confidence: result.confidence,
+    startedAt: becameRunning ? new Date() : null,
+    finishedAt: becameTerminal ? new Date() : null,
+    events: newEvents.length,
+  });
   for (const r of result.records) writeRecord(writes, runId, r);
-  const decisions = decisionsInsert(runId, result.decisions);
-  if (decisions) writes.add(decisions.sql, decisions.params);
+  if (result.decisions.length) addStatement(writes, INSERT_DECISIONS, runId, result.decisions);
   const checkRunUpdate = (results: { rowCount: number }[]) => {
-    if (results[runUpdate].rowCount !== 1) throw new Error(`run ${runId} does not exist`);
+    if (results[runUpdate].rowCount !== 1) throw new UnrecoverableError(`run ${runId} does not exist`);
   };
 
   const jobs: OutboxJob[] = [];
@@ -101,80 +97,32 @@ export async function writeStep(
 
 /** A step's decisions in one INSERT. */
 export async function insertDecisions(em: EntityManager, runId: string, decisions: readonly DecisionRow[]): Promise<void> {
-  const insert = decisionsInsert(runId, decisions);
-  if (insert) await preparedQuery(em, insert.sql, insert.params);
+  if (decisions.length) await runStatement(em, INSERT_DECISIONS, runId, decisions);
 }
 
-type DecisionRow = { from: string; to: string; reason: string; refs: unknown };
-
-function decisionsInsert(runId: string, decisions: readonly DecisionRow[]): { sql: string; params: unknown[] } | null {
-  if (!decisions.length) return null;
-  return {
-    sql: `INSERT INTO decisions (run_id, from_stage, to_stage, reason, refs)
-     SELECT $1, d.from_stage, d.to_stage, d.reason, d.refs
-       FROM ROWS FROM (jsonb_to_recordset($2::jsonb) AS (from_stage text, to_stage text, reason text, refs jsonb)) WITH ORDINALITY AS d(from_stage, to_stage, reason, refs, ord)
-      ORDER BY d.ord`,
-    params: [runId, JSON.stringify(decisions.map((d) => ({ from_stage: d.from, to_stage: d.to, reason: d.reason, refs: d.refs })))],
-  };
-}
-
-/** Queues the statement that writes one domain record. */
+/** Queues the statement that writes one domain record (sql/step-writes.sql.ts). */
 function writeRecord(batch: StatementBatch, runId: string, r: DomainRecord): void {
   switch (r.kind) {
     case 'proposal':
-      batch.add(
-        `INSERT INTO proposals (id, run_id, call_id, label, revision_of, round, status, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT DO NOTHING`,
-        [r.record.id, runId, r.record.callId, r.record.label, idOf(runId, r.record.revisionOf), r.record.round, r.record.status, jsonParam(r.record.body)],
-      );
+      addStatement(batch, INSERT_PROPOSAL, runId, r.record);
       return;
     case 'proposal_status':
-      batch.add(`UPDATE proposals SET status = $2 WHERE id = $1`, [idOf(runId, r.label), r.status]);
+      addStatement(batch, UPDATE_PROPOSAL_STATUS, runId, r.label, r.status);
       return;
     case 'critique':
-      batch.add(
-        `INSERT INTO critiques (id, run_id, call_id, label, target_kind, target_id, verdict, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT DO NOTHING`,
-        [
-          r.record.id,
-          runId,
-          r.record.callId,
-          r.record.label,
-          r.record.targetKind,
-          idOf(runId, r.record.targetLabel),
-          r.record.verdict,
-          jsonParam(r.record.body),
-        ],
-      );
+      addStatement(batch, INSERT_CRITIQUE, runId, r.record);
       return;
     case 'implementation':
-      batch.add(
-        `INSERT INTO implementations (id, run_id, call_id, label, proposal_id, fix_round, status, apply_error, body, artifact_ids)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, '[]') ON CONFLICT DO NOTHING`,
-        [
-          r.record.id,
-          runId,
-          r.record.callId,
-          r.record.label,
-          idOf(runId, r.record.proposalLabel),
-          r.record.fixRound,
-          r.record.status,
-          r.record.applyError ?? null,
-          jsonParam(r.record.body),
-        ],
-      );
+      addStatement(batch, INSERT_IMPLEMENTATION, runId, r.record);
       return;
     case 'implementation_status':
-      batch.add(`UPDATE implementations SET status = $2, apply_error = $3 WHERE id = $1`, [idOf(runId, r.label), r.status, r.applyError ?? null]);
+      addStatement(batch, UPDATE_IMPLEMENTATION_STATUS, runId, r.label, r.status, r.applyError);
       return;
     case 'synthesis':
-      batch.add(
-        `INSERT INTO syntheses (id, run_id, call_id, label, verdict, partial, body) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-        [r.record.id, runId, r.record.callId ?? null, r.record.label, r.record.body?.overall_verdict ?? null, r.record.partial, jsonParam(r.record.body)],
-      );
+      addStatement(batch, INSERT_SYNTHESIS, runId, r.record);
       return;
     case 'open_question':
-      batch.add(`INSERT INTO open_questions (run_id, raised_by_role, question, status) VALUES ($1, $2, $3, 'open')`, [runId, r.role, r.question]);
+      addStatement(batch, INSERT_OPEN_QUESTION, runId, r.role, r.question);
       return;
   }
 }
@@ -192,76 +140,29 @@ export async function writeCommand(
   batch?: StatementBatch,
 ): Promise<OutboxJob> {
   const runId = s.runId;
-  const exec = async (sql: string, params: unknown[]): Promise<void> => {
-    if (batch) batch.add(sql, params);
-    else await preparedQuery(em, sql, params);
+  const exec = async <A extends unknown[]>(s: Statement<A, never>, ...args: A): Promise<void> => {
+    if (batch) addStatement(batch, s, ...args);
+    else await runStatement(em, s, ...args);
   };
   switch (c.kind) {
     case 'agent_call': {
-      const messages = JSON.stringify(c.messages);
-      const promptHash = createHash('sha256').update(messages).digest('hex');
-      // The audit row and its budget reservation in one round trip (a data-modifying CTE).
-      await exec(
-        `WITH call AS (
-           INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
-                                    messages, context_refs, schema_name, max_tokens, temperature, timeout_ms)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', $11, $12, $13, $14, $15, $16, $17)
-           ON CONFLICT DO NOTHING)
-         INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens, cost_usd) VALUES ($1, $2, $6, 1, $18, $19)
-         ON CONFLICT DO NOTHING`,
-        [
-          c.callId,
-          runId,
-          nextSeq(),
-          c.stage,
-          c.role,
-          c.provider,
-          c.model,
-          c.label ?? null,
-          c.attempt ?? 1,
-          c.repairOf ?? null,
-          promptHash,
-          messages,
-          JSON.stringify(c.contextRefs ?? []),
-          c.schemaName ?? null,
-          c.maxTokens ?? null,
-          c.temperature ?? null,
-          c.timeoutMs ?? null,
-          // The call's worst case, as the workflow's ledger checked it: prompt estimate + max output
-          // tokens, and that at the table price (NULL: an unpriced model reserves no USD).
-          c.reservedTokens,
-          c.reservedCostUsd > 0 ? c.reservedCostUsd : null,
-        ],
-      );
-      return {
-        runId,
-        queue: agentQueueName(c.provider),
-        jobName: 'agent.call',
-        jobId: jobId(c.callId, 'call'),
-        payload: { runId, callId: c.callId },
-      };
+      await exec(INSERT_AGENT_CALL, runId, nextSeq(), c);
+      return outboxJob('agent.call', { runId, callId: c.callId }, { runId, jobId: jobId(c.callId, 'call'), provider: c.provider });
     }
     case 'workspace.prepare':
     case 'workspace.apply':
     case 'tests.run': {
       const kind = c.kind === 'workspace.prepare' ? 'prepare' : c.kind === 'workspace.apply' ? 'apply' : 'tests';
       const implementationId = c.kind === 'workspace.prepare' ? null : idOf(runId, c.implementationLabel);
-      const result = c.kind === 'tests.run' ? { command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } : null;
-      await exec(
-        `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
-        [c.opId, runId, kind, implementationId, jsonParam(result)],
-      );
-      const payload = implementationId ? { runId, opId: c.opId, implementationId } : { runId, opId: c.opId };
-      return {
-        runId,
-        queue: c.kind === 'tests.run' ? QUEUE.tests : QUEUE.workspace,
-        jobName: c.kind,
-        jobId: jobId(c.opId, kind),
-        payload,
-      };
+      const result = c.kind === 'tests.run' ? ({ command: c.command, timeoutS: c.timeoutS, testLabel: c.testLabel } satisfies TestsOpRequest) : null;
+      await exec(INSERT_WORKSPACE_OP, runId, c.opId, kind, implementationId, result);
+      const job = { runId, jobId: jobId(c.opId, kind) };
+      return c.kind === 'workspace.prepare'
+        ? outboxJob(c.kind, { runId, opId: c.opId }, job)
+        : outboxJob(c.kind, { runId, opId: c.opId, implementationId: implementationId! }, job);
     }
     case 'workspace.read': {
-      // The request rides on the op row; the test-runner adds the files it read to the same result.
+      // The request rides on the op row (ReadOpRequest); the test-runner adds the files it read to the same result.
       const request = {
         label: c.label,
         role: c.role,
@@ -270,12 +171,9 @@ export async function writeCommand(
         reason: c.reason,
         refused: c.refused,
         max_bytes_per_file: c.maxBytesPerFile,
-      };
-      await exec(
-        `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
-        [c.opId, runId, jsonParam(request)],
-      );
-      return { runId, queue: QUEUE.workspace, jobName: 'workspace.read', jobId: jobId(c.opId, 'read'), payload: { runId, opId: c.opId } };
+      } satisfies ReadOpRequest;
+      await exec(INSERT_READ_OP, runId, c.opId, request);
+      return outboxJob('workspace.read', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'read') });
     }
   }
 }

@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { realpathSync } from 'node:fs';
@@ -17,7 +18,7 @@ import {
   modelIdProblem,
   readOperatorPolicy,
 } from '@roundtable/contracts';
-import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME_SQL } from '@roundtable/persistence';
+import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME, runStatement } from '@roundtable/persistence';
 import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type CliUserDecision, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { runAgentModeEngineer } from './agent-mode-engineer';
@@ -183,7 +184,8 @@ export class AgentCallService {
       call = claimed.call;
     } else {
       const found = await repo.findOneBy({ id: callId, runId });
-      if (!found) throw new Error(`agent call ${callId} of run ${runId} does not exist`);
+      // Permanent: no retry makes the row exist (BullMQ fails the job at once).
+      if (!found) throw new UnrecoverableError(`agent call ${callId} of run ${runId} does not exist`);
       call = found;
       for (let next = await this.retryOf(call); next; next = await this.retryOf(next)) call = next;
       if (call.status === 'queued') claimed = await this.claim(runId, call.id);
@@ -299,7 +301,7 @@ export class AgentCallService {
 
   /** Conditional: a second delivery of the same job cannot overwrite a recorded outcome. */
   private async record(em: EntityManager, callId: string, outcome: CallOutcome): Promise<boolean> {
-    const { rowCount: affected } = await preparedQuery(em, RECORD_CALL_OUTCOME_SQL, [callId, JSON.stringify(outcome)]);
+    const { rowCount: affected } = await runStatement(em, RECORD_CALL_OUTCOME, callId, outcome);
     return affected > 0;
   }
 

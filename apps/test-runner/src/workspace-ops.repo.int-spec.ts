@@ -12,7 +12,6 @@ import {
   createDataSource,
   createTestDatabase,
   ImplementationEntity,
-  loadBuildRunState,
   ProjectEntity,
   ProposalEntity,
   RunEntity,
@@ -21,6 +20,8 @@ import {
 } from '@roundtable/persistence';
 import type { JobProducer } from '@roundtable/queues';
 import { gitEnv } from '@roundtable/sandbox';
+// The workflow's view of the run, as the orchestrator reads it (its SQL folder).
+import { loadBuildRunState } from '../../orchestrator/src/sql/build-run-state.sql';
 import { SandboxRunners } from './sandbox-runners';
 import { commitMessage, WorkspaceOpsService } from './workspace-ops.service';
 

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { jobId, Implementation, type OperatorPolicy, ProjectConfig } from '@roundtable/contracts';
+import {
+  jobId,
+  Implementation,
+  type OperatorPolicy,
+  ProjectConfig,
+  ReadOpRequest,
+  workspaceOpRequest,
+  workspaceOpResult,
+  WorkspaceOpRowError,
+} from '@roundtable/contracts';
 import { ArtifactEntity, ImplementationEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import {
   commitWorkspace,
@@ -39,7 +48,9 @@ const MAX_DIFF_BYTES = 1024 * 1024;
  * no sandbox image: falling back to an unsandboxed run is not ours to decide. An unusable repo
  * or a git command that failed (git's own message says why) will fail the same way again. A
  * request outside the operator's policy, or a container the engine refuses as asked, is the
- * run's, and the same request would be refused again.
+ * run's, and the same request would be refused again. An op row whose request (or our answer to
+ * it) is not what its kind says (WorkspaceOpRowError, naming the op and the field) reads the same
+ * on every retry.
  */
 const RECORDED_FAILURES = [
   PathEscapeError,
@@ -49,6 +60,7 @@ const RECORDED_FAILURES = [
   RepoUnusableError,
   GitCommandError,
   GitUnavailableError,
+  WorkspaceOpRowError,
 ];
 
 /** Appended to the output of a run outside the sandbox, so the record and every prompt say so. */
@@ -190,17 +202,19 @@ export class WorkspaceOpsService {
    */
   read(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'workspace.done', async (run, op) => {
-      const request = (op.result ?? {}) as { paths?: string[]; max_bytes_per_file?: number };
+      // Only what the reading needs; the rest of the request (who asked) is checked with the answer.
+      const request = ReadOpRequest.pick({ paths: true, max_bytes_per_file: true }).safeParse(op.result);
+      if (!request.success) throw new WorkspaceOpRowError(op.id, 'read', `result.${request.error.issues[0].path.join('.')}`, request.error.issues[0].message);
       const ws = await this.workspaceOf(run);
       const files = [];
-      for (const p of request.paths ?? []) files.push(await readOne(ws, p, request.max_bytes_per_file ?? 32 * 1024));
-      return { ...request, files };
+      for (const p of request.data.paths) files.push(await readOne(ws, p, request.data.max_bytes_per_file ?? 32 * 1024));
+      return { ...(op.result ?? {}), files };
     });
   }
 
   runTests(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'tests.done', async (run, op) => {
-      const { command, timeoutS } = op.result as { command: string; timeoutS: number };
+      const { command, timeoutS } = workspaceOpRequest('tests', op);
       // Before the workspace is touched: a refused run leaves it as it was.
       const sandbox = await this.checks.admitTestRun((run.config as unknown as ProjectConfig).sandbox, timeoutS);
       const ws = await this.workspaceOf(run);
@@ -273,7 +287,8 @@ export class WorkspaceOpsService {
         return;
       }
       try {
-        const result = await work(run, op);
+        // Checked before it is written: every reader parses it against the same schema.
+        const result = workspaceOpResult(op.kind, opId, await work(run, op));
         await ops.update({ id: opId, status: 'queued' }, { status: 'done', result, finishedAt: new Date() } as never);
       } catch (e) {
         // Anything else (an I/O failure) is ours, and BullMQ retries it.

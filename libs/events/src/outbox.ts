@@ -1,19 +1,65 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
-import type { JobProducer } from '@roundtable/queues';
+import { jobSchema, JobName, JobOf, queueKindOf } from '@roundtable/contracts';
+import { queueNameFor, type JobProducer } from '@roundtable/queues';
 import { OutboxEntity, preparedQuery } from '@roundtable/persistence';
 
-export interface OutboxJob {
-  runId: string | null;
-  queue: string;
-  jobName: string;
-  jobId: string;
-  payload: Record<string, unknown>;
-}
+/**
+ * A job to send, as an outbox row holds it: one member per job of the catalogue, so `payload`
+ * is `JobOf<jobName>` (compile time) and is parsed against the catalogue when written (run time).
+ */
+export type OutboxJob = {
+  [N in JobName]: { runId: string | null; queue: string; jobName: N; jobId: string; payload: JobOf<N> };
+}[JobName];
 
 /** An outbox row as written: the job and the id it was given. */
-export interface OutboxRow extends OutboxJob {
-  id: number;
+export type OutboxRow = OutboxJob & { id: number };
+
+/** An outbox job whose payload or queue the catalogue refuses: thrown before anything is written. */
+export class OutboxJobInvalidError extends Error {
+  constructor(
+    readonly jobName: string,
+    readonly jobId: string,
+    readonly field: string,
+    detail: string,
+  ) {
+    super(`outbox job ${jobName} (${jobId}): ${field}: ${detail} (the job catalogue, libs/contracts/src/jobs/job-catalogue.ts, says what it carries)`);
+    this.name = 'OutboxJobInvalidError';
+  }
+}
+
+/**
+ * The outbox job for `name`, its queue derived from the catalogue (an agent job: the provider's
+ * queue), so a caller never writes a queue name by hand.
+ */
+export function outboxJob<N extends JobName>(name: N, payload: JobOf<N>, opts: { runId: string | null; jobId: string; provider?: string }): OutboxJob {
+  return { runId: opts.runId, queue: queueNameFor(queueKindOf(name), opts.provider), jobName: name, jobId: opts.jobId, payload } as OutboxJob;
+}
+
+/**
+ * The job as the catalogue has it: its payload parsed by the job's schema (unknown keys
+ * dropped, as the typed producer does) and its queue one its job may go to. Throws
+ * OutboxJobInvalidError naming the job and the field.
+ */
+export function checkedOutboxJob(job: OutboxJob): OutboxJob {
+  const name = job.jobName as string;
+  let kind;
+  try {
+    kind = queueKindOf(name as JobName);
+  } catch {
+    throw new OutboxJobInvalidError(name, job.jobId, 'jobName', `${JSON.stringify(name)} is not a job of the catalogue`);
+  }
+  const parsed = jobSchema(name as JobName).safeParse(job.payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = ['payload', ...issue.path.map(String)].join('.');
+    throw new OutboxJobInvalidError(name, job.jobId, field, issue.message);
+  }
+  const queueOk = kind === 'agent' ? /^agent\.[^:]+$/.test(job.queue) : job.queue === queueNameFor(kind);
+  if (!queueOk) {
+    throw new OutboxJobInvalidError(name, job.jobId, 'queue', `${JSON.stringify(job.queue)} is not a queue for ${kind} jobs`);
+  }
+  return { ...job, payload: parsed.data } as OutboxJob;
 }
 
 /** Writes jobs to send, in the caller's transaction: they exist exactly when the state change does. */
@@ -34,7 +80,9 @@ export async function writeOutbox(em: EntityManager, jobs: OutboxJob[]): Promise
 }
 
 /** writeOutbox as a statement to send (e.g. in a StatementBatch); rowsOf() pairs its RETURNING rows with the jobs. */
-export function outboxInsert(jobs: OutboxJob[]): { sql: string; params: unknown[]; rowsOf: (returned: { id: unknown }[]) => OutboxRow[] } {
+export function outboxInsert(unchecked: OutboxJob[]): { sql: string; params: unknown[]; rowsOf: (returned: { id: unknown }[]) => OutboxRow[] } {
+  // Checked here, before any INSERT is sent: a bad job fails the step's transaction by name.
+  const jobs = unchecked.map(checkedOutboxJob);
   return {
     sql: `INSERT INTO outbox (run_id, queue, job_name, job_id, payload)
      SELECT j.run_id, j.queue, j.job_name, j.job_id, j.payload
@@ -117,11 +165,21 @@ export class OutboxDispatcher {
   private async send(rows: Pick<OutboxEntity, 'id' | 'queue' | 'jobName' | 'jobId' | 'payload'>[]): Promise<number> {
     if (!rows.length) return 0;
     // A step's jobs are independent (own queues, deterministic ids), so they go out together.
-    const sent = await Promise.allSettled(rows.map((row) => this.producer.addRaw(row.queue, row.jobName, row.payload, row.jobId)));
+    const sent = await Promise.allSettled(rows.map((row) => this.sendOne(row)));
     await this.markSent(rows.filter((_, i) => sent[i].status === 'fulfilled').map((row) => row.id));
     const failed = sent.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason; // the unmarked rows are the sweeper's
     return rows.length;
+  }
+
+  /**
+   * Through the typed producer, which parses the payload against the catalogue again: a row
+   * read back (or written around writeOutbox) is sent only as the catalogue has it.
+   */
+  private sendOne(row: Pick<OutboxEntity, 'queue' | 'jobName' | 'jobId' | 'payload'>): Promise<void> {
+    const name = row.jobName as JobName;
+    const provider = queueKindOf(name) === 'agent' ? row.queue.slice('agent.'.length) : undefined;
+    return this.producer.add(name, row.payload as JobOf<typeof name>, { jobId: row.jobId, provider });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { EntityNotFoundError, QueryFailedError } from 'typeorm';
+import { WorkspaceOpRowError } from '@roundtable/contracts';
 import { isInfraError, isInfraFailureReason, isPermanentJobError } from './infra-error';
 
 describe('isInfraError', () => {
@@ -32,5 +33,9 @@ describe('isInfraError', () => {
   it('calls a missing row permanent', () => {
     expect(isPermanentJobError(new EntityNotFoundError('RunEntity', { id: 'r1' }))).toBe(true);
     expect(isPermanentJobError(new Error('Connection terminated'))).toBe(false);
+  });
+
+  it('calls a workspace op row that is not what its kind says permanent (a done row is never written again)', () => {
+    expect(isPermanentJobError(new WorkspaceOpRowError('op1', 'tests', 'result.passed', 'expected number'))).toBe(true);
   });
 });

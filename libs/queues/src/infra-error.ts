@@ -1,4 +1,5 @@
 import { EntityNotFoundError } from 'typeorm';
+import { WorkspaceOpRowError } from '@roundtable/contracts';
 
 /**
  * Node's socket errors and Postgres' SQLSTATEs that mean "the database or Redis is not there
@@ -40,9 +41,11 @@ export function isInfraFailureReason(reason: string | undefined): boolean {
 }
 
 /**
- * Failures no retry can fix: the row a job names does not exist (TypeORM's findOneByOrFail).
- * The typed worker turns them into UnrecoverableError, so BullMQ fails the job at once.
+ * Failures no retry can fix: the row a job names does not exist (TypeORM's findOneByOrFail), or
+ * a finished workspace op's row is not what its kind says (WorkspaceOpRowError: a done row is
+ * never written again, so it reads the same on every retry). The typed worker turns them into
+ * UnrecoverableError, so BullMQ fails the job at once.
  */
 export function isPermanentJobError(e: unknown): boolean {
-  return e instanceof EntityNotFoundError;
+  return e instanceof EntityNotFoundError || e instanceof WorkspaceOpRowError;
 }

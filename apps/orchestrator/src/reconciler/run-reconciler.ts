@@ -13,7 +13,7 @@ import {
   type PendingWorkRow,
   type QuietRunRow,
   type ReconcileLockRow,
-} from './reconciler-sql';
+} from '../sql/reconciler.sql';
 
 export interface ReconcilerSettings {
   /** How old a pending row must be before a missing job is sent again (younger ones are on their way). */

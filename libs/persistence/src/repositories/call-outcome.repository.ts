@@ -1,4 +1,5 @@
-import { CALL_OUTCOME_COLUMNS } from '@roundtable/contracts';
+import { CALL_OUTCOME_COLUMNS, type CallOutcome } from '@roundtable/contracts';
+import { statement } from '../statement';
 
 /**
  * The SET list that writes a CallOutcome onto an agent_calls row, for an
@@ -6,6 +7,9 @@ import { CALL_OUTCOME_COLUMNS } from '@roundtable/contracts';
  * the JSON's keys are the column names, so Postgres converts each value to its column's type.
  * Used by the provider-worker (recording a call) and by the orchestrator's settling of a
  * finished call (the same outcome, carried by agent.done), so both write the same columns.
+ * Shared, so it lives here and not in the orchestrator's SQL folder: two services write a
+ * call's outcome today (the provider-worker first, the orchestrator's settle only if the row is
+ * still open), and one SET list is what keeps the two writes the same.
  */
 export const CALL_OUTCOME_SET_SQL = CALL_OUTCOME_COLUMNS.map((c) => `"${c}" = o."${c}"`).join(', ');
 
@@ -17,3 +21,9 @@ export const CALL_OUTCOME_SET_SQL = CALL_OUTCOME_COLUMNS.map((c) => `"${c}" = o.
 export const RECORD_CALL_OUTCOME_SQL = `UPDATE agent_calls SET ${CALL_OUTCOME_SET_SQL}
     FROM jsonb_populate_record(NULL::agent_calls, $2::jsonb) o
    WHERE agent_calls.id = $1 AND agent_calls.status IN ('queued', 'running')`;
+
+/** RECORD_CALL_OUTCOME_SQL as a typed statement: the provider-worker's write of a call's outcome. No rows answered. */
+export const RECORD_CALL_OUTCOME = statement<never>()({
+  text: RECORD_CALL_OUTCOME_SQL,
+  params: (callId: string, outcome: CallOutcome): unknown[] => [callId, JSON.stringify(outcome)],
+});

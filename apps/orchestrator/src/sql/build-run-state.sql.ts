@@ -1,26 +1,19 @@
 import type { EntityManager } from 'typeorm';
-import type { BuildRole, ProjectConfig, Stage, RunStatus, TestResult } from '@roundtable/contracts';
-import type { CritiqueEntity } from '../entities/critique.entity';
-import type { ImplementationEntity } from '../entities/implementation.entity';
-import type { ProposalEntity } from '../entities/proposal.entity';
-import type { RunEntity } from '../entities/run.entity';
-import type { SynthesisEntity } from '../entities/synthesis.entity';
-import type { TestRunEntity } from '../entities/test-run.entity';
-import { preparedQuery } from '../prepared-query';
+import type { CritiqueEntity, ImplementationEntity, ProposalEntity, RunEntity, SynthesisEntity, TestRunEntity } from '@roundtable/persistence';
+import { ApplyOpCommit, parseWorkspaceOp, readOpFiles, WorkspaceOpRowError, type BuildRole, type ProjectConfig, type Stage, type RunStatus, type TestResult } from '@roundtable/contracts';
 import type {
   AcceptanceCriterion,
   BuildRunState,
   CritiqueRecord,
-  DiffStatEntry,
   FileReadRecord,
   ImplementationDiff,
   ImplementationRecord,
   ProposalRecord,
-  ReadFile,
   SynthesisRecord,
   TestRunRecord,
-} from '@roundtable/workflow'; // types only: persistence serves the workflow's view of a run
-import { USAGE_COLUMNS_SQL, usageSnapshot, type UsageRow } from './run-usage.repository';
+} from '@roundtable/workflow';
+import { runStatement, statement } from '@roundtable/persistence';
+import { USAGE_COLUMNS_SQL, usageSnapshot, type UsageRow } from './run-usage.sql';
 
 const TAIL_BYTES = 4096;
 /** How much of a stored diff enters the state (and so a prompt); the artifact keeps all of it. */
@@ -38,19 +31,11 @@ export type TestRunFields = Pick<
   'id' | 'label' | 'implementationId' | 'command' | 'exitCode' | 'passed' | 'failed' | 'errors' | 'durationS' | 'timedOut'
 >;
 
-/** A finished apply op that committed on the run branch (what the test-runner wrote in its result). */
+/** A finished apply op that committed on the run branch (its result, less the keys the state does not need). */
 interface DiffRow {
+  id: string;
   implementationId: string;
-  result: {
-    workspace_source: ImplementationDiff['source'];
-    branch: string;
-    base_commit: string;
-    commit: string;
-    diffstat: DiffStatEntry[];
-    round_diffstat: DiffStatEntry[];
-    diff_artifact_id: string;
-    diff_truncated?: boolean;
-  };
+  result: unknown;
   text: string | null;
   chars: number | null;
 }
@@ -60,19 +45,11 @@ interface ReadRow {
   id: string;
   status: string;
   error: string | null;
-  result: {
-    label: string;
-    role: string;
-    call_id: string;
-    paths: string[];
-    reason: string | null;
-    refused?: string[];
-    files?: ReadFile[];
-  };
+  result: unknown;
 }
 
 /** One row, one JSON value per part of the state, keyed by entity property names. */
-interface StateRow {
+export interface BuildRunStateRow {
   proposals: Pick<ProposalEntity, 'id' | 'label' | 'callId' | 'round' | 'revisionOf' | 'status' | 'body'>[];
   critiques: Pick<CritiqueEntity, 'id' | 'label' | 'callId' | 'targetKind' | 'targetId' | 'verdict' | 'body'>[];
   implementations: Pick<ImplementationEntity, 'id' | 'label' | 'callId' | 'proposalId' | 'fixRound' | 'status' | 'applyError' | 'body'>[];
@@ -90,8 +67,10 @@ interface StateRow {
  * Every part of the state in one statement (one parameter: the run id): a step pays one round
  * trip for it instead of ten (and one snapshot, so the parts cannot disagree), and the
  * orchestrator sends it in the batch that takes the run lock. Column names are the migration's.
+ * The api's build report reads the same view (loadBuildRunState), so it shows what decide() saw.
  */
-export const BUILD_RUN_STATE_SQL = `
+export const BUILD_RUN_STATE = statement<BuildRunStateRow>()({
+  text: `
 SELECT
   (SELECT coalesce(json_agg(json_build_object(
             'id', p.id, 'label', p.label, 'callId', p.call_id, 'round', p.round,
@@ -117,7 +96,7 @@ SELECT
     WHERE o.run_id = $1 AND o.status = 'done' AND jsonb_typeof(o.result -> 'tree') = 'array'
     ORDER BY o.finished_at DESC LIMIT 1) AS tree,
   (SELECT coalesce(json_agg(json_build_object(
-            'implementationId', o.implementation_id, 'result', o.result - 'tree' - 'written' - 'artifact_ids',
+            'id', o.id, 'implementationId', o.implementation_id, 'result', o.result - 'tree' - 'written' - 'artifact_ids',
             'text', left(a.content, ${DIFF_PROMPT_CHARS}), 'chars', char_length(a.content)) ORDER BY o.finished_at), '[]')
      FROM workspace_ops o LEFT JOIN artifacts a ON a.id = o.result ->> 'diff_artifact_id'
     WHERE o.run_id = $1 AND o.kind = 'apply' AND o.status = 'done' AND o.result ->> 'diff_artifact_id' IS NOT NULL) AS diffs,
@@ -126,7 +105,9 @@ SELECT
   (SELECT coalesce(json_agg(json_build_object('id', o.id, 'status', o.status, 'error', o.error, 'result', o.result)
             ORDER BY o.created_at, o.id), '[]')
      FROM workspace_ops o WHERE o.run_id = $1 AND o.kind = 'read') AS reads,
-  ${USAGE_COLUMNS_SQL}`;
+  ${USAGE_COLUMNS_SQL}`,
+  params: (runId: string): unknown[] => [runId],
+});
 
 /**
  * Rebuilds the workflow's view of a run from Postgres, inside the step's transaction (the
@@ -136,14 +117,14 @@ export async function loadBuildRunState(em: EntityManager, run: RunEntity, now: 
   // Prepared: planning this statement cost about as much as running it (ten subqueries).
   const {
     rows: [row],
-  } = await preparedQuery<StateRow>(em, BUILD_RUN_STATE_SQL, [run.id]);
-  return buildRunStateFromRow(run, row as unknown as Record<string, unknown>, now);
+  } = await runStatement(em, BUILD_RUN_STATE, run.id);
+  return buildRunStateFromRow(run, row, now);
 }
 
-/** loadBuildRunState for a row of BUILD_RUN_STATE_SQL the caller has already read. */
-export function buildRunStateFromRow(run: RunEntity, stateRow: Record<string, unknown>, now: Date): BuildRunState {
+/** loadBuildRunState for a row of BUILD_RUN_STATE the caller has already read (in the batch that took the lock). */
+export function buildRunStateFromRow(run: RunEntity, stateRow: object, now: Date): BuildRunState {
   const runId = run.id;
-  const row = stateRow as unknown as StateRow;
+  const row = stateRow as unknown as BuildRunStateRow;
   // Oldest first, so an implementation applied again (a rerun) keeps its latest commit.
   const diffs = new Map(row.diffs.map((d) => [d.implementationId, implementationDiff(d)]));
   return {
@@ -209,19 +190,11 @@ export function buildRunStateFromRow(run: RunEntity, stateRow: Record<string, un
   };
 }
 
-/**
- * The files of a `read` workspace op: null while it is queued. A read the test-runner could not
- * do at all (no workspace) still answers every path, with the reason, so the role is asked again.
- */
-export function readOpFiles(op: { status: string; error: string | null; result: object | null }): ReadFile[] | null {
-  const r = (op.result ?? {}) as { paths?: string[]; files?: ReadFile[] };
-  if (op.status === 'done') return r.files ?? [];
-  if (op.status !== 'failed') return null;
-  return (r.paths ?? []).map((path) => ({ path, content: null, bytes: null, truncated: false, error: op.error ?? 'the files could not be read' }));
-}
-
+/** A read op as the workflow sees it; a row that is not a read request (or its answer) is an error naming the op. */
 function fileReadRecord(o: ReadRow): FileReadRecord {
-  const r = o.result;
+  const op = parseWorkspaceOp({ ...o, kind: 'read' });
+  if (op.kind !== 'read') throw new Error('unreachable: parsed as a read op');
+  const r = op.status === 'done' ? op.result : op.request;
   return {
     opId: o.id,
     label: r.label,
@@ -230,12 +203,17 @@ function fileReadRecord(o: ReadRow): FileReadRecord {
     paths: r.paths,
     reason: r.reason ?? null,
     refused: r.refused ?? [],
-    files: readOpFiles(o),
+    files: readOpFiles(op),
   };
 }
 
 function implementationDiff(d: DiffRow): ImplementationDiff {
-  const r = d.result;
+  const parsed = ApplyOpCommit.safeParse(d.result);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new WorkspaceOpRowError(d.id, 'apply', ['result', ...issue.path.map(String)].join('.'), issue.message);
+  }
+  const r = parsed.data;
   return {
     source: r.workspace_source,
     branch: r.branch,

@@ -1,4 +1,4 @@
-import type { UsageSnapshot, UsageTotals } from '@roundtable/workflow'; // types only
+import type { UsageSnapshot, UsageTotals } from '@roundtable/workflow';
 
 /** One provider's figures, as the usage columns below give them (Postgres numerics arrive as strings). */
 export interface UsageRow {

@@ -1,5 +1,5 @@
 /**
- * The reconciler's statements (see run-reconciler.ts). Each is a typed constant: its text,
+ * The reconciler's statements (see ../reconciler/run-reconciler.ts). Each is a typed constant: its text,
  * how its parameters are built, and the row it answers.
  */
 
@@ -48,6 +48,8 @@ export interface PendingWorkRow {
  * Parameters: $1 how old (ms) a row must be before its missing job is sent again, $2 the lease
  * margin (ms) over a running call's timeout, $3 the timeout assumed for a call without one.
  * Live runs are found by ix_runs_status and their rows by their run_id indexes.
+ * "Never applied": no applied_events row under the key inboxKey() (libs/contracts) gives; the
+ * event_key expressions below are that function in SQL, and inbox-key.spec.ts pins its format.
  */
 export const PENDING_WORK = {
   text: `WITH RECURSIVE live AS (
