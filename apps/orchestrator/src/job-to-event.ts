@@ -1,16 +1,15 @@
 import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import { isAgentSchemaName, JobName, JobOf, parseWorkspaceOp, readOpFiles, Stage, type TestsOpResult } from '@roundtable/contracts';
-import { RunEntity, runStatement, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
-import { labelOfId, testRunRecord } from './sql/build-run-state.sql';
+import { isAgentSchemaName, parseWorkspaceOp, type TestsOpResult } from '@roundtable/contracts';
+import { runStatement, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { SettledCallRow } from './sql/settle-finished-call.sql';
-import { INSERT_TEST_RUN, LAST_HALT_FROM_STAGE } from './sql/job-reads.sql';
+import { INSERT_TEST_RUN } from './sql/job-reads.sql';
 import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
 
 export class StaleJobError extends Error {}
 
 /** A finished tests op, parsed (parseWorkspaceOp): what the test-runner measured, and its label. */
-function testRunEntityOf(em: EntityManager, runId: string, op: { implementationId: string | null }, r: TestsOpResult): TestRunEntity {
+export function testRunEntityOf(em: EntityManager, runId: string, op: { implementationId: string | null }, r: TestsOpResult): TestRunEntity {
   return em.create(TestRunEntity, {
     id: `${runId}-${r.testLabel}`,
     runId,
@@ -37,65 +36,6 @@ export async function recordTestRun(em: EntityManager, runId: string, opId: stri
   const op = parseWorkspaceOp(row);
   if (op.kind !== 'tests' || op.status !== 'done') throw new Error(`workspace op ${opId} is a ${op.status} ${op.kind} op, not a finished test run`);
   await runStatement(em, INSERT_TEST_RUN, testRunEntityOf(em, runId, row, op.result));
-}
-
-/**
- * Turns a queue job (ids only) into the workflow event it stands for, reading the rows the
- * workers wrote. A finished call (agent.done) is not mapped here: it is settled with the run
- * lock and finishedCallEvent maps the settled row.
- */
-export async function jobToBuildEvent(em: EntityManager, run: RunEntity, name: JobName, payload: Record<string, unknown>): Promise<BuildEvent> {
-  switch (name) {
-    case 'run.start':
-      return { type: 'start' };
-    case 'run.cancel':
-      return { type: 'cancel' };
-    case 'agent.done':
-      // Settled with the run lock (SETTLE_FINISHED_CALL); finishedCallEvent maps that row.
-      throw new Error('agent.done is settled with the run lock, not mapped here: use finishedCallEvent');
-    case 'workspace.done': {
-      const p = payload as JobOf<'workspace.done'>;
-      const row = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
-      const op = parseWorkspaceOp(row);
-      if (op.kind === 'read') return { type: 'files_read', opId: op.id, files: readOpFiles(op) ?? [] };
-      if (op.kind === 'prepare') {
-        return op.status === 'done'
-          ? { type: 'workspace_prepared', opId: op.id, path: op.result.path, tree: op.result.tree }
-          : { type: 'workspace_failed', opId: op.id, error: op.error ?? 'workspace preparation failed' };
-      }
-      if (op.kind !== 'apply') throw new Error(`workspace.done for op ${op.id}, a ${op.kind} op (its report is tests.done)`);
-      const implementationLabel = labelOfId(run.id, row.implementationId) ?? '';
-      return op.status === 'done'
-        ? {
-            type: 'files_applied',
-            opId: op.id,
-            implementationLabel,
-            tree: op.result.tree,
-            ...(op.result.diff_artifact_id ? { diffArtifactId: op.result.diff_artifact_id } : {}),
-          }
-        : { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
-    }
-    case 'tests.done': {
-      const p = payload as JobOf<'tests.done'>;
-      const row = await em.findOneByOrFail(WorkspaceOpEntity, { id: p.opId, runId: run.id });
-      const op = parseWorkspaceOp(row);
-      if (op.kind !== 'tests') throw new Error(`tests.done for op ${op.id}, a ${op.kind} op (its report is workspace.done)`);
-      if (op.status !== 'done') return { type: 'tests_failed_to_run', opId: op.id, error: op.error ?? 'the test command could not run' };
-      const entity = testRunEntityOf(em, run.id, row, op.result);
-      return { type: 'tests_finished', opId: op.id, testRun: testRunRecord(run.id, entity, op.result.output_tail) };
-    }
-    case 'run.resume': {
-      const p = payload as JobOf<'run.resume'>;
-      if (p.from) return { type: 'resume', at: p.from, rerun: true, caps: p.caps };
-      // Without a named stage, restart where the halting decision left the run.
-      const {
-        rows: [last],
-      } = await runStatement(em, LAST_HALT_FROM_STAGE, run.id);
-      return { type: 'resume', at: last?.from_stage ?? (run.stage as Stage), rerun: false, caps: p.caps };
-    }
-    default:
-      throw new UnrecoverableError(`job ${name} is not for the orchestrator`);
-  }
 }
 
 /** The workflow event for a call settled by SETTLE_FINISHED_CALL (its row, or undefined when there is none). */

@@ -1,16 +1,30 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { inboxKey, JobName, JobOf, TERMINAL_RUN_STATUSES, RunStatus } from '@roundtable/contracts';
+import { inboxKey, JobName, JobOf } from '@roundtable/contracts';
 import { addStatement, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { decide, type BuildEvent, type PanelPromptTemplates, type PriceLookup, type PromptTemplates } from '@roundtable/workflow';
-import { finishedCallEvent, jobToBuildEvent, recordTestRun } from './job-to-event';
-import { BUILD_RUN_STATE, buildRunStateFromRow } from './sql/build-run-state.sql';
+import type { PanelPromptTemplates, PriceLookup, PromptTemplates } from '@roundtable/workflow';
+import { BUILD_RUN_STATE } from './sql/build-run-state.sql';
 import { lockRun } from './sql/lock-run.sql';
-import { usageOfRow } from './sql/run-usage.sql';
 import { SETTLE_FINISHED_CALL } from './sql/settle-finished-call.sql';
 import { writeStep, type WrittenStep } from './step-writer';
-import { applyPanelStep } from './panel/panel-step';
+import type { OrchestratorJobName } from './workflows/workflow-definition';
+import { workflowRegistry, type WorkflowRegistry } from './workflows/workflow-registry';
+
+/**
+ * What a job sends in the step's first round trip, after the lock and before the state read, by
+ * job name: agent.done settles its finished call there (for either workflow), so that the state
+ * read sees it. null: nothing.
+ */
+const WITH_THE_LOCK: { [N in OrchestratorJobName]: ((batch: StatementBatch, payload: JobOf<N>) => void) | null } = {
+  'agent.done': (batch, p) => void addStatement(batch, SETTLE_FINISHED_CALL, String(p.callId), p.runId, p.outcome),
+  'run.start': null,
+  'run.cancel': null,
+  'workspace.done': null,
+  'tests.done': null,
+  'run.resume': null,
+  'run.appeal': null,
+};
 
 export type StepOutcome = 'applied' | 'duplicate' | 'ignored';
 
@@ -29,6 +43,11 @@ export class OrchestratorStepService {
     private readonly panelTemplates: PanelPromptTemplates | null = null,
     /** Table prices for the budget's worst-case USD reservations; absent: no call reserves USD. */
     private readonly prices?: PriceLookup,
+    /** The workflows by name; checked at construction (boot) that each has a handler for every orchestrator job. */
+    private readonly registry: WorkflowRegistry = workflowRegistry({
+      build: { templates, prices },
+      panel: panelTemplates ? { templates: panelTemplates, prices } : null,
+    }),
   ) {}
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
@@ -48,11 +67,10 @@ export class OrchestratorStepService {
       // duplicate's settling is rolled back below. The state is read for every event: no
       // event's mapping changes what it reads, except settling, which comes first. A panel run
       // uses only its usage columns.
-      const settling = name === 'agent.done';
-      if (settling) {
-        const outcome = (payload as JobOf<'agent.done'>).outcome;
-        addStatement(first, SETTLE_FINISHED_CALL, String(payload.callId), payload.runId, outcome);
-      }
+      const withTheLock = WITH_THE_LOCK[name as OrchestratorJobName] as ((b: StatementBatch, p: unknown) => void) | null | undefined;
+      if (withTheLock === undefined) throw new UnrecoverableError(`job ${name} is not for the orchestrator`);
+      const settling = withTheLock !== null;
+      withTheLock?.(first, payload);
       addStatement(first, BUILD_RUN_STATE, payload.runId);
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
@@ -101,23 +119,18 @@ export class OrchestratorStepService {
     // The report of a try that another delivery found interrupted and retried: the retry
     // reports. Nothing was settled for it; the inbox entry goes too, as if it never came.
     if (withLock.settled?.superseded === true) return { written: 'ignored', end: 'rollback' };
-    const now = new Date();
-    if (run.workflow === 'panel') {
-      if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
-      const usage = usageOfRow(withLock.state ?? {}, run, now);
-      return { written: await applyPanelStep(em, run, name, payload, { templates: this.panelTemplates, prices: this.prices }, now, { settled: withLock.settled, usage }), end: 'commit' };
-    }
-    // A finished run still records late call results (usage, reservations) and may be resumed.
-    if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
-      return { written: 'ignored', end: 'commit' };
-    }
-    const event: BuildEvent =
-      withLock.settled !== null
-        ? finishedCallEvent(run.id, String(payload.callId), withLock.settled)
-        : await jobToBuildEvent(em, run, name, payload);
-    const state = buildRunStateFromRow(run, withLock.state ?? {}, now);
-    const result = decide(state, event, { templates: this.templates, prices: this.prices });
-    if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
-    return { written: await writeStep(em, run, result, [], { commit: true }), end: 'committed' };
+    const workflow = this.registry[run.workflow];
+    if (!workflow) throw new UnrecoverableError(`run ${run.id} is a ${run.workflow} run, a workflow this orchestrator does not know (it knows ${Object.keys(this.registry).join(', ')})`);
+    const decided = await workflow.decide({
+      em,
+      run,
+      name: name as OrchestratorJobName,
+      payload,
+      settled: withLock.settled,
+      stateRow: withLock.state ?? {},
+      now: new Date(),
+    });
+    if (decided === 'ignored') return { written: 'ignored', end: 'commit' };
+    return { written: await writeStep(em, run, decided, { commit: true }), end: 'committed' };
   }
 }

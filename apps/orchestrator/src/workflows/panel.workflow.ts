@@ -1,0 +1,73 @@
+import { addStatement } from '@roundtable/persistence';
+import {
+  decidePanel,
+  panelStateOf,
+  toStoredPanelState,
+  type PanelEvent,
+  type PanelFinishedCall,
+  type PanelRunState,
+  type PanelStepContext,
+  type PanelStepResult,
+} from '@roundtable/workflow';
+import { finishedCallEvent } from '../job-to-event';
+import { UPDATE_PANEL_RUN_AFTER_STEP } from '../sql/panel-run-after-step.sql';
+import { usageOfRow } from '../sql/run-usage.sql';
+import { finishedNow, startedNow } from '../step-writer';
+import { IGNORED, type JobTable, type OrchestratedWorkflow } from './workflow-definition';
+
+/**
+ * The panel's job → event mapping. The build's workspace and test jobs and resume mean nothing
+ * to it. A finished call was settled with the run lock, as for the build, so its reservation is
+ * released and its usage (retries included) counted alike. A finished panel still takes late
+ * call results and its one appeal.
+ */
+export const PANEL_JOBS: JobTable<PanelEvent> = {
+  'run.start': { afterTheEnd: false, toEvent: () => ({ type: 'start' }) },
+  'run.cancel': { afterTheEnd: false, toEvent: () => ({ type: 'cancel' }) },
+  'agent.done': {
+    afterTheEnd: true,
+    toEvent: ({ run, payload, settled }) => {
+      const event = finishedCallEvent(run.id, String(payload.callId), settled ?? undefined);
+      if (event.type !== 'agent_call_finished') throw new Error(`agent.done for run ${run.id} did not map to a finished call`);
+      return { type: 'agent_call_finished', call: event.call as unknown as PanelFinishedCall };
+    },
+  },
+  'run.appeal': {
+    afterTheEnd: true,
+    toEvent: ({ payload: p }) => ({ type: 'appeal', evidence: p.evidence, judges: p.judges, ...(p.caps ? { caps: p.caps } : {}) }),
+  },
+  'workspace.done': IGNORED,
+  'tests.done': IGNORED,
+  'run.resume': IGNORED,
+};
+
+/**
+ * The panel as the orchestrator runs it: the state from the run row (workflow_state) and the
+ * usage read with the lock, the pure decidePanel(), and the run row. Verdicts, turns and
+ * re-votes are in workflow_state and on their events; no other table holds them, so its
+ * records add no rows.
+ */
+export const panelWorkflow: OrchestratedWorkflow<PanelRunState, PanelEvent, PanelStepResult, PanelStepContext> = {
+  jobs: PANEL_JOBS,
+  loadState: (run, stateRow, now) => panelStateOf(run, usageOfRow(stateRow, run, now)),
+  decide: decidePanel,
+  async write(batch, { run, result, events }) {
+    const s = result.state;
+    const { call: callSeq, ...labelCounters } = s.counters;
+    return addStatement(batch, UPDATE_PANEL_RUN_AFTER_STEP, run.id, {
+      status: s.status,
+      stage: s.stage,
+      haltReason: s.haltReason,
+      workflowState: toStoredPanelState(s),
+      // decidePanel replaces the config only to raise caps (an appeal asked again with caps).
+      config: s.config !== (run.config as unknown) ? s.config : undefined,
+      labelCounters,
+      callSeq: callSeq ?? run.callSeq,
+      verdict: result.verdict ?? null,
+      confidence: result.confidence,
+      startedAt: startedNow(run.status, s.status),
+      finishedAt: finishedNow(run.status, s.status),
+      events,
+    });
+  },
+};

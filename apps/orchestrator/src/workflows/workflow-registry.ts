@@ -1,0 +1,82 @@
+import type { EntityManager } from 'typeorm';
+import { jobNamesOf, TERMINAL_RUN_STATUSES, type RunStatus } from '@roundtable/contracts';
+import type { RunEntity, StatementBatch } from '@roundtable/persistence';
+import type { PanelStepContext, StepContext } from '@roundtable/workflow';
+import { buildWorkflow } from './build.workflow';
+import { panelWorkflow } from './panel.workflow';
+import { IGNORED, type JobInput, type OrchestratedWorkflow, type OrchestratorJobName, type StepResultShape } from './workflow-definition';
+
+/** What one step of a run hands its workflow: the job, the locked run and what was read with the lock. */
+export interface StepInput {
+  em: EntityManager;
+  run: RunEntity;
+  name: OrchestratorJobName;
+  payload: Record<string, unknown> & { runId: string };
+  settled: Record<string, unknown> | undefined | null;
+  stateRow: Record<string, unknown>;
+  now: Date;
+}
+
+/** A decided step, ready for the one step writer: the result, and how to queue the workflow's own rows. */
+export interface DecidedStep {
+  result: StepResultShape;
+  write(batch: StatementBatch, events: number): Promise<number>;
+}
+
+/** A workflow bound to its context (prompt templates, prices): the step service runs any of them alike. */
+export interface RegisteredWorkflow {
+  jobs: OrchestratedWorkflow<unknown, unknown, StepResultShape, unknown>['jobs'];
+  /** The job as this workflow's event, decided; 'ignored' when the job means nothing to it, or to a finished run. */
+  decide(input: StepInput): Promise<DecidedStep | 'ignored'>;
+}
+
+/** Every workflow the orchestrator runs, by the run row's `workflow` column. */
+export type WorkflowRegistry = Record<string, RegisteredWorkflow>;
+
+/** Binds a definition to its context; `context` is asked at the first step of such a run (the panel's templates may be absent). */
+export function registered<S, E, R extends StepResultShape, C>(def: OrchestratedWorkflow<S, E, R, C>, context: (run: RunEntity) => C): RegisteredWorkflow {
+  return {
+    jobs: def.jobs as RegisteredWorkflow['jobs'],
+    async decide(input) {
+      const handler = def.jobs[input.name];
+      if (handler === IGNORED || handler === undefined) return 'ignored';
+      if (TERMINAL_RUN_STATUSES.includes(input.run.status as RunStatus) && !handler.afterTheEnd) return 'ignored';
+      const ctx = context(input.run);
+      const jobInput: JobInput<OrchestratorJobName> = { em: input.em, run: input.run, payload: input.payload as never, settled: input.settled };
+      const event = await (handler.toEvent as (i: typeof jobInput) => E | Promise<E>)(jobInput);
+      const state = def.loadState(input.run, input.stateRow, input.now);
+      const result = def.decide(state, event, ctx);
+      return { result, write: (batch, events) => def.write(batch, { em: input.em, run: input.run, event, result, events, now: input.now }) };
+    },
+  };
+}
+
+/** The orchestrator's registry: { build, panel }. */
+export function workflowRegistry(ctx: { build: StepContext; panel: PanelStepContext | null }): WorkflowRegistry {
+  return checkJobTables({
+    build: registered(buildWorkflow, () => ctx.build),
+    panel: registered(panelWorkflow, (run) => {
+      if (!ctx.panel) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
+      return ctx.panel;
+    }),
+  });
+}
+
+/**
+ * Boot-time completeness (house style 6): every workflow has a handler (or IGNORED) for every
+ * job of the orchestrator queue in the contracts catalogue, so a job added there without a
+ * handler stops the orchestrator at start instead of failing runs one job at a time.
+ */
+export function checkJobTables<R extends WorkflowRegistry>(registry: R): R {
+  const missing = Object.entries(registry).flatMap(([workflow, w]) =>
+    jobNamesOf('orchestrator')
+      .filter((n) => !(w.jobs as Record<string, unknown>)[n])
+      .map((n) => `${workflow}: ${n}`),
+  );
+  if (missing.length) {
+    throw new Error(
+      `the orchestrator's workflow registry has no handler for job(s) ${missing.join(', ')}: add each to that workflow's job table (apps/orchestrator/src/workflows/), as a handler or IGNORED`,
+    );
+  }
+  return registry;
+}
