@@ -9,7 +9,7 @@ import { lockRun } from './sql/lock-run.sql';
 import { SETTLE_FINISHED_CALL } from './sql/settle-finished-call.sql';
 import { writeStep, type WrittenStep } from './step-writer';
 import type { OrchestratorJobName } from './workflows/workflow-definition';
-import { workflowRegistry, type WorkflowRegistry } from './workflows/workflow-registry';
+import { checkJobTables, workflowRegistry, type WorkflowRegistry } from './workflows/workflow-registry';
 
 /**
  * What a job sends in the step's first round trip, after the lock and before the state read, by
@@ -48,7 +48,9 @@ export class OrchestratorStepService {
       build: { templates, prices },
       panel: panelTemplates ? { templates: panelTemplates, prices } : null,
     }),
-  ) {}
+  ) {
+    checkJobTables(registry);
+  }
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
     const eventKey = inboxKey(name, payload, jobIdValue);
