@@ -29,6 +29,8 @@ export class OrchestratorStepService {
     private readonly panelTemplates: PanelPromptTemplates | null = null,
     /** Table prices for the budget's worst-case USD reservations; absent: no call reserves USD. */
     private readonly prices?: PriceLookup,
+    /** Backoff before each transient retry (PROVIDER_RETRY_DELAYS_MS); absent: the engine's default. */
+    private readonly retryDelaysMs?: readonly number[],
   ) {}
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
@@ -105,7 +107,7 @@ export class OrchestratorStepService {
     if (run.workflow === 'panel') {
       if (!this.panelTemplates) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
       const usage = usageOfRow(withLock.state ?? {}, run, now);
-      return { written: await applyPanelStep(em, run, name, payload, { templates: this.panelTemplates, prices: this.prices }, now, { settled: withLock.settled, usage }), end: 'commit' };
+      return { written: await applyPanelStep(em, run, name, payload, { templates: this.panelTemplates, prices: this.prices, retryDelaysMs: this.retryDelaysMs }, now, { settled: withLock.settled, usage }), end: 'commit' };
     }
     // A finished run still records late call results (usage, reservations) and may be resumed.
     if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus) && name !== 'agent.done' && name !== 'run.resume') {
@@ -116,7 +118,7 @@ export class OrchestratorStepService {
         ? finishedCallEvent(run.id, String(payload.callId), withLock.settled)
         : await jobToBuildEvent(em, run, name, payload);
     const state = buildRunStateFromRow(run, withLock.state ?? {}, now);
-    const result = decide(state, event, { templates: this.templates, prices: this.prices });
+    const result = decide(state, event, { templates: this.templates, prices: this.prices, retryDelaysMs: this.retryDelaysMs });
     if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
     return { written: await writeStep(em, run, result, [], { commit: true }), end: 'committed' };
   }
