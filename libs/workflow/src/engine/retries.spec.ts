@@ -1,6 +1,7 @@
 import type { ProjectConfigInput } from '@roundtable/contracts';
 import { BuildDriver, critiqueBody, proposalBody, testConfig } from '../build/build-scenario.fixture';
 import type { AgentCallCommand } from '../build/build-types';
+import { PanelDriver, testPanelConfig } from '../panel/panel-scenario.fixture';
 import { DEFAULT_RETRY_DELAYS_MS, retryDelay } from './retries';
 
 /**
@@ -102,5 +103,21 @@ describe('engine: transient retries', () => {
     expect(retryDelay({ status: 'failed', retryable: true, retry: 1 }, [5])).toBeNull();
     expect(retryDelay({ status: 'failed', retryable: true, retry: 0 }, [])).toBeNull();
     expect(retryDelay({ status: 'failed', retryable: true, retry: 0 }, [5])).toBe(5);
+  });
+});
+
+describe('engine: transient retries, in the panel (parallel judges)', () => {
+  it("a judge's retryable failure is retried while the others are in flight; its reply completes the roast", () => {
+    const d = new PanelDriver(testPanelConfig());
+    d.start();
+    const first = d.pending('vc');
+    const r = d.fail('vc', 'SERVER_ERROR', 'anthropic: HTTP 500', { retryable: true, retry: 0 });
+    const again = d.pending('vc');
+    expect(again).toMatchObject({ role: 'vc', label: first.label, retry: 1, retryOf: first.callId, delayMs: DEFAULT_RETRY_DELAYS_MS[0] });
+    expect(r.events.map((e) => e.type)).toEqual(['agent_call_failed', 'agent_call_queued']);
+    // Every judge replies, the vc through its retry: that reply completes the roast.
+    d.roast();
+    expect(d.state.stage).not.toBe('ROAST');
+    expect(d.calls.filter((c) => c.retryOf !== undefined)).toHaveLength(1);
   });
 });
