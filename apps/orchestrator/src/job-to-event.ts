@@ -54,6 +54,8 @@ export function finishedCallEvent(runId: string, callId: string, settled: object
     attempt: call.attempt,
     retry: call.retry,
     priorAttempts: call.prior,
+    retryable: call.retryable ?? false,
+    retryAfterMs: call.retry_after_ms,
     provider: call.provider,
     model: call.model,
     status: call.status as FinishedCall['status'],

@@ -281,23 +281,36 @@ describe('OrchestratorStepService against real Postgres and Redis', () => {
     expect(await snapshot(ds)).toEqual(once);
   });
 
-  it('drops the report of a try that another delivery found interrupted and retried: the retry reports', async () => {
+  it('an interrupted try is reported and settled; the engine queues its retry (delayed); the first worker\'s late report is dropped', async () => {
     const critic = await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId: RUN_ID, role: 'critic', status: 'queued' });
-    // As the second delivery leaves it: the try failed as INTERRUPTED, its retry queued with a reservation.
-    await ds.getRepository(AgentCallEntity).update({ id: critic.id }, { status: 'failed', errorCode: 'INTERRUPTED', error: 'interrupted', finishedAt: new Date() });
-    const retryId = `${critic.id}-retry`;
-    await ds.query(
-      `INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, retry, retry_of, status, prompt_hash, messages, context_refs, schema_name)
-       SELECT $2, run_id, 99, stage, role, provider, model, label, attempt, 1, id, 'queued', prompt_hash, messages, context_refs, schema_name
-         FROM agent_calls WHERE id = $1`,
-      [critic.id, retryId],
-    );
-    await ds.query(`INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens) VALUES ($1, $2, 'replay', 1, 0)`, [retryId, RUN_ID]);
+    // The second delivery found the try running: it reports it INTERRUPTED, retryable, and does nothing else.
+    const interrupted: CallOutcome = {
+      ...outcomeOf({}),
+      status: 'failed',
+      valid: null,
+      parsed: null,
+      response_text: null,
+      error: 'interrupted: the provider-worker running this call stopped before recording a reply',
+      error_code: 'INTERRUPTED',
+      input_tokens: null,
+      output_tokens: null,
+      cost_usd: null,
+      retryable: true,
+    };
+    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: critic.id, outcome: interrupted })).toBe('applied');
+    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: critic.id })).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED', retryable: true });
+    // The retry is the engine's: a new row (same messages, retry 1 of the try) with its own reservation, the try's released.
+    const retry = await ds.getRepository(AgentCallEntity).findOneByOrFail({ runId: RUN_ID, retryOf: critic.id });
+    expect(retry).toMatchObject({ role: 'critic', label: critic.label, attempt: critic.attempt, retry: 1, status: 'queued' });
+    expect(retry.messages).toEqual(critic.messages);
+    const held = await ds.query(`SELECT call_id FROM budget_reservations WHERE call_id IN ($1, $2)`, [critic.id, retry.id]);
+    expect(held).toEqual([{ call_id: retry.id }]);
     const before = await snapshot(ds);
 
-    // The first worker, still alive, reports its reply for the interrupted try.
-    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: critic.id, outcome: outcomeOf(firstReply('critic')) })).toBe('ignored');
-    // Nothing settled, counted, decided or recorded as applied; the try stays as the retry left it.
+    // The first worker, still alive, reports its reply for the interrupted try: a second report of
+    // the same try (one inbox key per try), dropped; the row keeps the outcome reported first.
+    expect(await steps.apply('agent.done', { runId: RUN_ID, callId: critic.id, outcome: outcomeOf(firstReply('critic')) })).toBe('duplicate');
+    // Nothing settled, counted, decided or recorded as applied; the try stays as it was reported.
     expect(await snapshot(ds)).toEqual(before);
   });
 

@@ -43,10 +43,12 @@ export class OrchestratorStepService {
     private readonly panelTemplates: PanelPromptTemplates | null = null,
     /** Table prices for the budget's worst-case USD reservations; absent: no call reserves USD. */
     private readonly prices?: PriceLookup,
+    /** Backoff before each transient retry (PROVIDER_RETRY_DELAYS_MS); absent: the engine's default. */
+    private readonly retryDelaysMs?: readonly number[],
     /** The workflows by name; checked at construction (boot) that each has a handler for every orchestrator job. */
     private readonly registry: WorkflowRegistry = workflowRegistry({
-      build: { templates, prices },
-      panel: panelTemplates ? { templates: panelTemplates, prices } : null,
+      build: { templates, prices, retryDelaysMs },
+      panel: panelTemplates ? { templates: panelTemplates, prices, retryDelaysMs } : null,
     }),
   ) {
     checkJobTables(registry);

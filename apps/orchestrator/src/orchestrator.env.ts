@@ -14,5 +14,16 @@ export const OrchestratorEnv = WorkerEnv.extend({
   ORCHESTRATOR_CONCURRENCY: z.coerce.number().int().positive().default(8),
   /** The table the budget's worst-case USD reservations are priced at (the provider-worker's, default examples/pricing.yaml). */
   PRICING_FILE: z.string().min(1).optional(),
+  /**
+   * Backoff before each retry of a transient failure (network, 5xx, 429, timeout, interrupted),
+   * in ms: one retry per entry, each a call the engine budget-checks and enqueues delayed (a
+   * 429's retry-after wins over the entry). Empty: no retries. Read here since retries are the
+   * orchestrator's decision (it was the provider-worker's setting, under the same name).
+   */
+  PROVIDER_RETRY_DELAYS_MS: z
+    .string()
+    .default('3000,9000,27000')
+    .refine((s) => s.trim() === '' || s.split(',').every((d) => /^\s*\d+\s*$/.test(d)), 'PROVIDER_RETRY_DELAYS_MS is a comma list of milliseconds, e.g. 3000,9000,27000')
+    .transform((s) => (s.trim() === '' ? [] : s.split(',').map((d) => Number(d.trim())))),
 });
 export type OrchestratorEnv = z.infer<typeof OrchestratorEnv>;

@@ -34,6 +34,7 @@ export class OrchestratorModule {
               loadPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
               loadPanelPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
               tablePrices(env.PRICING_FILE),
+              env.PROVIDER_RETRY_DELAYS_MS,
             ),
           inject: [DS, REDIS, PRODUCER, ServiceOps],
         },

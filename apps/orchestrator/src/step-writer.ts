@@ -112,7 +112,8 @@ export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, 
   switch (c.kind) {
     case 'agent_call': {
       exec(INSERT_AGENT_CALL, runId, nextSeq(), c);
-      return outboxJob('agent.call', { runId, callId: c.callId }, { runId, jobId: jobId(c.callId, 'call'), provider: c.provider });
+      // A transient retry goes out delayed by its backoff (the engine's retries.ts decided it).
+      return outboxJob('agent.call', { runId, callId: c.callId }, { runId, jobId: jobId(c.callId, 'call'), provider: c.provider, delayMs: c.delayMs });
     }
     case 'workspace.prepare':
     case 'workspace.apply':

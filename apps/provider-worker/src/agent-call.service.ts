@@ -1,6 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -18,14 +17,29 @@ import {
   modelIdProblem,
   readOperatorPolicy,
 } from '@roundtable/contracts';
-import { AgentCallEntity, BudgetReservationEntity, preparedQuery, RECORD_CALL_OUTCOME, runStatement } from '@roundtable/persistence';
+import { AgentCallEntity, preparedQuery, RECORD_CALL_OUTCOME, runStatement } from '@roundtable/persistence';
 import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type CliUserDecision, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { runAgentModeEngineer } from './agent-mode-engineer';
-import { recordedError, retryPlan, type RetryPlan } from './retry-policy';
+import { failedTryReport, recordedError } from './retry-policy';
 import { storableJson, storableText } from './storable-text';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
+
+/**
+ * The columns of an agent_calls row, by writer (one writer a column):
+ * - the orchestrator's step writer INSERTs the row: id, run_id, seq, stage, role, provider,
+ *   model, label, attempt, repair_of, retry, retry_of, prompt_hash, messages, context_refs,
+ *   schema_name, max_tokens, temperature, timeout_ms (and its budget_reservations row);
+ * - this worker's claim writes status = 'running' and started_at;
+ * - the outcome columns (CALL_OUTCOME_COLUMNS: status, valid, parsed, response_text, error,
+ *   error_code, tokens, cost, latency, request_id, billing, argv, response_escaped, retryable,
+ *   retry_after_ms, finished_at) are written once, while the row is open, by whichever comes
+ *   first of this worker and the orchestrator's settle (from the copy agent.done carries):
+ *   the same outcome either way, so it has one author, the try itself.
+ * The worker never locks a run, never writes a reservation and never inserts a row: a retry is
+ * the engine's decision (libs/workflow/src/engine/retries.ts).
+ */
 
 /**
  * The row's outcome columns for an Outcome: every one present, null where the try has no value.
@@ -54,6 +68,8 @@ function callOutcomeOf(o: Outcome, finishedAt: Date): CallOutcome {
     billing: o.billing ?? null,
     argv: o.argv ?? null,
     response_escaped: escaped || (o.responseText != null ? false : null),
+    retryable: o.retryable ?? null,
+    retry_after_ms: o.retryAfterMs ?? null,
     finished_at: finishedAt.toISOString(),
   };
 }
@@ -111,7 +127,11 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 export interface AgentCallOptions {
-  /** Backoff before each transient-failure retry; its length is the number of retries. */
+  /**
+   * The engine's backoff before each transient retry (PROVIDER_RETRY_DELAYS_MS, the same list
+   * the orchestrator reads): here only to know how long a 429 without retry-after holds the
+   * provider's queue back, and whether a retry will come at all.
+   */
   retryDelaysMs: readonly number[];
   pricing: PricingTable;
   /** Where adapters read API keys and CLI binaries (default: this process's environment). */
@@ -134,28 +154,36 @@ export interface RecordedTry {
   outcome: CallOutcome;
 }
 
-/** A try found still `running` by a redelivery: failed as INTERRUPTED, retryable like a network failure. */
+/** A try found still `running` by a redelivery: failed as INTERRUPTED, reported retryable like a network failure. */
 function interruptedTry(): { outcome: Outcome; error: ProviderError } {
   const error = new ProviderError(
     'INTERRUPTED',
     'interrupted: the provider-worker running this call stopped before recording a reply (the job was delivered again)',
     true,
   );
-  return { outcome: { status: 'failed', valid: null, error: error.message, errorCode: error.code }, error };
+  return { outcome: { status: 'failed', valid: null, error: error.message, errorCode: error.code, retryable: true }, error };
 }
 
-/** What the queue worker does with the job: it is finished (agent.done sent), or it comes back for the next try. */
-export type ExecuteResult = { kind: 'done'; callId: string } | ({ kind: 'retry'; callId: string } & RetryPlan);
+/**
+ * The job is finished (agent.done sent). `rateLimitMs`: the try hit a 429, and the whole
+ * provider queue backs off that long (the engine's retry is enqueued with the same delay).
+ */
+export interface ExecuteResult {
+  kind: 'done';
+  callId: string;
+  rateLimitMs?: number;
+}
 
 /**
  * Runs one queued agent call: the row already holds the exact messages, model, schema and
  * limits the orchestrator built. Calls the provider, validates the reply against the named
- * schema, prices it, records the outcome on the row, and reports back. A transient failure is
- * recorded on its row and tried again as a new row (same messages) after a backoff; only the
- * last try reports agent.done. Decides nothing about the run.
+ * schema, prices it, records the outcome on the row, and reports back with agent.done. A
+ * failed try is reported like any other, with whether it is worth asking again and the
+ * provider's retry-after: the orchestrator's engine decides the retry (a new call it queues,
+ * budget-checked). Decides nothing about the run.
  *
- * A job carries the first try's id; each delivery works on the newest try of that chain, so
- * a job delivered again after a crash picks up where the chain stands.
+ * Each try is its own job (the engine queues a retry as a call of its own), so a job names
+ * exactly the row it works on.
  */
 export class AgentCallService {
   private readonly env: NodeJS.ProcessEnv;
@@ -174,58 +202,41 @@ export class AgentCallService {
   }
 
   async execute(runId: string, callId: string): Promise<ExecuteResult> {
-    const repo = this.ds.getRepository(AgentCallEntity);
-    // The usual delivery names a queued call: claimed in one statement. Otherwise (a retried
-    // chain, a redelivery of a finished call) find the newest try first, as before.
-    let claimed = await this.claim(runId, callId);
+    // The usual delivery names a queued call: claimed in one statement.
+    const claimed = await this.claim(runId, callId);
     let call: AgentCallEntity;
-    let interrupted = false;
     if (claimed) {
       call = claimed.call;
     } else {
-      const found = await repo.findOneBy({ id: callId, runId });
+      const found = await this.ds.getRepository(AgentCallEntity).findOneBy({ id: callId, runId });
       // Permanent: no retry makes the row exist (BullMQ fails the job at once).
       if (!found) throw new UnrecoverableError(`agent call ${callId} of run ${runId} does not exist`);
       call = found;
-      for (let next = await this.retryOf(call); next; next = await this.retryOf(next)) call = next;
-      if (call.status === 'queued') claimed = await this.claim(runId, call.id);
-      // Delivered again while its newest try is still `running`: the worker running it died (or
-      // lost its lock). That try is settled as a failed one and retried as a new row, like any
-      // transient failure, instead of asking the provider a second time under the same row.
-      else interrupted = call.status === 'running';
-    }
-
-    if (claimed || interrupted) {
-      if (claimed) call = claimed.call;
-      const tried = claimed ? await this.callProvider(claimed) : interruptedTry();
-      const outcome = callOutcomeOf(tried.outcome, new Date());
-      const plan = tried.error ? retryPlan(tried.error, call.retry, this.opts.retryDelaysMs) : null;
-      if (plan) {
-        const retryId = await this.recordAndRetry(call, outcome);
-        if (retryId) {
-          this.recorded(call, outcome);
-          return { kind: 'retry', callId: retryId, ...plan };
-        }
-        // Another delivery recorded this try first; if it also queued a retry, that one reports.
-        if (await this.retryOf(await repo.findOneByOrFail({ id: call.id }))) return { kind: 'done', callId: call.id };
-      } else {
-        // The last try: its outcome is written to the row and sent with agent.done at once, so
-        // the orchestrator's step does not wait for this write (it writes the same outcome if
-        // the row is still open when it gets there). If another delivery found this try
-        // interrupted and settled it first, the row says so and has a retry: the orchestrator
-        // drops this report as superseded, and the retry reports. Either way the provider was
-        // asked, so the call is counted.
-        await Promise.all([
-          this.record(this.ds.manager, call.id, outcome),
-          this.producer.add('agent.done', { runId, callId: call.id, outcome }, { jobId: jobId(call.id, 'done') }),
-        ]);
-        this.recorded(call, outcome);
+      if (call.status !== 'running') {
+        // A redelivery of a settled try: the row has the outcome.
+        await this.producer.add('agent.done', { runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
         return { kind: 'done', callId: call.id };
       }
+      // Delivered again while the try is still `running`: the worker running it died (or lost
+      // its lock). The try is recorded INTERRUPTED and reported retryable, like a network
+      // failure, instead of asking the provider a second time under the same row: the engine
+      // retries it as a new call if the budget allows.
     }
-    // A redelivery of a settled try: the row has the outcome.
-    await this.producer.add('agent.done', { runId, callId: call.id }, { jobId: jobId(call.id, 'done') });
-    return { kind: 'done', callId: call.id };
+
+    const tried = claimed ? await this.callProvider(claimed) : interruptedTry();
+    const report = tried.error ? failedTryReport(tried.error, call.retry, this.opts.retryDelaysMs) : null;
+    if (report) Object.assign(tried.outcome, { retryable: report.retryable, retryAfterMs: report.retryAfterMs });
+    const outcome = callOutcomeOf(tried.outcome, new Date());
+    // The outcome is written to the row and sent with agent.done at once, so the orchestrator's
+    // step does not wait for this write (it writes the same outcome if the row is still open
+    // when it gets there). If another delivery found this try interrupted and recorded it
+    // first, the row keeps that outcome. Either way the provider was asked, so it is counted.
+    await Promise.all([
+      this.record(this.ds.manager, call.id, outcome),
+      this.producer.add('agent.done', { runId, callId: call.id, outcome }, { jobId: jobId(call.id, 'done') }),
+    ]);
+    this.recorded(call, outcome);
+    return report?.rateLimitMs != null ? { kind: 'done', callId: call.id, rateLimitMs: report.rateLimitMs } : { kind: 'done', callId: call.id };
   }
 
   private recorded(call: AgentCallEntity, outcome: CallOutcome): void {
@@ -294,65 +305,10 @@ export class AgentCallService {
     return this.columns;
   }
 
-  private async retryOf(call: AgentCallEntity): Promise<AgentCallEntity | null> {
-    if (call.status !== 'failed') return null;
-    return this.ds.getRepository(AgentCallEntity).findOneBy({ retryOf: call.id, runId: call.runId });
-  }
-
   /** Conditional: a second delivery of the same job cannot overwrite a recorded outcome. */
   private async record(em: EntityManager, callId: string, outcome: CallOutcome): Promise<boolean> {
     const { rowCount: affected } = await runStatement(em, RECORD_CALL_OUTCOME, callId, outcome);
     return affected > 0;
-  }
-
-  /**
-   * Records the failed try and, in the same transaction, its retry: a new row with the next
-   * per-run seq and its own budget reservation (a retry is an LLM request too). The run row
-   * is locked first, in the orchestrator's order, so the two never deadlock.
-   */
-  private async recordAndRetry(call: AgentCallEntity, outcome: CallOutcome): Promise<string | null> {
-    return this.ds.transaction(async (em) => {
-      // TypeORM's postgres driver answers UPDATE … RETURNING with [rows, affected].
-      const [[bumped]] = (await em.query(`UPDATE runs SET call_seq = call_seq + 1 WHERE id = $1 RETURNING call_seq`, [call.runId])) as [
-        { call_seq: number }[],
-        number,
-      ];
-      if (!(await this.record(em, call.id, outcome))) return null;
-      const seq = Number(bumped.call_seq);
-      const id = `${call.runId}-c${seq}`;
-      const retry: QueryDeepPartialEntity<AgentCallEntity> = {
-        id,
-        runId: call.runId,
-        seq,
-        stage: call.stage,
-        role: call.role,
-        provider: call.provider,
-        model: call.model,
-        label: call.label,
-        attempt: call.attempt,
-        repairOf: call.repairOf,
-        retry: call.retry + 1,
-        retryOf: call.id,
-        status: 'queued',
-        promptHash: call.promptHash,
-        messages: call.messages as never,
-        contextRefs: call.contextRefs as never,
-        schemaName: call.schemaName,
-        maxTokens: call.maxTokens,
-        temperature: call.temperature,
-        timeoutMs: call.timeoutMs,
-      };
-      await em.insert(AgentCallEntity, retry);
-      const [held] = (await em.query(`SELECT tokens FROM budget_reservations WHERE call_id = $1`, [call.id])) as { tokens: number }[];
-      await em
-        .createQueryBuilder()
-        .insert()
-        .into(BudgetReservationEntity)
-        .values({ callId: id, runId: call.runId, provider: call.provider, calls: 1, tokens: held?.tokens ?? 0, costUsd: null })
-        .orIgnore()
-        .execute();
-      return id;
-    });
   }
 
   private async callProvider(claimed: ClaimedCall): Promise<{ outcome: Outcome; error: ProviderError | null }> {

@@ -29,8 +29,10 @@ const PROPOSAL = {
 
 /**
  * The provider-worker in this process, on a real BullMQ queue and real Postgres, with the real
- * Anthropic SDK talking to the fake wire server: what a 429 does to the whole queue, and what a
- * second delivery of a retried job does.
+ * Anthropic SDK talking to the fake wire server: what a 429 does to the whole queue, what a
+ * second delivery does, and that a failed try is only recorded and reported: the worker never
+ * inserts a row, never writes a reservation and never moves the run's call_seq (a retry is the
+ * orchestrator's engine's, a call it queues like any other; the tests queue it as it would).
  */
 describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
   /** What the call counters were told, in order. */
@@ -49,9 +51,13 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
     { role: 'user' as const, content: `Objective: compute the maximum drawdown (request ${n}).` },
   ];
 
-  async function queueCall(seq: number, label: string): Promise<string> {
+  /**
+   * A queued call with its reservation, as the orchestrator's step writer writes it; `retryOf`:
+   * the engine's retry of that failed try (same messages, retry n+1).
+   */
+  async function queueCall(seq: number, label: string, retryOf?: AgentCallEntity): Promise<string> {
     const id = `${RUN}-c${seq}`;
-    const msgs = messages(seq);
+    const msgs = retryOf ? retryOf.messages : messages(seq);
     await ds.getRepository(AgentCallEntity).insert({
       id,
       runId: RUN,
@@ -69,6 +75,8 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
       maxTokens: 1000,
       temperature: 0.2,
       timeoutMs: 5000,
+      retry: retryOf ? retryOf.retry + 1 : 0,
+      retryOf: retryOf?.id ?? null,
     } as QueryDeepPartialEntity<AgentCallEntity>);
     await ds.getRepository(BudgetReservationEntity).insert({ callId: id, runId: RUN, provider: 'anthropic', calls: 1, tokens: 321, costUsd: null });
     return id;
@@ -133,7 +141,11 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
     await server?.close();
   });
 
-  it('retries P1 after the retry-after as a new row; P2 waits too, because the queue is rate limited', async () => {
+  const reservations = async () =>
+    (await ds.getRepository(BudgetReservationEntity).find({ where: { runId: RUN }, order: { callId: 'ASC' } })).map((r) => [r.callId, r.tokens]);
+  const callSeq = async () => (await ds.getRepository(RunEntity).findOneByOrFail({ id: RUN })).callSeq;
+
+  it('a 429 is recorded and reported retryable with its retry-after; P2 waits too, because the queue is rate limited; no row or reservation is added', async () => {
     // The queue took its concurrency from the run's provider entry, and has a limiter a 429 can use.
     const bull = worker.workerFor('anthropic')!;
     expect(bull.opts.concurrency).toBe(1);
@@ -146,85 +158,98 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
     await waitFor('both calls reported', async () => (await orchestrator.getJobCounts('waiting')).waiting === 2 || undefined, 15_000, 50);
 
     const rows = await ds.getRepository(AgentCallEntity).find({ where: { runId: RUN }, order: { seq: 'ASC' } });
-    const [c1, c2, c3] = rows;
-    expect(rows).toHaveLength(3);
-    expect(c1).toMatchObject({ status: 'failed', errorCode: 'RATE_LIMITED', retry: 0, retryOf: null });
+    const [c1, c2] = rows;
+    expect(rows).toHaveLength(2);
+    expect(c1).toMatchObject({ status: 'failed', errorCode: 'RATE_LIMITED', retry: 0, retryOf: null, retryable: true, retryAfterMs: 1000 });
     expect(c1.error).toContain('HTTP 429');
-    expect(c3).toMatchObject({ id: `${RUN}-c3`, seq: 3, label: 'P1', attempt: 1, retry: 1, retryOf: c1.id, status: 'completed', valid: true });
-    expect(c3.messages).toEqual(c1.messages);
-    expect(c2).toMatchObject({ status: 'completed', valid: true, retry: 0 });
-    // Priced from the table, billed per token.
-    for (const done of [c2, c3]) {
-      expect(done).toMatchObject({ inputTokens: 1000, outputTokens: 200, costUsd: 0.002, costSource: 'table', billing: 'api', argv: null });
-    }
+    expect(c2).toMatchObject({ status: 'completed', valid: true, retry: 0, retryable: null, retryAfterMs: null });
+    expect(c2).toMatchObject({ inputTokens: 1000, outputTokens: 200, costUsd: 0.002, costSource: 'table', billing: 'api', argv: null });
     // The queue as a whole waited out the retry-after: P2 had not started when P1 met the 429.
     expect(c2.startedAt!.getTime() - c1.finishedAt!.getTime()).toBeGreaterThanOrEqual(900);
-    expect(server.requests.map((r) => r.status)).toEqual([429, 200, 200]);
+    expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
 
-    // The retry holds its own budget reservation (the orchestrator releases the chain on agent.done).
-    const held = await ds.getRepository(BudgetReservationEntity).find({ where: { runId: RUN }, order: { callId: 'ASC' } });
-    expect(held.map((r) => [r.callId, r.tokens])).toEqual([
+    // The worker wrote no reservation and did not touch the run: the reservations are the step writer's, as queued.
+    expect(await reservations()).toEqual([
       [c1.id, 321],
       [c2.id, 321],
-      [c3.id, 321],
     ]);
+    expect(await callSeq()).toBe(2);
+    // The failed try reports like any other, with the verdict the engine decides the retry from.
+    expect((await orchestrator.getJob(jobId(c1.id, 'done')))?.data).toEqual({
+      runId: RUN,
+      callId: c1.id,
+      outcome: expect.objectContaining({ status: 'failed', error_code: 'RATE_LIMITED', retryable: true, retry_after_ms: 1000 }),
+    });
+    // It carries the outcome as written to the row, so the orchestrator need not wait for that write.
+    expect((await orchestrator.getJob(jobId(c2.id, 'done')))?.data).toEqual({
+      runId: RUN,
+      callId: c2.id,
+      outcome: expect.objectContaining({
+        status: 'completed',
+        valid: true,
+        response_text: c2.responseText,
+        input_tokens: 1000,
+        output_tokens: 200,
+        cost_usd: 0.002,
+        retryable: null,
+        finished_at: c2.finishedAt!.toISOString(),
+      }),
+    });
+
+    // The engine's retry of c1 (a row the orchestrator queues) is a call like any other: asked, priced, reported.
+    await ds.query(`UPDATE runs SET call_seq = 3 WHERE id = $1`, [RUN]);
+    const c3 = await queueCall(3, 'P1', c1);
+    await producer.add('agent.call', { runId: RUN, callId: c3 }, { jobId: jobId(c3, 'call'), provider: 'anthropic' });
+    await waitFor('the retry reported', async () => (await orchestrator.getJob(jobId(c3, 'done'))) ?? undefined, 15_000, 50);
+    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: c3 })).toMatchObject({ status: 'completed', valid: true, retry: 1, retryOf: c1.id, costSource: 'table' });
+    expect(await ds.getRepository(AgentCallEntity).countBy({ runId: RUN })).toBe(3);
     // The counters were told of every try this worker recorded, with the outcome as recorded.
     expect(recorded.map((t) => [t.model, t.outcome.status, t.outcome.error_code, t.outcome.input_tokens])).toEqual([
       ['claude-haiku-4-5', 'failed', 'RATE_LIMITED', null],
       ['claude-haiku-4-5', 'completed', null, 1000],
       ['claude-haiku-4-5', 'completed', null, 1000],
     ]);
-    // Only the last try reports: agent.done names c3, never c1.
-    expect(await orchestrator.getJob(jobId(c1.id, 'done'))).toBeUndefined();
-    // It carries the outcome as written to the row, so the orchestrator need not wait for that write.
-    expect((await orchestrator.getJob(jobId(c3.id, 'done')))?.data).toEqual({
-      runId: RUN,
-      callId: c3.id,
-      outcome: expect.objectContaining({
-        status: 'completed',
-        valid: true,
-        response_text: c3.responseText,
-        input_tokens: 1000,
-        output_tokens: 200,
-        cost_usd: 0.002,
-        finished_at: c3.finishedAt!.toISOString(),
-      }),
-    });
-    // The run's call_seq moved with the retry, so the orchestrator's next call id cannot collide.
-    expect((await ds.getRepository(RunEntity).findOneByOrFail({ id: RUN })).callSeq).toBe(3);
   });
 
-  it('a second delivery of the first try works on the newest try: nothing is called or written again', async () => {
+  it('a second delivery of a finished try reports it again: nothing is called or written again', async () => {
     const before = server.requests.length;
-    expect(await calls.execute(RUN, `${RUN}-c1`)).toEqual({ kind: 'done', callId: `${RUN}-c3` });
+    expect(await calls.execute(RUN, `${RUN}-c1`)).toEqual({ kind: 'done', callId: `${RUN}-c1` });
     expect(server.requests.length).toBe(before);
     expect(await ds.getRepository(AgentCallEntity).countBy({ runId: RUN })).toBe(3);
   });
 
-  it('a delivery that finds its try still running (the worker died mid-call) records it INTERRUPTED and retries it as a new row', async () => {
+  it('a delivery that finds its try still running (the worker died mid-call) records it INTERRUPTED and reports it retryable; the engine retries it', async () => {
     // A fresh call the "dead" worker had marked running; the queue's own worker is not involved.
     await ds.query(`UPDATE runs SET call_seq = 4 WHERE id = $1`, [RUN]);
     const c4 = await queueCall(4, 'P3');
     await ds.getRepository(AgentCallEntity).update({ id: c4 }, { status: 'running', startedAt: new Date() });
     const before = server.requests.length;
+    const held = await reservations();
 
-    const first = await calls.execute(RUN, c4);
-    expect(first).toEqual({ kind: 'retry', callId: `${RUN}-c5`, delayMs: 50, rateLimited: false });
+    expect(await calls.execute(RUN, c4)).toEqual({ kind: 'done', callId: c4 });
     expect(server.requests.length).toBe(before); // the provider was not asked again under the interrupted row
     const interrupted = await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: c4 });
-    expect(interrupted).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED', valid: null });
+    expect(interrupted).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED', valid: null, retryable: true });
     expect(interrupted.error).toMatch(/^interrupted: the provider-worker running this call stopped/);
-    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: `${RUN}-c5` })).toMatchObject({ status: 'queued', retry: 1, retryOf: c4, label: 'P3' });
-
-    // The job's next delivery (after the backoff) works on the retry, which reports.
-    expect(await calls.execute(RUN, c4)).toEqual({ kind: 'done', callId: `${RUN}-c5` });
-    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: `${RUN}-c5` })).toMatchObject({ status: 'completed', valid: true });
-    expect(server.requests.length).toBe(before + 1);
+    // Recorded and reported, nothing more: no retry row, no reservation, the run untouched.
+    expect(await ds.getRepository(AgentCallEntity).countBy({ runId: RUN })).toBe(4);
+    expect(await reservations()).toEqual(held);
+    expect(await callSeq()).toBe(4);
     const orchestrator = producer.queue(QUEUE.orchestrator);
-    expect(await orchestrator.getJob(jobId(c4, 'done'))).toBeUndefined();
-    expect((await orchestrator.getJob(jobId(`${RUN}-c5`, 'done')))?.data).toEqual({
+    expect((await orchestrator.getJob(jobId(c4, 'done')))?.data).toEqual({
       runId: RUN,
-      callId: `${RUN}-c5`,
+      callId: c4,
+      outcome: expect.objectContaining({ status: 'failed', error_code: 'INTERRUPTED', retryable: true }),
+    });
+
+    // The engine's retry (queued by the orchestrator) is asked once and reports.
+    const c5 = await queueCall(5, 'P3', interrupted);
+    expect(await calls.execute(RUN, c5)).toEqual({ kind: 'done', callId: c5 });
+    expect(await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: c5 })).toMatchObject({ status: 'completed', valid: true, retry: 1, retryOf: c4 });
+    expect(server.requests.length).toBe(before + 1);
+    expect((await orchestrator.getJob(jobId(c5, 'done')))?.data).toEqual({
+      runId: RUN,
+      callId: c5,
       outcome: expect.objectContaining({ status: 'completed', valid: true, error: null }),
     });
   });

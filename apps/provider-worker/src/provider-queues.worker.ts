@@ -1,5 +1,5 @@
 import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
-import { DelayedError, Worker, type Job } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { agentQueueName, type ProviderConfig } from '@roundtable/contracts';
@@ -25,10 +25,9 @@ export interface ProviderQueuesOptions {
  * provider's workers scale alone. With `*`, queues are found from the calls waiting in
  * Postgres (a provider exists only in project files, not in this service's config).
  *
- * A call that must be tried again stays the same job: after a 429 the whole queue is rate
- * limited (BullMQ's manual rate limit) and the job goes back to wait, so every call to that
- * provider backs off, not just this one; after other transient failures the job is delayed.
- * Neither counts as a failed job, so the run does not fail.
+ * Every try is its own job and finishes as one (agent.done reports it, failed or not): a retry
+ * is a new call the orchestrator's engine queues, delayed. After a 429 the whole queue is also
+ * rate limited (BullMQ's manual rate limit), so every call to that provider backs off.
  */
 export class ProviderQueuesWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('provider-worker');
@@ -97,9 +96,9 @@ export class ProviderQueuesWorker implements OnApplicationBootstrap, BeforeAppli
       limiter: settings.limiter,
       metrics: this.opts.metrics,
       handlers: {
-        'agent.call': async (p, job, token) => {
+        'agent.call': async (p, job) => {
           const result = await this.calls.execute(p.runId, p.callId);
-          await this.backOff(queueName, job, token, result);
+          await this.backOff(queueName, job, result);
         },
       },
     });
@@ -108,15 +107,15 @@ export class ProviderQueuesWorker implements OnApplicationBootstrap, BeforeAppli
     this.log.log(`consuming queue ${this.opts.prefix}:${queueName} (${settings.source})`);
   }
 
-  private async backOff(queueName: string, job: Job, token: string | undefined, result: ExecuteResult): Promise<void> {
-    if (result.kind === 'done') return;
-    this.log.warn(`${job.data.callId}: transient failure, next try ${result.callId} in ${result.delayMs} ms${result.rateLimited ? ' (queue rate limited)' : ''}`);
-    if (result.rateLimited) {
-      await this.producer.queue(queueName).rateLimit(result.delayMs);
-      throw Worker.RateLimitError();
-    }
-    await job.moveToDelayed(Date.now() + result.delayMs, token);
-    throw new DelayedError();
+  /**
+   * After a 429 the whole queue backs off (BullMQ's manual rate limit), so every call to that
+   * provider waits, not just this one. The try itself is finished and reported; its retry is
+   * the engine's, enqueued delayed by the same retry-after.
+   */
+  private async backOff(queueName: string, job: Job, result: ExecuteResult): Promise<void> {
+    if (result.rateLimitMs == null) return;
+    this.log.warn(`${job.data.callId}: rate limited by the provider, queue ${queueName} backs off ${result.rateLimitMs} ms`);
+    await this.producer.queue(queueName).rateLimit(result.rateLimitMs);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -12,8 +12,10 @@ export const ProviderWorkerEnv = WorkerEnv.extend({
   /** With PROVIDER_QUEUES=*, how often to look for providers that have queued calls. */
   PROVIDER_DISCOVERY_MS: z.coerce.number().int().positive().default(1000),
   /**
-   * Backoff before each retry of a transient failure (network, 5xx, 429, timeout), in ms:
-   * one retry per entry. Empty: no retries.
+   * The retry backoff, in ms, one retry per entry: the orchestrator reads the same variable and
+   * decides the retries (each a call it queues, delayed). Read here only for a 429: how long the
+   * provider's queue backs off when the provider sent no retry-after, and not at all once no
+   * retry is left. Set it the same for both services.
    */
   PROVIDER_RETRY_DELAYS_MS: z
     .string()

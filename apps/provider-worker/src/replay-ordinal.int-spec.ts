@@ -101,8 +101,8 @@ describe('AgentCallService: the replay ordinal counts first tries only', () => {
     const first = await insertCall(1);
     await calls.execute(RUN, first);
     expect(await replyOf(first)).toBe('R1');
-    // The second question's first try failed with a timeout (the worker recorded it and queued
-    // its retry); then a third question was asked before the retry ran.
+    // The second question's first try failed with a timeout (the worker recorded it, the engine
+    // queued its retry); then a third question was asked before the retry ran.
     const failed = await insertCall(2, { status: 'failed', errorCode: 'TIMEOUT', error: 'no reply', finishedAt: new Date() });
     const retry = await insertCall(3, { retry: 1, retryOf: failed });
     const third = await insertCall(4);
@@ -112,15 +112,18 @@ describe('AgentCallService: the replay ordinal counts first tries only', () => {
     expect(await replyOf(third)).toBe('R3');
   });
 
-  it('an interrupted try (a running row delivered again) is retried with the same reply', async () => {
+  it('an interrupted try (a running row delivered again) is recorded and reported; its retry gets the same reply', async () => {
     const running = await insertCall(5, { status: 'running', startedAt: new Date() });
     const result = await calls.execute(RUN, running);
-    expect(result).toMatchObject({ kind: 'retry' });
+    expect(result).toEqual({ kind: 'done', callId: running });
     const interrupted = await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: running });
-    expect(interrupted).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED' });
-    await calls.execute(RUN, result.callId);
-    const row = await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: result.callId });
+    expect(interrupted).toMatchObject({ status: 'failed', errorCode: 'INTERRUPTED', retryable: true });
+    // The worker queued nothing: the retry is the engine's, a row the orchestrator writes (here, the test).
+    expect(await ds.getRepository(AgentCallEntity).countBy({ runId: RUN, retryOf: running })).toBe(0);
+    const retry = await insertCall(6, { retry: 1, retryOf: running });
+    expect(await calls.execute(RUN, retry)).toEqual({ kind: 'done', callId: retry });
+    const row = await ds.getRepository(AgentCallEntity).findOneByOrFail({ id: retry });
     expect(row).toMatchObject({ retry: 1, retryOf: running, status: 'completed', error: null, valid: true });
-    expect(await replyOf(result.callId)).toBe('R4');
+    expect(await replyOf(retry)).toBe('R4');
   });
 });

@@ -1,30 +1,30 @@
 import { ProviderError } from '@roundtable/providers';
-import { recordedError, retryPlan } from './retry-policy';
+import { failedTryReport, recordedError } from './retry-policy';
 
 const DELAYS = [3000, 9000, 27000];
 
-describe('retryPlan', () => {
-  it.each(['NETWORK', 'SERVER_ERROR', 'TIMEOUT'] as const)('retries a retryable %s after the configured backoff for that try', (code) => {
+describe('failedTryReport', () => {
+  it.each(['NETWORK', 'SERVER_ERROR', 'TIMEOUT'] as const)('a %s is retryable; the queue is not rate limited for it', (code) => {
     const err = new ProviderError(code, 'x', true, code === 'SERVER_ERROR' ? 503 : null);
-    expect([0, 1, 2].map((n) => retryPlan(err, n, DELAYS))).toEqual([
-      { delayMs: 3000, rateLimited: false },
-      { delayMs: 9000, rateLimited: false },
-      { delayMs: 27000, rateLimited: false },
-    ]);
+    expect([0, 1, 2, 3].map((n) => failedTryReport(err, n, DELAYS))).toEqual(Array(4).fill({ retryable: true, retryAfterMs: null, rateLimitMs: null }));
   });
 
-  it('stops after one retry per configured delay', () => {
-    expect(retryPlan(new ProviderError('SERVER_ERROR', 'x', true, 500), 3, DELAYS)).toBeNull();
-    expect(retryPlan(new ProviderError('SERVER_ERROR', 'x', true, 500), 0, [])).toBeNull();
+  it("only a 429's retry-after is passed on: a 5xx waits the engine's backoff", () => {
+    expect(failedTryReport(new ProviderError('SERVER_ERROR', 'x', true, 503, 4), 0, DELAYS)).toEqual({ retryable: true, retryAfterMs: null, rateLimitMs: null });
   });
 
-  it('a 429 rate-limits the queue for the provider retry-after, else for the backoff', () => {
-    expect(retryPlan(new ProviderError('RATE_LIMITED', 'x', true, 429, 12), 0, DELAYS)).toEqual({ delayMs: 12000, rateLimited: true });
-    expect(retryPlan(new ProviderError('RATE_LIMITED', 'x', true, 429, null), 1, DELAYS)).toEqual({ delayMs: 9000, rateLimited: true });
+  it('a 429 rate-limits the queue for the provider retry-after, else for the backoff of that retry', () => {
+    expect(failedTryReport(new ProviderError('RATE_LIMITED', 'x', true, 429, 12), 0, DELAYS)).toEqual({ retryable: true, retryAfterMs: 12000, rateLimitMs: 12000 });
+    expect(failedTryReport(new ProviderError('RATE_LIMITED', 'x', true, 429, null), 1, DELAYS)).toEqual({ retryable: true, retryAfterMs: null, rateLimitMs: 9000 });
   });
 
-  it.each(['USAGE_LIMIT', 'AUTH', 'NOT_FOUND', 'BAD_REQUEST', 'CLI_FAILED'] as const)('never retries %s', (code) => {
-    expect(retryPlan(new ProviderError(code, 'x', false, 400), 0, DELAYS)).toBeNull();
+  it('with no retries left, a 429 does not hold the queue back (no retry will come)', () => {
+    expect(failedTryReport(new ProviderError('RATE_LIMITED', 'x', true, 429, 12), 3, DELAYS).rateLimitMs).toBeNull();
+    expect(failedTryReport(new ProviderError('RATE_LIMITED', 'x', true, 429, null), 0, []).rateLimitMs).toBeNull();
+  });
+
+  it.each(['USAGE_LIMIT', 'AUTH', 'NOT_FOUND', 'BAD_REQUEST', 'CLI_FAILED'] as const)('%s is not retryable', (code) => {
+    expect(failedTryReport(new ProviderError(code, 'x', false, 400, 30), 0, DELAYS)).toEqual({ retryable: false, retryAfterMs: null, rateLimitMs: null });
   });
 });
 

@@ -9,7 +9,19 @@ import { OutboxEntity, preparedQuery } from '@roundtable/persistence';
  * is `JobOf<jobName>` (compile time) and is parsed against the catalogue when written (run time).
  */
 export type OutboxJob = {
-  [N in JobName]: { runId: string | null; queue: string; jobName: N; jobId: string; payload: JobOf<N> };
+  [N in JobName]: {
+    runId: string | null;
+    queue: string;
+    jobName: N;
+    jobId: string;
+    payload: JobOf<N>;
+    /**
+     * Enqueue as a BullMQ delayed job, this many ms after the commit (a transient retry's
+     * backoff). Not stored on the row: a row the sweeper sends after a crash goes at once,
+     * which only shortens that one backoff.
+     */
+    delayMs?: number;
+  };
 }[JobName];
 
 /** An outbox row as written: the job and the id it was given. */
@@ -32,8 +44,13 @@ export class OutboxJobInvalidError extends Error {
  * The outbox job for `name`, its queue derived from the catalogue (an agent job: the provider's
  * queue), so a caller never writes a queue name by hand.
  */
-export function outboxJob<N extends JobName>(name: N, payload: JobOf<N>, opts: { runId: string | null; jobId: string; provider?: string }): OutboxJob {
-  return { runId: opts.runId, queue: queueNameFor(queueKindOf(name), opts.provider), jobName: name, jobId: opts.jobId, payload } as OutboxJob;
+export function outboxJob<N extends JobName>(
+  name: N,
+  payload: JobOf<N>,
+  opts: { runId: string | null; jobId: string; provider?: string; delayMs?: number },
+): OutboxJob {
+  const job = { runId: opts.runId, queue: queueNameFor(queueKindOf(name), opts.provider), jobName: name, jobId: opts.jobId, payload };
+  return (opts.delayMs ? { ...job, delayMs: opts.delayMs } : job) as OutboxJob;
 }
 
 /**
@@ -162,7 +179,7 @@ export class OutboxDispatcher {
     return removed;
   }
 
-  private async send(rows: Pick<OutboxEntity, 'id' | 'queue' | 'jobName' | 'jobId' | 'payload'>[]): Promise<number> {
+  private async send(rows: (Pick<OutboxEntity, 'id' | 'queue' | 'jobName' | 'jobId' | 'payload'> & { delayMs?: number })[]): Promise<number> {
     if (!rows.length) return 0;
     // A step's jobs are independent (own queues, deterministic ids), so they go out together.
     const sent = await Promise.allSettled(rows.map((row) => this.sendOne(row)));
@@ -176,10 +193,10 @@ export class OutboxDispatcher {
    * Through the typed producer, which parses the payload against the catalogue again: a row
    * read back (or written around writeOutbox) is sent only as the catalogue has it.
    */
-  private sendOne(row: Pick<OutboxEntity, 'queue' | 'jobName' | 'jobId' | 'payload'>): Promise<void> {
+  private sendOne(row: Pick<OutboxEntity, 'queue' | 'jobName' | 'jobId' | 'payload'> & { delayMs?: number }): Promise<void> {
     const name = row.jobName as JobName;
     const provider = queueKindOf(name) === 'agent' ? row.queue.slice('agent.'.length) : undefined;
-    return this.producer.add(name, row.payload as JobOf<typeof name>, { jobId: row.jobId, provider });
+    return this.producer.add(name, row.payload as JobOf<typeof name>, { jobId: row.jobId, provider, ...(row.delayMs ? { delay: row.delayMs } : {}) });
   }
 
   /**

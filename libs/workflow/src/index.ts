@@ -17,3 +17,4 @@ export * from './panel/panel-report';
 export type { WorkflowDefinition, CallSpec, AwaitedCall, EngineState } from './engine/definition';
 export type { AgentCallCommandOf, FinishedCallOf } from './engine/call-types';
 export { reservationFor, type Reservation } from './engine/ledger';
+export { DEFAULT_RETRY_DELAYS_MS } from './engine/retries';

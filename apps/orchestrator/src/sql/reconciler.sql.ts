@@ -37,9 +37,10 @@ export interface PendingWorkRow {
  * Every piece of work the rows say is pending, with the job that carries it (names and ids
  * exactly as step-writer, the workers and the api give them, so that a resend of a job still
  * in Redis is a no-op):
- * - call: an agent call chain whose newest try is queued or running, for a live run; the job
- *   carries the chain's first try (`retry_of` IS NULL). A running try is due only past its
- *   timeout plus $2 ms: until then its worker may still be calling the provider.
+ * - call: an agent call (any try) queued or running, for a live run; each try is its own job
+ *   (a transient retry is a call the engine queued, with its own `agent.call` job, sent
+ *   delayed). A running try is due only past its timeout plus $2 ms: until then its worker may
+ *   still be calling the provider.
  * - op: a queued workspace or tests operation of a live run.
  * - call_done / op_done: a finished call (not superseded by a retry) or operation whose report
  *   (agent.done, workspace.done, tests.done, sent by the worker, not the outbox) was never applied.
@@ -52,22 +53,19 @@ export interface PendingWorkRow {
  * event_key expressions below are that function in SQL, and inbox-key.spec.ts pins its format.
  */
 export const PENDING_WORK = {
-  text: `WITH RECURSIVE live AS (
+  text: `WITH live AS (
        SELECT id FROM runs WHERE status IN ('queued', 'running')
      ),
-     chain AS (
-       SELECT c.id, c.retry_of, c.run_id, c.provider, c.status,
+     open_calls AS (
+       SELECT c.id, c.run_id, c.provider,
               CASE WHEN c.status = 'queued' THEN c.created_at < now() - make_interval(secs => $1 / 1000.0)
                    ELSE coalesce(c.started_at, c.created_at) < now() - make_interval(secs => (coalesce(c.timeout_ms, $3) + $2) / 1000.0) END AS due
          FROM agent_calls c JOIN live ON live.id = c.run_id
         WHERE c.status IN ('queued', 'running')
-       UNION ALL
-       SELECT p.id, p.retry_of, p.run_id, chain.provider, chain.status, chain.due
-         FROM agent_calls p JOIN chain ON p.id = chain.retry_of
      )
      SELECT 'call' AS kind, run_id, 'agent.' || provider AS queue, 'agent.call' AS job_name, NULL::text AS job_id, id AS target, 'call' AS suffix,
             jsonb_build_object('runId', run_id, 'callId', id) AS payload, due
-       FROM chain WHERE retry_of IS NULL
+       FROM open_calls
      UNION ALL
      SELECT 'op', w.run_id, CASE WHEN w.kind = 'tests' THEN 'tests' ELSE 'workspace' END,
             CASE w.kind WHEN 'tests' THEN 'tests.run' ELSE 'workspace.' || w.kind END,

@@ -3,7 +3,7 @@ import { CALL_OUTCOME_SET_SQL } from '@roundtable/persistence';
 import type { FinishedCall } from '@roundtable/workflow';
 import { statement } from '@roundtable/persistence';
 
-/** The finished call as SETTLE_FINISHED_CALL reads it, with the tries it retried. */
+/** The finished call as SETTLE_FINISHED_CALL reads it. */
 export interface SettledCallRow {
   id: string;
   role: string;
@@ -25,9 +25,15 @@ export interface SettledCallRow {
   output_tokens: number | null;
   cost_usd: string | null;
   latency_ms: number | null;
-  /** A retry of this try exists: another delivery found it interrupted, and the retry reports instead. */
+  /** The provider-worker's verdict on a failed try (CallOutcome.retryable), and the provider's retry-after. */
+  retryable: boolean | null;
+  retry_after_ms: number | null;
+  /** A retry of this try exists: the engine has had this report already, so a repeat of it changes nothing. */
   superseded: boolean;
-  /** The tries before this one (transient retries, linked by `retry_of`), oldest first. */
+  /**
+   * Always empty: each try is a call the engine queued and reports (and is settled) itself, so
+   * no earlier try rides on this one. Kept so FinishedCall.priorAttempts keeps its shape.
+   */
   prior: { id: string; error: string | null; errorCode: string | null }[];
 }
 
@@ -35,12 +41,12 @@ export interface SettledCallRow {
  * Settles a finished call in one statement (the orchestrator sends it in the batch that takes
  * the run lock). It locks the call's row (FOR UPDATE: a provider-worker still
  * writing the outcome is waited for, and the newest version is what is read); writes the
- * outcome carried by agent.done when the row is still open; reads the call and the tries it
- * retried (agent.done names the last try; the tries before it are settled with it); releases
- * the chain's budget reservations and adds the chain's usage to usage_by_provider. Nothing is
- * released or counted unless the call has finished (the caller throws then, and the
- * transaction rolls back) or when the try has been superseded by a retry (another delivery
- * found it interrupted: that retry reports). The same for both workflows: the orchestrator
+ * outcome carried by agent.done when the row is still open; reads the call; releases its
+ * budget reservation and adds its usage to usage_by_provider. Every try is its own call (a
+ * transient retry is one the engine queued, with its own reservation), so each settles alone.
+ * Nothing is released or counted unless the call has finished (the caller throws then, and
+ * the transaction rolls back), or when the try has already been retried (a late duplicate
+ * report of a try the engine has answered: ignored). The same for both workflows: the orchestrator
  * sends it with the run lock, before it knows the run's workflow. Parameters: call id, run id,
  * and the CallOutcome JSON or null.
  */
@@ -62,18 +68,8 @@ export const SETTLE_FINISHED_CALL = statement<SettledCallRow>()({
      superseded AS (
        SELECT 1 FROM agent_calls r WHERE r.retry_of = $1 AND r.run_id = $2
      ),
-     prior AS (
-       SELECT id, retry_of, input_tokens, output_tokens, cost_usd, error, error_code, 1 AS depth
-         FROM agent_calls WHERE id = (SELECT retry_of FROM locked) AND run_id = $2
-       UNION ALL
-       SELECT c.id, c.retry_of, c.input_tokens, c.output_tokens, c.cost_usd, c.error, c.error_code, prior.depth + 1
-         FROM agent_calls c JOIN prior ON c.id = prior.retry_of
-        WHERE prior.depth < 50
-     ),
      chain AS (
        SELECT id, input_tokens, output_tokens, cost_usd FROM call
-       UNION ALL
-       SELECT id, input_tokens, output_tokens, cost_usd FROM prior
      ),
      finished AS (
        SELECT call.provider FROM call
@@ -99,9 +95,9 @@ export const SETTLE_FINISHED_CALL = statement<SettledCallRow>()({
      SELECT call.id, call.role, call.stage, call.label, call.attempt, call.retry, call.provider, call.model, call.status,
             call.valid, call.parsed, call.response_text, call.error, call.error_code, call.schema_name, call.messages,
             call.input_tokens, call.output_tokens, call.cost_usd::text AS cost_usd, call.latency_ms,
+            call.retryable, call.retry_after_ms,
             EXISTS (SELECT 1 FROM superseded) AS superseded,
-            (SELECT coalesce(json_agg(json_build_object('id', p.id, 'error', p.error, 'errorCode', p.error_code) ORDER BY p.depth DESC), '[]')
-               FROM prior p) AS prior
+            '[]'::json AS prior
        FROM call`,
   params: (callId: string, runId: string, outcome: CallOutcome | undefined): unknown[] => [callId, runId, outcome ? JSON.stringify(outcome) : null],
 });

@@ -130,9 +130,14 @@ describe('the orchestrator SQL folder', () => {
     expect(keys).toEqual([{ event_key: `agent.done:${HARD}` }]);
   });
 
-  it('SETTLE_FINISHED_CALL: writes the carried outcome on an open row, settles the retry chain (reservations released, usage counted once)', async () => {
-    await insertCall('c1', { status: 'failed' });
-    await ds.query(`UPDATE agent_calls SET error = 'HTTP 500', error_code = 'server_error', input_tokens = 3, output_tokens = 0 WHERE id = 'c1'`);
+  it('SETTLE_FINISHED_CALL: writes the carried outcome on an open row; each try settles alone (its reservation released, its usage counted once)', async () => {
+    // The first try fails transiently: reported and settled on its own, with the worker's verdict.
+    await insertCall('c1', { status: 'running' });
+    const failedOutcome = outcome({ status: 'failed', valid: null, parsed: null, response_text: null, error: 'HTTP 500', error_code: 'server_error', input_tokens: 3, output_tokens: 0, cost_usd: null, retryable: true, retry_after_ms: null });
+    const [failed] = await batch((b) => addStatement(b, SETTLE_FINISHED_CALL, 'c1', RUN, failedOutcome));
+    expect(failed.rows[0]).toMatchObject({ id: 'c1', status: 'failed', error: 'HTTP 500', error_code: 'server_error', retryable: true, retry_after_ms: null, superseded: false, prior: [] });
+    expect(await ds.query(`SELECT count(*)::int AS n FROM budget_reservations WHERE call_id = 'c1'`)).toEqual([{ n: 0 }]);
+    // The engine's retry, a call of its own (own row and reservation), settles alone too.
     await insertCall('c1r1', { status: 'running', retry_of: 'c1', retry: 1 });
     const [settled] = await batch((b) => addStatement(b, SETTLE_FINISHED_CALL, 'c1r1', RUN, outcome()));
     const row = settled.rows[0];
@@ -144,8 +149,9 @@ describe('the orchestrator SQL folder', () => {
       response_text: HARD,
       input_tokens: 10,
       cost_usd: '0.250000',
+      retryable: null,
       superseded: false,
-      prior: [{ id: 'c1', error: 'HTTP 500', errorCode: 'server_error' }],
+      prior: [],
       messages: [{ role: 'user', content: HARD }],
     });
     expect(await ds.query(`SELECT count(*)::int AS n FROM budget_reservations WHERE call_id IN ('c1', 'c1r1')`)).toEqual([{ n: 0 }]);
@@ -153,7 +159,7 @@ describe('the orchestrator SQL folder', () => {
       { calls: 2, input_tokens: 13, output_tokens: 5, cost: '0.250000' },
     ]);
     // A second delivery finds the row recorded: the outcome it carries does not overwrite it (RECORD_CALL_OUTCOME neither).
-    // (It would count the chain again: the step rolls a duplicate's settling back, by the inbox, as here.)
+    // (It would count the try again: the step rolls a duplicate's settling back, by the inbox, as here.)
     const late = await runStatement(ds, RECORD_CALL_OUTCOME, 'c1r1', outcome({ input_tokens: 99 }));
     expect(late.rowCount).toBe(0);
     const [reread] = await batch((b) => addStatement(b, SETTLE_FINISHED_CALL, 'c1r1', RUN, outcome({ input_tokens: 99 })), 'ROLLBACK');

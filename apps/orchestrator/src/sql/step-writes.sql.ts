@@ -145,8 +145,8 @@ export const INSERT_DECISIONS = statement<never>()({
 export const INSERT_AGENT_CALL = statement<never>()({
   text: `WITH call AS (
            INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
-                                    messages, context_refs, schema_name, max_tokens, temperature, timeout_ms)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', $11, $12, $13, $14, $15, $16, $17)
+                                    messages, context_refs, schema_name, max_tokens, temperature, timeout_ms, retry, retry_of)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'queued', $11, $12, $13, $14, $15, $16, $17, $20, $21)
            ON CONFLICT DO NOTHING)
          INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens, cost_usd) VALUES ($1, $2, $6, 1, $18, $19)
          ON CONFLICT DO NOTHING`,
@@ -174,6 +174,9 @@ export const INSERT_AGENT_CALL = statement<never>()({
       // tokens, and that at the table price (NULL: an unpriced model reserves no USD).
       c.reservedTokens,
       c.reservedCostUsd > 0 ? c.reservedCostUsd : null,
+      // A transient retry the engine asked for: which one, and the failed try it retries.
+      c.retry ?? 0,
+      c.retryOf ?? null,
     ];
   },
 });

@@ -32,6 +32,14 @@ export const CallOutcome = z
      * hold neither). Optional for writers that have no reply: absent is the column's null.
      */
     response_escaped: z.boolean().nullable().optional(),
+    /**
+     * A failed try: is it worth asking again (network, 5xx, 429, timeout, interrupted)? The
+     * provider-worker's verdict; the orchestrator's engine decides the retry. Optional: absent
+     * is the column's null (the try did not fail).
+     */
+    retryable: z.boolean().nullable().optional(),
+    /** The provider's retry-after on a failed try (a 429's), in ms; absent or null: no hint. */
+    retry_after_ms: z.number().int().nonnegative().nullable().optional(),
     /** ISO 8601, the provider-worker's clock when the reply was in. */
     finished_at: z.iso.datetime({ offset: true }),
   })

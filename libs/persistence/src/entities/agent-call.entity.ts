@@ -140,6 +140,18 @@ export class AgentCallEntity {
   @Column({ name: 'response_escaped', type: 'boolean', nullable: true })
   responseEscaped!: boolean | null;
 
+  /**
+   * A failed try: worth asking again (the provider-worker's verdict). The engine decides the
+   * retry from it. Null: the try did not fail. Written by the provider-worker (or by the
+   * orchestrator from the copy agent.done carries), with the other outcome columns.
+   */
+  @Column({ name: 'retryable', type: 'boolean', nullable: true })
+  retryable!: boolean | null;
+
+  /** The provider's retry-after on a failed try, in ms (a 429's); null: no hint. */
+  @Column({ name: 'retry_after_ms', type: 'integer', nullable: true })
+  retryAfterMs!: number | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

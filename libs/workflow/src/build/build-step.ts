@@ -25,6 +25,7 @@ export class Step extends EngineStep<BuildRunState, Stage, DomainRecord, Command
         counters: { ...input.counters },
       },
       ctx.prices,
+      ctx.retryDelaysMs,
     );
   }
 

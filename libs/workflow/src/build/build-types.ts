@@ -250,6 +250,8 @@ export interface StepContext {
    * worst case in USD. Absent, or null for a model: the call reserves no USD.
    */
   prices?: PriceLookup;
+  /** Backoff before each transient retry (the orchestrator's PROVIDER_RETRY_DELAYS_MS); default DEFAULT_RETRY_DELAYS_MS. */
+  retryDelaysMs?: readonly number[];
 }
 
 export type PromptTemplates = Record<'preamble' | BuildRole, string>;

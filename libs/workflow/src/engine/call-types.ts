@@ -29,7 +29,7 @@ export interface UsageSnapshot {
   elapsedSeconds: number;
 }
 
-/** An earlier try of a call that failed transiently and was retried by the provider-worker. */
+/** An earlier try of a call that failed transiently (its own row). */
 export interface PriorAttempt {
   id: string;
   error: string | null;
@@ -51,10 +51,17 @@ export interface FinishedCallOf<R extends string, G extends string> {
   label: string | null;
   /** 2 = the schema repair call. Transient retries do not change it: they are counted by `retry`. */
   attempt: number;
-  /** Transient retries (network, 5xx, 429, timeout) the provider-worker made before this try; 0 or absent = none. */
+  /** Which try of its call this is: 0 (or absent) = the first, n = the engine's n-th transient retry. */
   retry?: number;
-  /** The tries before this one, oldest first (each its own agent_calls row). */
+  /**
+   * Tries before this one that the engine has not seen, oldest first (each its own row). Empty
+   * since retries are the engine's (each try reports itself); kept for stored replies.
+   */
   priorAttempts?: PriorAttempt[];
+  /** The provider-worker's verdict on a failed try: worth asking again (network, 5xx, 429, timeout, interrupted). */
+  retryable?: boolean;
+  /** How long the provider asked to be left alone (a 429's retry-after), in ms; null/absent = no hint. */
+  retryAfterMs?: number | null;
   provider: string;
   model: string;
   status: 'completed' | 'failed';
@@ -87,6 +94,12 @@ export interface AgentCallCommandOf<R extends string, G extends string> {
   timeoutMs: number;
   attempt: number; // 2 = the schema repair call
   repairOf: string | null;
+  /** A transient retry: which one (1, 2 …); absent on a first try. */
+  retry?: number;
+  /** The failed try this one retries. */
+  retryOf?: string;
+  /** Enqueue this long after the step commits (the retry's backoff); absent = at once. */
+  delayMs?: number;
   /** Estimated prompt tokens (about four characters a token). */
   estimatedTokens: number;
   /**

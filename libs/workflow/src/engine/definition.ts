@@ -34,6 +34,8 @@ export interface CallSpec<R extends string, G extends string, K extends string =
   provider: string;
   model: string;
   schemaName: AgentSchemaName;
+  /** A transient retry of `retry.of` (its n-th), enqueued `retry.delayMs` after the step. */
+  retry?: { n: number; of: string; delayMs: number };
 }
 
 /** The call a reply answers, as the workflow remembers it. */

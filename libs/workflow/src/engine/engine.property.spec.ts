@@ -20,8 +20,10 @@ import { deepFreeze } from './workflow-driver.fixture';
  *   after a halt, "exactly one call, even over budget": at most one per run;
  * - a duplicate or a late delivery changes nothing;
  * - every run ends terminal; a halted run has exactly one closing call or a fact-only close.
- * The provider-worker's own transient retries (issue 13 item 2, not the engine's yet) are
- * modelled as what reaches the engine today: a failed try, or a reply through a later try.
+ * - a transient failure (or an interrupted try, which a redelivery records as failed) is
+ *   retried by the engine, as a call of its own through the ledger (so the caps above hold for
+ *   retries too), delayed by the backoff, at most once per configured delay; a non-retryable
+ *   failure never is. Only the closing call after a halt is exempt, and its retry is not.
  */
 
 // ---- a seeded generator ---------------------------------------------------------------------
@@ -169,6 +171,7 @@ interface Stepped {
 }
 
 interface Adapter<S extends Stepped['state'], E> {
+  name: 'build' | 'panel';
   closingRole: string;
   step(state: S, event: E): Stepped & { state: S };
   finishedEvent(call: Finished): E;
@@ -182,6 +185,8 @@ interface Adapter<S extends Stepped['state'], E> {
 }
 
 const FAILURES = ['SERVER_ERROR', 'TIMEOUT', 'RATE_LIMITED', 'NETWORK', 'PROVIDER_ERROR'];
+/** The engine's default backoff (the steps are given none): three retries. */
+const DELAYS = [3000, 9000, 27000];
 
 function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget: BudgetConfig, r: Rand, first: E): { state: S; closingAfterHalt: number } {
   const ledger = new Ledger();
@@ -190,6 +195,8 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
   const ops: Command[] = [];
   const delivered: Finished[] = [];
   let closingAfterHalt = 0;
+  /** The failed tries the engine may retry (retryable, retries left), by id; and the retries seen. */
+  const retryable = new Map<string, Finished>();
 
   const apply = (event: E, where: string, expectInert = false): void => {
     const input = deepFreeze({ ...state, usage: ledger.snapshot() });
@@ -205,7 +212,17 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
       const exempt = closing && call.role === a.closingRole;
       // The calls that fit before a halt are in flight and land; after it only the closing role is asked.
       if (input.haltReason !== null && call.role !== a.closingRole) throw new Error(`${where}: ${call.role} called after the halt`);
-      if (exempt || input.haltReason !== null) closingAfterHalt += 1;
+      if (exempt) closingAfterHalt += 1;
+      if (call.retryOf !== undefined) {
+        // A retry: of a try the engine was told is retryable, with retries left; delayed by its backoff; never exempt.
+        const of = retryable.get(call.retryOf);
+        if (!of) throw new Error(`${where}: ${call.callId} retries ${call.retryOf}, which was not a retryable failure with retries left`);
+        retryable.delete(call.retryOf);
+        const n = (of.retry ?? 0) + 1;
+        if (call.retry !== n || call.delayMs !== DELAYS[n - 1] || exempt) throw new Error(`${where}: retry ${call.retry} of ${of.id} (delay ${call.delayMs}, exempt ${exempt})`);
+        if (call.messages !== of.messages && JSON.stringify(call.messages) !== JSON.stringify(of.messages)) throw new Error(`${where}: a retry asks another question`);
+        reached[a.name].add('retried');
+      }
       ledger.queue(call, exempt);
       inFlight.push(call);
     }
@@ -241,19 +258,21 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
       id: call.callId, role: call.role, stage: call.stage, label: call.label, attempt: call.attempt, provider: call.provider, model: call.model,
       status: 'completed', valid: true, parsed: null, responseText: null, error: null, errorCode: null, schemaName: call.schemaName, messages: call.messages,
     };
-    const kind = r.pick(['valid', 'valid', 'valid', 'valid', 'invalid', 'transient', 'usage_limit', 'interrupted'] as const);
+    const kind = r.pick(['valid', 'valid', 'valid', 'valid', 'invalid', 'transient', 'transient', 'usage_limit', 'interrupted'] as const);
     let finished: Finished;
-    if (kind === 'valid' || kind === 'interrupted') {
+    if (kind === 'valid') {
       const parsed = a.validReply(state, call, r);
       finished = { ...base, parsed, responseText: JSON.stringify(parsed), usage: ledger.settle(call, r, true) };
-      // Interrupted: a redelivery found the try running and retried it; the later try reports.
-      if (kind === 'interrupted') finished = { ...finished, id: `${call.callId}-t2`, retry: 1, priorAttempts: [{ id: call.callId, error: 'interrupted', errorCode: 'INTERRUPTED' }] };
     } else if (kind === 'invalid') {
       finished = { ...base, valid: false, parsed: { nope: true }, responseText: '{"nope":true}', error: 'nope: not in the schema', errorCode: 'SCHEMA_INVALID', usage: ledger.settle(call, r, true) };
     } else {
-      const code = kind === 'usage_limit' ? 'USAGE_LIMIT' : r.pick(FAILURES);
-      finished = { ...base, status: 'failed', valid: null, error: `${call.provider}: ${code}`, errorCode: code, retry: kind === 'transient' ? r.int(0, 3) : 0, usage: ledger.settle(call, r, false) };
+      // Interrupted: a redelivery found the try running and recorded it failed (retryable); the engine retries it.
+      const code = kind === 'usage_limit' ? 'USAGE_LIMIT' : kind === 'interrupted' ? 'INTERRUPTED' : r.pick(FAILURES);
+      const canRetry = kind === 'interrupted' || (kind === 'transient' && (code !== 'PROVIDER_ERROR' || r.chance(0.5)));
+      finished = { ...base, status: 'failed', valid: null, error: `${call.provider}: ${code}`, errorCode: code, retry: call.retry ?? 0, retryable: canRetry, usage: ledger.settle(call, r, false) };
     }
+    // What the engine may retry: a retryable failure with retries left (before a halt any role; after it the closing role).
+    if (finished.retryable && (finished.retry ?? 0) < DELAYS.length) retryable.set(finished.id, finished);
     delivered.push(finished);
     apply(a.finishedEvent(finished), `${where} (${kind} ${call.role} ${call.label})`, TERMINAL_RUN_STATUSES.includes(state.status));
   }
@@ -264,6 +283,7 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
 // ---- the two definitions under test ---------------------------------------------------------
 
 const buildAdapter: Adapter<BuildRunState, BuildEvent> = {
+  name: 'build',
   closingRole: 'synthesizer',
   step: (s, e) => decide(s, e, { templates: TEST_TEMPLATES, prices: PRICES }),
   finishedEvent: (call) => ({ type: 'agent_call_finished', call: call as FinishedCallOf<never, never> }),
@@ -311,6 +331,7 @@ const buildAdapter: Adapter<BuildRunState, BuildEvent> = {
 };
 
 const panelAdapter: Adapter<PanelRunState, PanelEvent> = {
+  name: 'panel',
   closingRole: 'moderator',
   step: (s, e) => decidePanel(s, e, { templates: TEST_PANEL_TEMPLATES, prices: PRICES }),
   finishedEvent: (call) => ({ type: 'agent_call_finished', call: call as FinishedCallOf<never, never> }),
@@ -373,7 +394,7 @@ describe('the engine, property: budgets hold and every run closes once', () => {
   });
 
   it('the seeds reach every ending: done, halted with a closing call, fact-only, cancelled (and the build’s failed)', () => {
-    const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted'];
+    const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted', 'retried'];
     expect([...reached.build]).toEqual(expect.arrayContaining([...endings, 'failed'])); // a workspace that could not be prepared
     expect([...reached.panel]).toEqual(expect.arrayContaining(endings));
   });

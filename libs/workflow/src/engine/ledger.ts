@@ -17,6 +17,8 @@ export interface LedgerStep<G extends string> {
   readonly commands: { kind: string }[];
   readonly events: NewRunEvent[];
   readonly prices?: PriceLookup;
+  /** Backoff before each transient retry; its length is the number of retries (default DEFAULT_RETRY_DELAYS_MS). */
+  readonly retryDelaysMs?: readonly number[];
   bump(family: string): number;
   emit<T extends RunEventType>(type: T, payload: RunEventPayload<T>): void;
 }
@@ -131,6 +133,7 @@ function enqueue<S extends EngineState<G>, R extends string, G extends string, K
     timeoutMs: agent.timeout_s * 1000,
     attempt: spec.attempt,
     repairOf: spec.repairOf,
+    ...(spec.retry ? { retry: spec.retry.n, retryOf: spec.retry.of, delayMs: spec.retry.delayMs } : {}),
     ...reservation,
   };
   step.commands.push(command);

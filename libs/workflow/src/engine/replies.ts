@@ -2,12 +2,13 @@ import { AGENT_SCHEMAS, formatZodIssues, type AgentSchemaName } from '@roundtabl
 import type { FinishedCallOf } from './call-types';
 import type { AwaitedCall, CallSpec, EngineState, WorkflowDefinition } from './definition';
 import { halt, requestOrHalt, type ClosingStep } from './closing';
+import { retryIfWorthIt } from './retries';
 
 /**
  * Replies: is this the reply the run waits for (by pending call id), does it parse, and if
  * not: one repair call, then the role's fallback provider, then the workflow's own way of
- * giving up (a halt unless it says otherwise). Transient failures were retried before the
- * reply came back (the provider-worker's, for now); what arrives here is final for its try.
+ * giving up (a halt unless it says otherwise). Every try reports here: a transient failure
+ * with retries left is tried again first (retries.ts), through the ledger like any call.
  */
 
 export interface ReplyFailure {
@@ -21,7 +22,11 @@ export interface ReadReply {
   failure: ReplyFailure | null;
 }
 
-/** Does `call` answer the awaited call id? A retried call answers through its last try. */
+/**
+ * Does `call` answer the awaited call id? A retry is a call the engine queued, so it is the
+ * awaited id itself; a reply listing earlier tries (stored before the engine retried) answers
+ * through them too.
+ */
 export function answers(callId: string | undefined, call: Pick<FinishedCallOf<string, string>, 'id' | 'priorAttempts'>): boolean {
   if (!callId) return false;
   return call.id === callId || (call.priorAttempts ?? []).some((p) => p.id === callId);
@@ -161,6 +166,7 @@ export function onReply<S extends EngineState<G>, R extends string, G extends st
   def.onLanded(step, call, awaited);
   emitCallFacts(step, call, awaited.label, reply, () => def.gist(step, call, awaited, reply.parsed));
   if (!reply.failure) return def.onArtifact(step, call, awaited, reply.parsed);
+  if (retryIfWorthIt(step, def, call, awaited)) return;
   if (def.ownFailure?.(step, call, awaited, reply.failure)) return;
   onFailedReply(step, def, call, awaited, reply.failure);
 }

@@ -91,6 +91,7 @@ export abstract class EngineStep<
   protected constructor(
     state: S,
     readonly prices?: PriceLookup,
+    readonly retryDelaysMs?: readonly number[],
   ) {
     super(state);
   }

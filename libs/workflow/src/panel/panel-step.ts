@@ -23,6 +23,7 @@ export class PanelStep extends EngineStep<PanelRunState, PanelStage, PanelRecord
         counters: { ...input.counters },
       },
       ctx.prices,
+      ctx.retryDelaysMs,
     );
   }
 

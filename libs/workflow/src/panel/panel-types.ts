@@ -195,5 +195,7 @@ export interface PanelStepContext {
   templates: PanelPromptTemplates;
   /** The table price of a model, as for the build (StepContext.prices): a priced call reserves its worst case in USD. */
   prices?: PriceLookup;
+  /** As for the build (StepContext.retryDelaysMs). */
+  retryDelaysMs?: readonly number[];
 }
 
