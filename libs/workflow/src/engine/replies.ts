@@ -2,7 +2,7 @@ import { AGENT_SCHEMAS, formatZodIssues, type AgentSchemaName } from '@roundtabl
 import type { FinishedCallOf } from './call-types';
 import type { AwaitedCall, CallSpec, EngineState, WorkflowDefinition } from './definition';
 import { halt, requestOrHalt, type ClosingStep } from './closing';
-import { retryIfWorthIt } from './retries';
+import { repeatCall, retryIfWorthIt } from './retries';
 
 /**
  * Replies: is this the reply the run waits for (by pending call id), does it parse, and if
@@ -134,20 +134,7 @@ export function fallbackSpec<S extends EngineState<G>, R extends string, G exten
   const stage = step.state.stage;
   step.decisions.push({ from: stage, to: stage, reason, refs: [call.id] });
   step.emit('provider_fallback', { role: call.role, from: call.provider, to, reason });
-  return {
-    role: call.role,
-    kind: awaited.kind,
-    stage: call.stage,
-    label: awaited.label,
-    labelFamily: null,
-    messages: call.messages,
-    contextRefs: [call.id],
-    attempt: call.attempt,
-    repairOf: null,
-    provider: to,
-    model,
-    schemaName: def.replySchema(call, awaited),
-  };
+  return repeatCall(call, awaited, def.replySchema(call, awaited), { provider: to, model });
 }
 
 /**

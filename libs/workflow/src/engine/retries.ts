@@ -22,12 +22,15 @@ export function retryDelay(call: Pick<FinishedCallOf<string, string>, 'status' |
   return Math.max(0, Math.round(hinted ?? delaysMs[retriesSoFar]));
 }
 
-/** The same call again (same messages, label, attempt and provider): retry n+1 of the failed try. */
-export function retrySpec<R extends string, G extends string, K extends string>(
+/**
+ * The same question again (same messages, label and attempt), for a retry of the failed try or
+ * for the role's fallback provider: `to` says which provider and model, and the retry's number.
+ */
+export function repeatCall<R extends string, G extends string, K extends string>(
   call: FinishedCallOf<R, G>,
   awaited: AwaitedCall<K>,
   schemaName: CallSpec<R, G, K>['schemaName'],
-  delayMs: number,
+  to: { provider: string; model: string; retry?: CallSpec<R, G, K>['retry'] },
 ): CallSpec<R, G, K> {
   return {
     role: call.role,
@@ -39,11 +42,21 @@ export function retrySpec<R extends string, G extends string, K extends string>(
     contextRefs: [call.id],
     attempt: call.attempt,
     repairOf: null,
-    provider: call.provider,
-    model: call.model,
+    provider: to.provider,
+    model: to.model,
     schemaName,
-    retry: { n: (call.retry ?? 0) + 1, of: call.id, delayMs },
+    ...(to.retry ? { retry: to.retry } : {}),
   };
+}
+
+/** Retry n+1 of the failed try, on the same provider and model. */
+export function retrySpec<R extends string, G extends string, K extends string>(
+  call: FinishedCallOf<R, G>,
+  awaited: AwaitedCall<K>,
+  schemaName: CallSpec<R, G, K>['schemaName'],
+  delayMs: number,
+): CallSpec<R, G, K> {
+  return repeatCall(call, awaited, schemaName, { provider: call.provider, model: call.model, retry: { n: (call.retry ?? 0) + 1, of: call.id, delayMs } });
 }
 
 /**
