@@ -1,30 +1,18 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { jobId, OperatorPolicy, QUEUE } from '@roundtable/contracts';
-import { AgentCallEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, type TestDatabase } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
-import { deleteRedisPrefix, FAKE_CLI_BIN_DIR, fakeCliEnv, randomQueuePrefix, readFakeCliLog, startFakeLlmServer, TEST_REDIS_URL, type FakeLlmServer } from '@roundtable/testing';
+import { AgentCallEntity, type TestDatabase } from '@roundtable/persistence';
+import type { JobProducer } from '@roundtable/queues';
+import { FAKE_CLI_BIN_DIR, fakeCliEnv, readFakeCliLog, startFakeLlmServer, type FakeLlmServer } from '@roundtable/testing';
+import { insertQueuedCall, insertRun, PROPOSAL, workerTestInfra, type WorkerTestInfra } from './agent-call.fixture';
 import { AgentCallService } from './agent-call.service';
 
 jest.setTimeout(30_000);
 
 const RUN = 'run_policy0001';
 const KEY = 'sk-ant-int-policy-0123456789';
-const PROPOSAL = {
-  proposal_id: 'P1',
-  claim: 'One pass over the series, tracking the running peak.',
-  approach: 'Keep the peak; the largest (peak - x) / peak is the answer.',
-  assumptions: ['equity is positive'],
-  evidence: ['the definition of maximum drawdown'],
-  risks: ['rounding'],
-  tests_required: ['[100, 80, 120, 60] -> 0.5'],
-  confidence: 0.8,
-};
 /**
  * The worker's own check of a run's provider entries against the operator policy (defence in
  * depth): the rows are written around the api, as an attacker with database access or a bug
@@ -32,10 +20,9 @@ const PROPOSAL = {
  * its provider is never contacted: the fake wire server and the fake CLIs log every request.
  */
 describe('AgentCallService: the operator policy, checked again before each call', () => {
+  let infra: WorkerTestInfra;
   let db: TestDatabase;
   let ds: DataSource;
-  let redis: Redis;
-  let prefix: string;
   let producer: JobProducer;
   let server: FakeLlmServer;
   let tmp: string;
@@ -54,29 +41,11 @@ describe('AgentCallService: the operator policy, checked again before each call'
 
   async function callOn(provider: string, model = 'm'): Promise<string> {
     seq += 1;
-    const id = `${RUN}-c${seq}`;
     const messages = [
       { role: 'system' as const, content: 'You are the proposer in a team of specialist agents.' },
       { role: 'user' as const, content: `Objective: x (${seq}).` },
     ];
-    await ds.getRepository(AgentCallEntity).insert({
-      id,
-      runId: RUN,
-      seq,
-      stage: 'PROPOSE',
-      role: 'proposer',
-      provider,
-      model,
-      label: 'P1',
-      attempt: 1,
-      status: 'queued',
-      promptHash: createHash('sha256').update(JSON.stringify(messages)).digest('hex'),
-      messages,
-      schemaName: 'Proposal',
-      maxTokens: 1000,
-      temperature: 0.2,
-      timeoutMs: 10_000,
-    } as QueryDeepPartialEntity<AgentCallEntity>);
+    const id = await insertQueuedCall(ds, RUN, seq, { provider, model, label: 'P1', messages });
     await ds.query(`UPDATE runs SET call_seq = $2 WHERE id = $1`, [RUN, seq]);
     return id;
   }
@@ -110,12 +79,8 @@ describe('AgentCallService: the operator policy, checked again before each call'
     const evil = path.join(tmp, 'evil-claude');
     writeFileSync(evil, `#!/bin/sh\ntouch ${tmp}/evil-ran\n`, { mode: 0o755 });
 
-    db = await createTestDatabase({ migrate: true });
-    ds = createDataSource(db.url, { poolSize: 4 });
-    await ds.initialize();
-    redis = createRedisConnection(TEST_REDIS_URL);
-    prefix = randomQueuePrefix('rt_int_policy');
-    producer = new JobProducer(redis, prefix);
+    infra = await workerTestInfra('rt_int_policy');
+    ({ db, ds, producer } = infra);
 
     const anthropic = server.baseUrls.anthropic;
     const config = {
@@ -134,8 +99,7 @@ describe('AgentCallService: the operator policy, checked again before each call'
       },
       agents: {},
     };
-    await ds.getRepository(ProjectEntity).insert({ id: 'prj_policy', name: 'policy', objective: 'x', requirements: [], config } as QueryDeepPartialEntity<ProjectEntity>);
-    await ds.getRepository(RunEntity).insert({ id: RUN, projectId: 'prj_policy', workflow: 'build', status: 'running', stage: 'PROPOSE', config, callSeq: 0 } as QueryDeepPartialEntity<RunEntity>);
+    await insertRun(ds, RUN, config);
 
     calls = new AgentCallService(ds, producer, {
       retryDelaysMs: [10, 10, 10],
@@ -147,13 +111,7 @@ describe('AgentCallService: the operator policy, checked again before each call'
   });
 
   afterAll(async () => {
-    await producer?.close();
-    if (redis) {
-      await deleteRedisPrefix(redis, prefix);
-      redis.disconnect();
-    }
-    await ds?.destroy();
-    await db?.drop();
+    await infra?.close();
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   });

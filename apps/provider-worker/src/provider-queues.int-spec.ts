@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { jobId, loadProjectConfig, QUEUE } from '@roundtable/contracts';
-import { AgentCallEntity, BudgetReservationEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, type TestDatabase } from '@roundtable/persistence';
+import { AgentCallEntity, BudgetReservationEntity, RunEntity } from '@roundtable/persistence';
 import { loadPricing } from '@roundtable/providers';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
-import { deleteRedisPrefix, randomQueuePrefix, startFakeLlmServer, TEST_REDIS_URL, waitFor, type FakeLlmServer } from '@roundtable/testing';
+import type { JobProducer } from '@roundtable/queues';
+import { startFakeLlmServer, waitFor, type FakeLlmServer } from '@roundtable/testing';
+import { insertQueuedCall, insertRun, PROPOSAL, workerTestInfra, type WorkerTestInfra } from './agent-call.fixture';
 import { AgentCallService, type RecordedTry } from './agent-call.service';
 import { ProviderQueuesWorker } from './provider-queues.worker';
 
@@ -16,16 +14,6 @@ jest.setTimeout(30_000);
 const REPO = path.resolve(__dirname, '../../..');
 const RUN = 'run_pqw0000001';
 const KEY = 'sk-ant-int-0123456789';
-const PROPOSAL = {
-  proposal_id: 'P1',
-  claim: 'One pass over the series, tracking the running peak.',
-  approach: 'Keep the peak; the largest (peak - x) / peak is the answer.',
-  assumptions: ['equity is positive'],
-  evidence: ['the definition of maximum drawdown'],
-  risks: ['rounding'],
-  tests_required: ['[100, 80, 120, 60] -> 0.5'],
-  confidence: 0.8,
-};
 
 /**
  * The provider-worker in this process, on a real BullMQ queue and real Postgres, with the real
@@ -37,10 +25,8 @@ const PROPOSAL = {
 describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
   /** What the call counters were told, in order. */
   const recorded: RecordedTry[] = [];
-  let db: TestDatabase;
+  let infra: WorkerTestInfra;
   let ds: DataSource;
-  let redis: Redis;
-  let prefix: string;
   let producer: JobProducer;
   let server: FakeLlmServer;
   let calls: AgentCallService;
@@ -56,28 +42,15 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
    * the engine's retry of that failed try (same messages, retry n+1).
    */
   async function queueCall(seq: number, label: string, retryOf?: AgentCallEntity): Promise<string> {
-    const id = `${RUN}-c${seq}`;
-    const msgs = retryOf ? retryOf.messages : messages(seq);
-    await ds.getRepository(AgentCallEntity).insert({
-      id,
-      runId: RUN,
-      seq,
-      stage: 'PROPOSE',
-      role: 'proposer',
+    const id = await insertQueuedCall(ds, RUN, seq, {
       provider: 'anthropic',
       model: 'claude-haiku-4-5',
       label,
-      attempt: 1,
-      status: 'queued',
-      promptHash: createHash('sha256').update(JSON.stringify(msgs)).digest('hex'),
-      messages: msgs,
-      schemaName: 'Proposal',
-      maxTokens: 1000,
-      temperature: 0.2,
+      messages: retryOf ? retryOf.messages : messages(seq),
       timeoutMs: 5000,
       retry: retryOf ? retryOf.retry + 1 : 0,
       retryOf: retryOf?.id ?? null,
-    } as QueryDeepPartialEntity<AgentCallEntity>);
+    });
     await ds.getRepository(BudgetReservationEntity).insert({ callId: id, runId: RUN, provider: 'anthropic', calls: 1, tokens: 321, costUsd: null });
     return id;
   }
@@ -95,12 +68,8 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
         ],
       },
     });
-    db = await createTestDatabase({ migrate: true });
-    ds = createDataSource(db.url, { poolSize: 4 });
-    await ds.initialize();
-    redis = createRedisConnection(TEST_REDIS_URL);
-    prefix = randomQueuePrefix('rt_int_pqw');
-    producer = new JobProducer(redis, prefix);
+    infra = await workerTestInfra('rt_int_pqw');
+    ({ ds, producer } = infra);
 
     const config = loadProjectConfig(
       {
@@ -111,11 +80,7 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
       },
       { env: { INT_ANTHROPIC_KEY: KEY } },
     );
-    const stored = config as unknown as Record<string, unknown>;
-    await ds.getRepository(ProjectEntity).insert({ id: 'prj_pqw', name: 'pqw', objective: 'x', requirements: [], config: stored } as QueryDeepPartialEntity<ProjectEntity>);
-    await ds
-      .getRepository(RunEntity)
-      .insert({ id: RUN, projectId: 'prj_pqw', workflow: 'build', status: 'running', stage: 'PROPOSE', config: stored, callSeq: 2 } as QueryDeepPartialEntity<RunEntity>);
+    await insertRun(ds, RUN, config, 2);
     await queueCall(1, 'P1');
     await queueCall(2, 'P2');
 
@@ -125,19 +90,13 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
       env: { INT_ANTHROPIC_KEY: KEY },
       onRecorded: (t) => recorded.push(t),
     });
-    worker = new ProviderQueuesWorker(ds, redis, producer, calls, { prefix, providers: ['anthropic'], concurrency: 4, discoveryMs: 1000, env: {} });
+    worker = new ProviderQueuesWorker(ds, infra.redis, producer, calls, { prefix: infra.prefix, providers: ['anthropic'], concurrency: 4, discoveryMs: 1000, env: {} });
     await worker.onApplicationBootstrap();
   });
 
   afterAll(async () => {
     await worker?.beforeApplicationShutdown();
-    await producer?.close();
-    if (redis) {
-      await deleteRedisPrefix(redis, prefix);
-      redis.disconnect();
-    }
-    await ds?.destroy();
-    await db?.drop();
+    await infra?.close();
     await server?.close();
   });
 

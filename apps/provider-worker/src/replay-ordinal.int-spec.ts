@@ -1,29 +1,16 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { OperatorPolicy } from '@roundtable/contracts';
-import { AgentCallEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, type TestDatabase } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
-import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from '@roundtable/testing';
+import { AgentCallEntity } from '@roundtable/persistence';
+import { insertQueuedCall, insertRun, PROPOSAL, workerTestInfra, type WorkerTestInfra } from './agent-call.fixture';
 import { AgentCallService } from './agent-call.service';
 
 jest.setTimeout(30_000);
 
 const RUN = 'run_ordinal001';
-const proposal = (id: string) => ({
-  proposal_id: id,
-  claim: 'One pass over the series, tracking the running peak.',
-  approach: 'Keep the peak; the largest (peak - x) / peak is the answer.',
-  assumptions: ['equity is positive'],
-  evidence: ['the definition of maximum drawdown'],
-  risks: ['rounding'],
-  tests_required: ['[100, 80, 120, 60] -> 0.5'],
-  confidence: 0.8,
-});
+const proposal = (id: string) => ({ ...PROPOSAL, proposal_id: id });
 
 /**
  * Replay is deterministic under retries: the Nth first try of a role gets the cassette's Nth
@@ -31,39 +18,13 @@ const proposal = (id: string) => ({
  * one (which would push every later reply off by one and end the demo in REPLAY_EXHAUSTED).
  */
 describe('AgentCallService: the replay ordinal counts first tries only', () => {
-  let db: TestDatabase;
+  let infra: WorkerTestInfra;
   let ds: DataSource;
-  let redis: Redis;
-  let prefix: string;
-  let producer: JobProducer;
   let tmp: string;
   let calls: AgentCallService;
 
   async function insertCall(seq: number, over: Partial<AgentCallEntity> = {}): Promise<string> {
-    const id = `${RUN}-c${seq}`;
-    const messages = [
-      { role: 'system' as const, content: 'You are the proposer in a team of specialist agents.' },
-      { role: 'user' as const, content: 'Objective: x.' },
-    ];
-    await ds.getRepository(AgentCallEntity).insert({
-      id,
-      runId: RUN,
-      seq,
-      stage: 'PROPOSE',
-      role: 'proposer',
-      provider: 'replay',
-      model: 'replay',
-      label: `P${seq}`,
-      attempt: 1,
-      status: 'queued',
-      promptHash: createHash('sha256').update(JSON.stringify(messages)).digest('hex'),
-      messages,
-      schemaName: 'Proposal',
-      maxTokens: 1000,
-      temperature: 0.2,
-      timeoutMs: 10_000,
-      ...over,
-    } as QueryDeepPartialEntity<AgentCallEntity>);
+    const id = await insertQueuedCall(ds, RUN, seq, over);
     await ds.query(`UPDATE runs SET call_seq = GREATEST(call_seq, $2) WHERE id = $1`, [RUN, seq]);
     return id;
   }
@@ -74,26 +35,15 @@ describe('AgentCallService: the replay ordinal counts first tries only', () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-int-ordinal-'));
     const cassette = path.join(tmp, 'cassette.json');
     writeFileSync(cassette, JSON.stringify({ replies: ['R1', 'R2', 'R3', 'R4'].map((id) => ({ role: 'proposer', reply: proposal(id) })) }));
-    db = await createTestDatabase({ migrate: true });
-    ds = createDataSource(db.url, { poolSize: 4 });
-    await ds.initialize();
-    redis = createRedisConnection(TEST_REDIS_URL);
-    prefix = randomQueuePrefix('rt_int_ordinal');
-    producer = new JobProducer(redis, prefix);
+    infra = await workerTestInfra('rt_int_ordinal');
+    ds = infra.ds;
     const config = { project: 'ordinal', objective: 'x', providers: { replay: { type: 'replay', cassette, latency_ms: 0 } }, agents: {} };
-    await ds.getRepository(ProjectEntity).insert({ id: 'prj_ordinal', name: 'ordinal', objective: 'x', requirements: [], config } as QueryDeepPartialEntity<ProjectEntity>);
-    await ds.getRepository(RunEntity).insert({ id: RUN, projectId: 'prj_ordinal', workflow: 'build', status: 'running', stage: 'PROPOSE', config, callSeq: 0 } as QueryDeepPartialEntity<RunEntity>);
-    calls = new AgentCallService(ds, producer, { retryDelaysMs: [10, 10], pricing: { models: {} }, policy: OperatorPolicy.parse({ cassettes: { roots: [tmp] } }) });
+    await insertRun(ds, RUN, config);
+    calls = new AgentCallService(ds, infra.producer, { retryDelaysMs: [10, 10], pricing: { models: {} }, policy: OperatorPolicy.parse({ cassettes: { roots: [tmp] } }) });
   });
 
   afterAll(async () => {
-    await producer?.close();
-    if (redis) {
-      await deleteRedisPrefix(redis, prefix);
-      redis.disconnect();
-    }
-    await ds?.destroy();
-    await db?.drop();
+    await infra?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
