@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Redis } from 'ioredis';
-import { loadProjectConfig, WorkspaceOpRowError } from '@roundtable/contracts';
-import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { createDataSource, createTestDatabase, ProjectEntity, RunEntity, TestDatabase, WorkspaceOpEntity } from '@roundtable/persistence';
-import { createRedisConnection, isPermanentJobError, JobProducer } from '@roundtable/queues';
-import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from '@roundtable/testing';
-import { OrchestratorStepService } from './orchestrator-step.service';
-import { loadPromptTemplates } from './prompt-templates';
+import { WorkspaceOpRowError } from '@roundtable/contracts';
+import { RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import { isPermanentJobError } from '@roundtable/queues';
+import type { OrchestratorStepService } from './orchestrator-step.service';
+import { demoConfig, insertProject, orchestratorTestInfra, type OrchestratorTestInfra } from './orchestrator-test.fixture';
 
 jest.setTimeout(30_000);
 
-const REPO = path.resolve(__dirname, '../../..');
-const DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
 const RUN_ID = 'run_perm000001';
 
 /**
@@ -24,35 +17,21 @@ const RUN_ID = 'run_perm000001';
  * back, so the inbox does not record the event as applied.
  */
 describe('permanent failures of an orchestrator step', () => {
-  let db: TestDatabase;
+  let infra: OrchestratorTestInfra;
   let ds: DataSource;
-  let redis: Redis;
-  let prefix: string;
-  let producer: JobProducer;
   let steps: OrchestratorStepService;
 
   beforeAll(async () => {
-    db = await createTestDatabase({ migrate: true });
-    ds = createDataSource(db.url, { poolSize: 2 });
-    await ds.initialize();
-    redis = createRedisConnection(TEST_REDIS_URL);
-    prefix = randomQueuePrefix('rt_int_perm');
-    producer = new JobProducer(redis, prefix);
-    steps = new OrchestratorStepService(ds, new OutboxDispatcher(ds, producer), new RunEventPublisher(redis, prefix), loadPromptTemplates(path.join(REPO, 'prompts')));
-    const config = loadProjectConfig(readFileSync(DEMO, 'utf8'), { env: process.env, baseDir: path.dirname(DEMO) }) as unknown as Record<string, unknown>;
-    await ds.getRepository(ProjectEntity).insert({ id: 'prj_perm', name: 'p', objective: 'o', requirements: [], config } as QueryDeepPartialEntity<ProjectEntity>);
+    infra = await orchestratorTestInfra('rt_int_perm', 2);
+    ({ ds, steps } = infra);
+    const config = demoConfig();
+    await insertProject(ds, 'prj_perm', 'p', config);
     await ds
       .getRepository(RunEntity)
       .insert({ id: RUN_ID, projectId: 'prj_perm', workflow: 'build', status: 'running', stage: 'TEST', config } as QueryDeepPartialEntity<RunEntity>);
   });
   afterAll(async () => {
-    await producer?.close();
-    if (redis) {
-      await deleteRedisPrefix(redis, prefix);
-      redis.disconnect();
-    }
-    await ds?.destroy();
-    await db?.drop();
+    await infra?.close();
   });
 
   const applied = async () => (await ds.query(`SELECT event_key FROM applied_events WHERE run_id = $1`, [RUN_ID])).map((r: { event_key: string }) => r.event_key);

@@ -1,27 +1,23 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Redis } from 'ioredis';
-import { agentQueueName, jobId, loadProjectConfig, QUEUE } from '@roundtable/contracts';
-import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { AgentCallEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, TestDatabase, WorkspaceOpEntity } from '@roundtable/persistence';
+import { agentQueueName, jobId, QUEUE } from '@roundtable/contracts';
+import { RunEventPublisher } from '@roundtable/events';
+import { AgentCallEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import { createRedisConnection, JobProducer } from '@roundtable/queues';
-import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
-import { OrchestratorStepService } from '../orchestrator-step.service';
-import { loadPromptTemplates } from '../prompt-templates';
+import { deleteRedisPrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
+import type { OrchestratorStepService } from '../orchestrator-step.service';
+import { demoConfig, insertProject, orchestratorTestInfra, type OrchestratorTestInfra } from '../orchestrator-test.fixture';
 import { RunReconciler, type ReconcilerSettings } from './run-reconciler';
 
 jest.setTimeout(30_000);
 
-const REPO = path.resolve(__dirname, '../../../..');
-const DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
 /** Every row is "old enough" at once; halts only for runs whose updated_at a test moved back. */
 const SETTINGS: ReconcilerSettings = { resendAfterMs: 1, leaseMarginMs: 1, defaultCallTimeoutMs: 1, haltAfterMs: 60 * 60_000 };
 
 describe('RunReconciler against real Postgres and Redis', () => {
-  let db: TestDatabase;
+  let infra: OrchestratorTestInfra;
   let ds: DataSource;
   let redis: Redis;
   let prefix: string;
@@ -32,27 +28,15 @@ describe('RunReconciler against real Postgres and Redis', () => {
   let n = 0;
 
   beforeAll(async () => {
-    db = await createTestDatabase({ migrate: true });
-    ds = createDataSource(db.url, { poolSize: 6 });
-    await ds.initialize();
-    redis = createRedisConnection(TEST_REDIS_URL);
-    prefix = randomQueuePrefix('rt_int_recon');
-    producer = new JobProducer(redis, prefix);
-    const publisher = new RunEventPublisher(redis, prefix);
-    steps = new OrchestratorStepService(ds, new OutboxDispatcher(ds, producer), publisher, loadPromptTemplates(path.join(REPO, 'prompts')));
-    reconciler = new RunReconciler(ds, producer, publisher, SETTINGS);
-    stored = loadProjectConfig(readFileSync(DEMO, 'utf8'), { env: process.env, baseDir: path.dirname(DEMO) }) as unknown as Record<string, unknown>;
-    await ds.getRepository(ProjectEntity).insert({ id: 'prj_recon', name: 'recon', objective: 'o', requirements: [], config: stored } as QueryDeepPartialEntity<ProjectEntity>);
+    infra = await orchestratorTestInfra('rt_int_recon', 6);
+    ({ ds, redis, prefix, producer, steps } = infra);
+    reconciler = new RunReconciler(ds, producer, infra.publisher, SETTINGS);
+    stored = demoConfig();
+    await insertProject(ds, 'prj_recon', 'recon', stored);
   });
 
   afterAll(async () => {
-    await producer?.close();
-    if (redis) {
-      await deleteRedisPrefix(redis, prefix);
-      redis.disconnect();
-    }
-    await ds?.destroy();
-    await db?.drop();
+    await infra?.close();
   });
 
   afterEach(async () => {
