@@ -23,6 +23,12 @@ rt_is_local_host() { case "$1" in 127.0.0.1 | localhost | ::1 | 0.0.0.0) return 
 
 rt_ensure_node_deps() {
   local lock="$rt_root/package-lock.json" stamp="$rt_root/node_modules/.package-lock.json"
+  # A node_modules that is a link to another checkout's (a git worktree sharing one install):
+  # npm ci would empty that checkout's install too, so it is left to its owner.
+  if [ -L "$rt_root/node_modules" ]; then
+    rt_say "node_modules is a link to $(readlink "$rt_root/node_modules"): not reinstalling it here"
+    return 0
+  fi
   if [ -f "$lock" ]; then
     if [ -f "$stamp" ] && [ ! "$lock" -nt "$stamp" ]; then return 0; fi
     rt_say "installing node dependencies (npm ci)"
