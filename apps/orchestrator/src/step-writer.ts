@@ -41,6 +41,34 @@ export function finishedNow(before: string, after: string): Date | null {
 }
 
 /**
+ * The run-row columns every workflow's step sets alike (its UPDATE adds the workflow's own):
+ * status, stage, halt reason, the config only when a resume or appeal raised caps (decide hands
+ * back the loaded object otherwise), the label counters and call sequence, verdict, the start
+ * and end times, and the events that move event_seq.
+ */
+export function commonRunColumns<E>(
+  run: Pick<RunEntity, 'status' | 'config' | 'callSeq'>,
+  s: { status: string; stage: string; haltReason: string | null; config: unknown; counters: Record<string, number> },
+  result: { verdict?: string | null; confidence: number | null },
+  events: E,
+) {
+  const { call: callSeq, ...labelCounters } = s.counters;
+  return {
+    status: s.status,
+    stage: s.stage,
+    haltReason: s.haltReason,
+    config: s.config !== (run.config as unknown) ? s.config : undefined,
+    labelCounters,
+    callSeq: callSeq ?? run.callSeq,
+    verdict: result.verdict ?? null,
+    confidence: result.confidence,
+    startedAt: startedNow(run.status, s.status),
+    finishedAt: finishedNow(run.status, s.status),
+    events,
+  };
+}
+
+/**
  * The one step writer, for every workflow: writes everything one decide() returned, inside
  * the step's transaction, in one batch — the workflow's own writes first (the run row's
  * UPDATE, which moves event_seq past the step's events, and its domain rows), then decisions,

@@ -6,7 +6,7 @@ import { finishedCallEvent, recordTestRun, testRunEntityOf } from '../job-to-eve
 import { buildRunStateFromRow, labelOfId, testRunRecord } from '../sql/build-run-state.sql';
 import { LAST_HALT_FROM_STAGE } from '../sql/job-reads.sql';
 import { UPDATE_RUN_AFTER_STEP } from '../sql/step-writes.sql';
-import { finishedNow, startedNow, writeRecord } from '../step-writer';
+import { commonRunColumns, writeRecord } from '../step-writer';
 import type { JobTable, OrchestratedWorkflow } from './workflow-definition';
 
 /**
@@ -82,25 +82,13 @@ export const buildWorkflow: OrchestratedWorkflow<BuildRunState, BuildEvent, Step
     const s = result.state;
     // Recorded after decide(), because the workflow tells a new test run from one it has already seen by whether the state holds it.
     if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
-    const { call: callSeq, ...labelCounters } = s.counters;
     const at = addStatement(batch, UPDATE_RUN_AFTER_STEP, run.id, {
-      status: s.status,
-      stage: s.stage,
+      ...commonRunColumns(run, s, result, events),
       round: s.round,
       fixRound: s.fixRound,
       criteria: s.criteria,
       unresolved: s.unresolved,
-      haltReason: s.haltReason,
-      // decide() hands back the loaded config object unless a resume raised caps: only then is it rewritten.
-      config: s.config !== (run.config as unknown) ? s.config : undefined,
       workspacePath: s.workspace.path,
-      labelCounters,
-      callSeq: callSeq ?? run.callSeq,
-      verdict: result.verdict ?? null,
-      confidence: result.confidence,
-      startedAt: startedNow(run.status, s.status),
-      finishedAt: finishedNow(run.status, s.status),
-      events,
     });
     for (const r of result.records) writeRecord(batch, run.id, r);
     return at;

@@ -12,7 +12,7 @@ import {
 import { finishedCallEvent } from '../job-to-event';
 import { UPDATE_PANEL_RUN_AFTER_STEP } from '../sql/panel-run-after-step.sql';
 import { usageOfRow } from '../sql/run-usage.sql';
-import { finishedNow, startedNow } from '../step-writer';
+import { commonRunColumns } from '../step-writer';
 import { IGNORED, type JobTable, type OrchestratedWorkflow } from './workflow-definition';
 
 /**
@@ -53,21 +53,9 @@ export const panelWorkflow: OrchestratedWorkflow<PanelRunState, PanelEvent, Pane
   decide: decidePanel,
   async write(batch, { run, result, events }) {
     const s = result.state;
-    const { call: callSeq, ...labelCounters } = s.counters;
     return addStatement(batch, UPDATE_PANEL_RUN_AFTER_STEP, run.id, {
-      status: s.status,
-      stage: s.stage,
-      haltReason: s.haltReason,
+      ...commonRunColumns(run, s, result, events),
       workflowState: toStoredPanelState(s),
-      // decidePanel replaces the config only to raise caps (an appeal asked again with caps).
-      config: s.config !== (run.config as unknown) ? s.config : undefined,
-      labelCounters,
-      callSeq: callSeq ?? run.callSeq,
-      verdict: result.verdict ?? null,
-      confidence: result.confidence,
-      startedAt: startedNow(run.status, s.status),
-      finishedAt: finishedNow(run.status, s.status),
-      events,
     });
   },
 };
