@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { buildStateBothWays } from './support/build-snapshot';
 import { Pipeline, projectConfigFrom, startPipeline, submitRun, waitForTerminal } from '@roundtable/testing';
 
 jest.setTimeout(180_000);
@@ -38,6 +39,11 @@ describe('the build pipeline across real services (separate processes)', () => {
       'synthesizer:S1',
     ]);
     expect(calls.every((c) => c.status === 'completed' && c.valid === true && c.attempt === 1)).toBe(true);
+
+    // The snapshot on the run row (what a step starts from) is what the tables record.
+    const both = await buildStateBothWays(pipeline, id);
+    expect(both.snapshot.proposals.map((p) => p.label)).toEqual(['P1', 'P2']);
+    expect(both.snapshot).toEqual(both.tables);
     expect((run as { usage: { calls: number } }).usage.calls).toBe(8);
 
     // The tests really ran: the first failed, the fix passed.

@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gitEnv } from '@roundtable/sandbox';
+import { buildStateBothWays } from './support/build-snapshot';
 import { fakeCliEnv, Pipeline, projectConfigFrom, readFakeCliLog, startPipeline, submitRun, waitForTerminal, type FakeScriptEntryInput } from '@roundtable/testing';
 
 jest.setTimeout(180_000);
@@ -78,6 +79,11 @@ describe('a run against an existing git repository (separate processes, Docker s
       'synthesizer:S1',
     ]);
     expect(calls.every((c) => c.status === 'completed' && c.valid === true)).toBe(true);
+
+    // The snapshot the last step left is the state the tables give: records, commits with their diffs, file reads, tests.
+    const both = await buildStateBothWays(pipeline, id);
+    expect(both.snapshot.implementations.map((i) => i.diff?.commit)).toEqual([expect.any(String), expect.any(String)]);
+    expect(both.snapshot).toEqual(both.tables);
 
     // Files requested and read: one `read` op per request, answered from the worktree (size-capped, path-checked).
     const reads = await pipeline.sql<{ status: string; result: { label: string; role: string; paths: string[]; files: { path: string; content: string | null; error: string | null }[] } }>(

@@ -1,10 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { PanelStage, Stage } from '@roundtable/contracts';
 import { DecisionEntity, RunEntity } from '@roundtable/persistence';
-import { renderBuildReport, renderPanelReport, type ReportAudit } from '@roundtable/workflow';
-// The report shows the run as decide() saw it: the orchestrator's own state statement, one home
-// for it (house style 11) rather than a copy here. Pure SQL and mapping, no orchestrator service.
-import { loadBuildRunState } from '../../orchestrator/src/sql/build-run-state.sql';
+import { buildStateOf, emptyUsage, renderBuildReport, renderPanelReport, type ReportAudit } from '@roundtable/workflow';
 import { panelStateOfRun, panelSummaryView } from './panel-run-view';
 import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';
@@ -48,8 +45,11 @@ export class RunQueryService {
       throw new ApiError(409, { error: 'report_unavailable', message: `run ${id} is a ${run.workflow} run; only build runs have this report` });
     }
     const now = new Date();
-    const [state, decisions, { usage, unpricedCalls }] = await Promise.all([
-      loadBuildRunState(this.ds.manager, run, now),
+    // The report shows the run as decide() last saw it: the snapshot its last step left on the
+    // row (the audit's usage is the calls' own, below). A run from before snapshots shows its
+    // row's columns and no records until its next step writes one.
+    const state = buildStateOf(run, emptyUsage());
+    const [decisions, { usage, unpricedCalls }] = await Promise.all([
       this.ds.getRepository(DecisionEntity).find({ where: { runId: id }, order: { id: 'ASC' } }),
       this.usageOf(run, now),
     ]);

@@ -338,4 +338,22 @@ describe('OrchestratorStepService against real Postgres and Redis', () => {
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM critiques WHERE run_id = $1`, [RUN_ID]);
     expect(n).toBe(2);
   });
+
+  it('a run started before snapshots existed (no workflow_state) is rebuilt from its tables once; its next step writes the snapshot', async () => {
+    const before = await ds.getRepository(RunEntity).findOneByOrFail({ id: RUN_ID });
+    const recorded = before.workflowState as { proposals: { label: string }[]; critiques: { label: string }[]; event_seq: number };
+    expect(recorded.event_seq).toBe(before.eventSeq);
+    await ds.query(`UPDATE runs SET workflow_state = NULL WHERE id = $1`, [RUN_ID]);
+
+    expect(await steps.apply('run.cancel', { runId: RUN_ID })).toBe('applied');
+    const after = await ds.getRepository(RunEntity).findOneByOrFail({ id: RUN_ID });
+    expect(after.status).toBe('cancelled');
+    const rebuilt = after.workflowState as typeof recorded;
+    // What the tables hold came back: the proposal and both critiques, at the event_seq the cancel left.
+    expect(rebuilt.proposals.map((p) => p.label)).toEqual(recorded.proposals.map((p) => p.label));
+    expect(rebuilt.critiques.map((c) => c.label)).toEqual(recorded.critiques.map((c) => c.label));
+    expect(rebuilt.critiques).toHaveLength(2);
+    expect(rebuilt.event_seq).toBe(after.eventSeq);
+    expect(after.eventSeq).toBeGreaterThan(before.eventSeq);
+  });
 });

@@ -4,8 +4,8 @@ import { inboxKey, JobName, JobOf } from '@roundtable/contracts';
 import { addStatement, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import type { PanelPromptTemplates, PriceLookup, PromptTemplates } from '@roundtable/workflow';
-import { BUILD_RUN_STATE } from './sql/build-run-state.sql';
 import { lockRun } from './sql/lock-run.sql';
+import { RUN_USAGE } from './sql/run-usage.sql';
 import { SETTLE_FINISHED_CALL } from './sql/settle-finished-call.sql';
 import { writeStep, type WrittenStep } from './step-writer';
 import type { OrchestratorJobName } from './workflows/workflow-definition';
@@ -66,23 +66,23 @@ export class OrchestratorStepService {
       await runner.connect();
       const first = StatementBatch.of(runner.manager);
       addStatement(first, lockRun(runner.manager), payload.runId, eventKey);
-      // A finished call is settled and the state read in the same round trip as the lock (each
+      // A finished call is settled and the usage read in the same round trip as the lock (each
       // statement runs after the one before, so under the lock), for either workflow; a
-      // duplicate's settling is rolled back below. The state is read for every event: no
-      // event's mapping changes what it reads, except settling, which comes first. A panel run
-      // uses only its usage columns.
+      // duplicate's settling is rolled back below. The workflow's state is the snapshot on the
+      // locked row itself; the usage is read for every event (settling, which changes it, comes
+      // first).
       const withTheLock = WITH_THE_LOCK[name as OrchestratorJobName] as ((b: StatementBatch, p: unknown) => void) | null | undefined;
       if (withTheLock === undefined) throw new UnrecoverableError(`job ${name} is not for the orchestrator`);
       const settling = withTheLock !== null;
       withTheLock?.(first, payload);
-      addStatement(first, BUILD_RUN_STATE, payload.runId);
+      addStatement(first, RUN_USAGE, payload.runId);
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
       tx.isTransactionActive = true;
       const [locked, ...read] = await first.flush({ before: 'BEGIN' });
       const outcome = await this.step(runner.manager, name, payload, locked.rows[0], {
         settled: settling ? read[0].rows[0] : null,
-        state: read[read.length - 1].rows[0],
+        usage: read[read.length - 1].rows[0],
       });
       if (outcome.end !== 'committed') await runner.query(outcome.end === 'commit' ? 'COMMIT' : 'ROLLBACK');
       tx.isTransactionActive = false;
@@ -113,8 +113,8 @@ export class OrchestratorStepService {
     name: JobName,
     payload: Record<string, unknown> & { runId: string },
     locked: Record<string, unknown> | undefined,
-    /** Read with the lock: the settled call (agent.done only, else null) and the build state row. */
-    withLock: { settled: Record<string, unknown> | undefined | null; state: Record<string, unknown> | undefined },
+    /** Read with the lock: the settled call (agent.done only, else null) and the run's usage. */
+    withLock: { settled: Record<string, unknown> | undefined | null; usage: Record<string, unknown> | undefined },
   ): Promise<{ written: WrittenStep | 'duplicate' | 'ignored'; end: 'committed' | 'commit' | 'rollback' }> {
     if (!locked) throw new UnrecoverableError(`run ${payload.runId} does not exist`);
     const { __fresh: fresh, ...fields } = locked;
@@ -131,7 +131,7 @@ export class OrchestratorStepService {
       name: name as OrchestratorJobName,
       payload,
       settled: withLock.settled,
-      stateRow: withLock.state ?? {},
+      usageRow: withLock.usage ?? { used: [], reserved: [] },
       now: new Date(),
     });
     if (decided === 'ignored') return { written: 'ignored', end: 'commit' };

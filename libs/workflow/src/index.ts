@@ -1,6 +1,8 @@
 export * from './build/build-types';
 export { decide, buildWorkflow } from './build/build.workflow';
 export { initialBuildState, emptyUsage } from './build/initial-state';
+export * from './build/build-stored-state';
+export { versioned, type Versioned } from './engine/state-snapshot';
 export * from './build/context-packs';
 export * from './build/unresolved-criticisms';
 export * from './budget';

@@ -32,7 +32,7 @@ export type TestRunFields = Pick<
 >;
 
 /** A finished apply op that committed on the run branch (its result, less the keys the state does not need). */
-interface DiffRow {
+export interface DiffRow {
   id: string;
   implementationId: string;
   result: unknown;
@@ -64,10 +64,11 @@ export interface BuildRunStateRow {
 }
 
 /**
- * Every part of the state in one statement (one parameter: the run id): a step pays one round
- * trip for it instead of ten (and one snapshot, so the parts cannot disagree), and the
- * orchestrator sends it in the batch that takes the run lock. Column names are the migration's.
- * The api's build report reads the same view (loadBuildRunState), so it shows what decide() saw.
+ * Every part of a build's state rebuilt from its tables, in one statement (one parameter: the
+ * run id). Not on the hot path: a step starts from the snapshot on the run row
+ * (runs.workflow_state). This rebuilds the state of a run started before snapshots existed,
+ * once, and is what the tests hold the snapshot to: a step's snapshot equals the state its
+ * tables give. Column names are the migration's.
  */
 export const BUILD_RUN_STATE = statement<BuildRunStateRow>()({
   text: `
@@ -207,7 +208,8 @@ function fileReadRecord(o: ReadRow): FileReadRecord {
   };
 }
 
-function implementationDiff(d: DiffRow): ImplementationDiff {
+/** A finished apply op's commit as the state holds it (the diff's beginning beside it); a half-recorded commit is an error naming the op. */
+export function implementationDiff(d: DiffRow): ImplementationDiff {
   const parsed = ApplyOpCommit.safeParse(d.result);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -20,3 +20,9 @@ export const INSERT_TEST_RUN = statement<never>()({
     t: Pick<TestRunEntity, 'id' | 'runId' | 'implementationId' | 'label' | 'command' | 'exitCode' | 'passed' | 'failed' | 'errors' | 'timedOut' | 'outputArtifactId' | 'durationS' | 'runner'>,
   ): unknown[] => [t.id, t.runId, t.implementationId, t.label, t.command, t.exitCode, t.passed, t.failed, t.errors, t.timedOut, t.outputArtifactId, t.durationS, t.runner],
 });
+
+/** The beginning of a committed round's diff (its artifacts row), for the files_applied event: the whole diff stays in the row. */
+export const APPLIED_DIFF_TEXT = statement<{ text: string; chars: number }>()({
+  text: `SELECT left(content, $2) AS text, char_length(content) AS chars FROM artifacts WHERE id = $1`,
+  params: (artifactId: string, promptChars: number): unknown[] => [artifactId, promptChars],
+});

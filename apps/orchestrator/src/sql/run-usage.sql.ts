@@ -1,3 +1,4 @@
+import { statement } from '@roundtable/persistence';
 import type { UsageSnapshot, UsageTotals } from '@roundtable/workflow';
 
 /** One provider's figures, as the usage columns below give them (Postgres numerics arrive as strings). */
@@ -19,6 +20,16 @@ export const USAGE_COLUMNS_SQL = `(SELECT coalesce(json_agg(json_build_object(
   (SELECT coalesce(json_agg(r), '[]')
      FROM (SELECT provider, SUM(calls) AS calls, SUM(tokens) AS tokens, SUM(cost_usd) AS cost
              FROM budget_reservations WHERE run_id = $1 GROUP BY provider) r) AS reserved`;
+
+/**
+ * What a step reads beside the locked run row, for either workflow: the run's usage, one row
+ * per provider (recorded) and per call in flight (reserved), whatever the run's length. The
+ * workflow's own state is the snapshot on the run row itself (runs.workflow_state).
+ */
+export const RUN_USAGE = statement<{ used: UsageRow[]; reserved: UsageRow[] }>()({
+  text: `SELECT ${USAGE_COLUMNS_SQL}`,
+  params: (runId: string): unknown[] => [runId],
+});
 
 /** A run's usage as a workflow step sees it, from the two usage columns. */
 export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt: Date | null, now: Date): UsageSnapshot {
@@ -45,7 +56,7 @@ export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt:
   };
 }
 
-/** A run's usage from a row that selected USAGE_COLUMNS_SQL (the build's state query does, for either workflow). */
+/** A run's usage from a row that selected USAGE_COLUMNS_SQL (RUN_USAGE, and the build's state query). */
 export function usageOfRow(row: Record<string, unknown>, run: { startedAt: Date | null }, now: Date): UsageSnapshot {
   const { used, reserved } = row as { used: UsageRow[]; reserved: UsageRow[] };
   return usageSnapshot(used, reserved, run.startedAt, now);

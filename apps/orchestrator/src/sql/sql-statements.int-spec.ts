@@ -307,6 +307,7 @@ describe('the orchestrator SQL folder', () => {
       status: 'running', stage: 'PROPOSE', round: 1, fixRound: 0, criteria: [{ id: 'R1', text: HARD }], unresolved: false, haltReason: null,
       config: undefined, workspacePath: `/ws/${HARD}`, labelCounters: { P: 2 }, callSeq: 3, verdict: null, confidence: null,
       startedAt: new Date('2026-12-01T10:00:00.000Z'), finishedAt: null, events: 2,
+      workflowState: { tree: [HARD, 'a.ts'], proposals: [{ label: 'P1', body: { summary: HARD, nested: { list: [1, null, HARD] } } }], event_seq: 2 },
     };
     const [first] = await batch((b) => addStatement(b, stepWrites.UPDATE_RUN_AFTER_STEP, R, base));
     expect(first.rowCount).toBe(1);
@@ -315,6 +316,8 @@ describe('the orchestrator SQL folder', () => {
       status: 'running', stage: 'PROPOSE', round: 1, criteria: [{ id: 'R1', text: HARD }], criteriaLocked: true, workspacePath: `/ws/${HARD}`,
       labelCounters: { P: 2 }, callSeq: 3, config: { project: HARD }, verdict: null, startedAt: base.startedAt, finishedAt: null, eventSeq: 2,
     });
+    // The snapshot goes as jsonb, whole: quotes, backslashes, unicode, arrays and nesting come back as they went.
+    expect((await row()).workflowState).toEqual(base.workflowState);
     await batch((b) =>
       addStatement(b, stepWrites.UPDATE_RUN_AFTER_STEP, R, {
         ...base, status: 'done', stage: 'DONE', criteria: null, config: { project: 'raised caps' }, verdict: 'ACCEPT', confidence: 0.75,

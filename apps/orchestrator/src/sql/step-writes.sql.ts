@@ -20,6 +20,8 @@ export interface RunAfterStep {
   haltReason: string | null;
   config: unknown;
   workspacePath: string | null;
+  /** The snapshot of the build's records at the event_seq this UPDATE leaves (toStoredBuildState). */
+  workflowState: unknown;
   labelCounters: Record<string, number>;
   callSeq: number;
   verdict: string | null;
@@ -45,7 +47,7 @@ export const UPDATE_RUN_AFTER_STEP = statement<never>()({
                       label_counters = $11::jsonb, call_seq = $12,
                       verdict = coalesce($13::text, verdict), confidence = CASE WHEN $13::text IS NULL THEN confidence ELSE $14::double precision END,
                       started_at = coalesce($15::timestamptz, started_at), finished_at = coalesce($16::timestamptz, finished_at),
-                      event_seq = event_seq + $17, updated_at = now()
+                      event_seq = event_seq + $17, workflow_state = $18::jsonb, updated_at = now()
     WHERE id = $1`,
   params: (runId: string, r: RunAfterStep): unknown[] => [
     runId,
@@ -65,6 +67,7 @@ export const UPDATE_RUN_AFTER_STEP = statement<never>()({
     r.startedAt,
     r.finishedAt,
     r.events,
+    jsonParam(r.workflowState),
   ],
 });
 

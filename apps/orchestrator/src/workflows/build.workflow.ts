@@ -1,10 +1,20 @@
 import { UnrecoverableError } from 'bullmq';
 import { parseWorkspaceOp, readOpFiles, type Stage } from '@roundtable/contracts';
 import { addStatement, runStatement, WorkspaceOpEntity } from '@roundtable/persistence';
-import { decide, type BuildEvent, type BuildRunState, type StepContext, type StepResult } from '@roundtable/workflow';
+import {
+  buildSnapshotMissing,
+  buildStateOf,
+  decide,
+  toStoredBuildState,
+  type BuildEvent,
+  type BuildRunState,
+  type StepContext,
+  type StepResult,
+} from '@roundtable/workflow';
 import { finishedCallEvent, recordTestRun, testRunEntityOf } from '../job-to-event';
-import { buildRunStateFromRow, labelOfId, testRunRecord } from '../sql/build-run-state.sql';
-import { LAST_HALT_FROM_STAGE } from '../sql/job-reads.sql';
+import { DIFF_PROMPT_CHARS, implementationDiff, labelOfId, loadBuildRunState, testRunRecord } from '../sql/build-run-state.sql';
+import { APPLIED_DIFF_TEXT, LAST_HALT_FROM_STAGE } from '../sql/job-reads.sql';
+import { usageOfRow } from '../sql/run-usage.sql';
 import { UPDATE_RUN_AFTER_STEP } from '../sql/step-writes.sql';
 import { commonRunColumns, writeRecord } from '../step-writer';
 import type { JobTable, OrchestratedWorkflow } from './workflow-definition';
@@ -31,15 +41,24 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
       }
       if (op.kind !== 'apply') throw new Error(`workspace.done for op ${op.id}, a ${op.kind} op (its report is tests.done)`);
       const implementationLabel = labelOfId(run.id, row.implementationId) ?? '';
-      return op.status === 'done'
-        ? {
-            type: 'files_applied',
-            opId: op.id,
-            implementationLabel,
-            tree: op.result.tree,
-            ...(op.result.diff_artifact_id ? { diffArtifactId: op.result.diff_artifact_id } : {}),
-          }
-        : { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
+      if (op.status !== 'done') return { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
+      const artifactId = op.result.diff_artifact_id;
+      // The commit enters the state with the beginning of its diff (what a prompt may show).
+      const {
+        rows: [diffText],
+      } = artifactId ? await runStatement(em, APPLIED_DIFF_TEXT, artifactId, DIFF_PROMPT_CHARS) : { rows: [] };
+      return {
+        type: 'files_applied',
+        opId: op.id,
+        implementationLabel,
+        tree: op.result.tree,
+        ...(artifactId
+          ? {
+              diffArtifactId: artifactId,
+              diff: implementationDiff({ id: op.id, implementationId: row.implementationId ?? '', result: op.result, text: diffText?.text ?? null, chars: diffText?.chars ?? null }),
+            }
+          : {}),
+      };
     },
   },
   'tests.done': {
@@ -73,10 +92,14 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
   },
 };
 
-/** The build as the orchestrator runs it: its state rebuilt from the state query, the pure decide(), its rows. */
+/**
+ * The build as the orchestrator runs it: its state from the snapshot on the run row and the
+ * usage read with the lock, the pure decide(), its rows and the next snapshot. A run started
+ * before snapshots existed is rebuilt from its tables once (BUILD_RUN_STATE).
+ */
 export const buildWorkflow: OrchestratedWorkflow<BuildRunState, BuildEvent, StepResult, StepContext> = {
   jobs: BUILD_JOBS,
-  loadState: (run, stateRow, now) => buildRunStateFromRow(run, stateRow, now),
+  loadState: (run, stateRow, now, em) => (buildSnapshotMissing(run) ? loadBuildRunState(em, run, now) : buildStateOf(run, usageOfRow(stateRow, run, now))),
   decide,
   async write(batch, { em, run, event, result, events }) {
     const s = result.state;
@@ -89,6 +112,7 @@ export const buildWorkflow: OrchestratedWorkflow<BuildRunState, BuildEvent, Step
       criteria: s.criteria,
       unresolved: s.unresolved,
       workspacePath: s.workspace.path,
+      workflowState: toStoredBuildState(s, run.eventSeq + events),
     });
     for (const r of result.records) writeRecord(batch, run.id, r);
     return at;

@@ -3,6 +3,7 @@ import {
   decidePanel,
   panelStateOf,
   toStoredPanelState,
+  versioned,
   type PanelEvent,
   type PanelFinishedCall,
   type PanelRunState,
@@ -43,7 +44,7 @@ export const PANEL_JOBS: JobTable<PanelEvent> = {
 
 /**
  * The panel as the orchestrator runs it: the state from the run row (workflow_state) and the
- * usage read with the lock, the pure decidePanel(), and the run row. Verdicts, turns and
+ * usage read with the lock (RUN_USAGE), the pure decidePanel(), and the run row. Verdicts, turns and
  * re-votes are in workflow_state and on their events; no other table holds them, so its
  * records add no rows.
  */
@@ -55,7 +56,7 @@ export const panelWorkflow: OrchestratedWorkflow<PanelRunState, PanelEvent, Pane
     const s = result.state;
     return addStatement(batch, UPDATE_PANEL_RUN_AFTER_STEP, run.id, {
       ...commonRunColumns(run, s, result, events),
-      workflowState: toStoredPanelState(s),
+      workflowState: versioned(toStoredPanelState(s), run.eventSeq + events),
     });
   },
 };

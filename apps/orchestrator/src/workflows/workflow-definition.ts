@@ -48,8 +48,11 @@ export interface StepResultShape {
  */
 export interface OrchestratedWorkflow<S, E, R extends StepResultShape, C> {
   jobs: JobTable<E>;
-  /** The state decide() takes, from the locked run row and the state row read in the same round trip (BUILD_RUN_STATE). */
-  loadState(run: RunEntity, stateRow: Record<string, unknown>, now: Date): S;
+  /**
+   * The state decide() takes: the snapshot on the locked run row and the usage read in the same
+   * round trip (RUN_USAGE). May read more (a build run from before snapshots is rebuilt once).
+   */
+  loadState(run: RunEntity, usageRow: Record<string, unknown>, now: Date, em: EntityManager): S | Promise<S>;
   decide(state: S, event: E, ctx: C): R;
   /**
    * Queues the run row's UPDATE (event_seq moves past `events` in it) and this workflow's own

@@ -13,7 +13,8 @@ export interface StepInput {
   name: OrchestratorJobName;
   payload: Record<string, unknown> & { runId: string };
   settled: Record<string, unknown> | undefined | null;
-  stateRow: Record<string, unknown>;
+  /** The run's usage, read with the lock (RUN_USAGE). */
+  usageRow: Record<string, unknown>;
   now: Date;
 }
 
@@ -44,7 +45,7 @@ export function registered<S, E, R extends StepResultShape, C>(def: Orchestrated
       const ctx = context(input.run);
       const jobInput: JobInput<OrchestratorJobName> = { em: input.em, run: input.run, payload: input.payload as never, settled: input.settled };
       const event = await (handler.toEvent as (i: typeof jobInput) => E | Promise<E>)(jobInput);
-      const state = def.loadState(input.run, input.stateRow, input.now);
+      const state = await def.loadState(input.run, input.usageRow, input.now, input.em);
       const result = def.decide(state, event, ctx);
       return { result, write: (batch, events) => def.write(batch, { em: input.em, run: input.run, event, result, events, now: input.now }) };
     },

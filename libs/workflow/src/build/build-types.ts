@@ -171,7 +171,8 @@ export type BuildEvent =
   | { type: 'workspace_prepared'; opId: string; path: string; tree: string[] }
   | { type: 'workspace_failed'; opId: string; error: string }
   | { type: 'agent_call_finished'; call: FinishedCall }
-  | { type: 'files_applied'; opId: string; implementationLabel: string; tree: string[]; diffArtifactId?: string }
+  /** `diff`: the commit the test-runner made of it on the run branch (absent when the workspace has no git). */
+  | { type: 'files_applied'; opId: string; implementationLabel: string; tree: string[]; diffArtifactId?: string; diff?: ImplementationDiff }
   | { type: 'files_rejected'; opId: string; implementationLabel: string; error: string }
   /** The test-runner read the files a role asked for (a file it could not read carries its error). */
   | { type: 'files_read'; opId: string; files: ReadFile[] }

@@ -24,7 +24,7 @@ const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel'>]: Handler<T> 
   workspace_prepared: (step, e) => onWorkspacePrepared(step, e.path, e.tree),
   workspace_failed: (step, e) => onWorkspaceFailed(step, e.error),
   agent_call_finished: (step, e) => onReply(step, buildDefinition, e.call),
-  files_applied: (step, e) => onFilesApplied(step, e.implementationLabel, e.tree),
+  files_applied: (step, e) => onFilesApplied(step, e.implementationLabel, e.tree, e.diff),
   files_rejected: (step, e) => onFilesRejected(step, e.implementationLabel, e.error),
   files_read: (step, e) => onFilesRead(step, e.opId, e.files),
   tests_finished: (step, e) => onTestsFinished(step, e.testRun),

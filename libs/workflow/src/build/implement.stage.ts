@@ -1,5 +1,5 @@
 import type { Implementation, Review } from '@roundtable/contracts';
-import type { CritiqueRecord, FinishedCall, ImplementationRecord, TestRunRecord } from './build-types';
+import type { CritiqueRecord, FinishedCall, ImplementationDiff, ImplementationRecord, TestRunRecord } from './build-types';
 import { callEngineer, callSynthesizer, callValidator } from './build-calls';
 import { haltBuild } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
@@ -32,13 +32,21 @@ export function onImplementation(step: Step, call: FinishedCall, label: string, 
   step.commands.push({ kind: 'workspace.apply', opId: step.opId(), implementationLabel: label });
 }
 
+function attachDiff(step: Step, label: string, diff: ImplementationDiff): void {
+  const i = step.state.implementations.findIndex((r) => r.label === label);
+  if (i >= 0) step.state.implementations[i] = { ...step.state.implementations[i], diff };
+}
+
 export function pendingImplementation(step: Step, label: string): ImplementationRecord | undefined {
   if (step.state.stage !== 'IMPLEMENT' && step.state.stage !== 'FIX') return undefined;
   const impl = latestImplementation(step.state);
   return impl && impl.label === label && impl.status === 'pending' ? impl : undefined;
 }
 
-export function onFilesApplied(step: Step, label: string, tree: string[]): void {
+export function onFilesApplied(step: Step, label: string, tree: string[], diff?: ImplementationDiff): void {
+  // The commit belongs to the implementation whatever the stage: a state rebuilt from the
+  // tables (BUILD_RUN_STATE) attaches every recorded commit, so the snapshot does too.
+  if (diff) attachDiff(step, label, diff);
   const impl = pendingImplementation(step, label);
   if (!impl) return;
   setImplementationStatus(step, label, 'applied', null);

@@ -1,5 +1,6 @@
 import type { PanelProjectConfig, PanelStage, RunStatus } from '@roundtable/contracts';
 import type { UsageSnapshot } from '../build/build-types';
+import { unversioned } from '../engine/state-snapshot';
 import { initialPanelState } from './initial-panel-state';
 import type { PanelRunState } from './panel-types';
 
@@ -20,6 +21,8 @@ export interface PanelRunRow {
   haltReason: string | null;
   config: Record<string, unknown>;
   callSeq: number;
+  /** Checked against the snapshot's own (engine/state-snapshot.ts); absent: not checked. */
+  eventSeq?: number;
   workflowState: Record<string, unknown> | null;
 }
 
@@ -31,7 +34,10 @@ export function toStoredPanelState(state: PanelRunState): StoredPanelState {
 /** The state decidePanel() takes; a run that has not started yet has no stored state. */
 export function panelStateOf(run: PanelRunRow, usage: UsageSnapshot): PanelRunState {
   const config = run.config as unknown as PanelProjectConfig;
-  const stored = (run.workflowState as unknown as StoredPanelState | null) ?? toStoredPanelState(initialPanelState(run.id, config));
+  const snapshot = run.workflowState as unknown as StoredPanelState | null;
+  const stored = snapshot
+    ? unversioned<StoredPanelState>(run.id, snapshot, run.eventSeq ?? Number.MAX_SAFE_INTEGER)
+    : toStoredPanelState(initialPanelState(run.id, config));
   return {
     ...stored,
     runId: run.id,
