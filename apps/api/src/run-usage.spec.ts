@@ -20,7 +20,7 @@ describe('summarizeUsage', () => {
       ],
       42,
     );
-    expect(s.usage).toEqual({ calls: 5, failed_calls: 1, input_tokens: 1500, output_tokens: 250, tokens: 1750, cost_usd: 0.022346, seconds: 42 });
+    expect(s.usage).toEqual({ calls: 5, failed_calls: 1, input_tokens: 1500, output_tokens: 250, tokens: 1750, cost_usd: 0.022346, unpriced_calls: 0, seconds: 42 });
     expect(s.byProvider.anthropic).toEqual({ calls: 3, input_tokens: 1000, output_tokens: 200, cost_usd: 0.012346 });
     expect(s.byProvider.openai.cost_usd).toBe(0.01);
   });
@@ -30,6 +30,7 @@ describe('summarizeUsage', () => {
     expect(s.usage.cost_usd).toBeNull();
     expect(s.byProvider.replay.cost_usd).toBeNull();
     expect(s.unpricedCalls).toBe(4);
+    expect(s.usage.unpriced_calls).toBe(4);
   });
 
   it('sums the known prices when only some providers have one, and counts the unpriced calls', () => {
@@ -47,6 +48,7 @@ describe('summarizeUsage', () => {
       output_tokens: 0,
       tokens: 0,
       cost_usd: null,
+      unpriced_calls: 0,
       seconds: null,
     });
   });

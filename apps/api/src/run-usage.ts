@@ -26,6 +26,8 @@ export interface RunUsage {
   tokens: number;
   /** Sum of the known prices; null when no call had one (never a guessed 0). */
   cost_usd: number | null;
+  /** Completed calls whose model has no table price: cost_usd leaves them out, and the budget reserved no USD for them. */
+  unpriced_calls: number;
   seconds: number | null;
 }
 
@@ -52,7 +54,7 @@ export function runSeconds(startedAt: Date | null, finishedAt: Date | null, now:
 }
 
 export function summarizeUsage(rows: ProviderCallTotals[], seconds: number | null): UsageSummary {
-  const usage: RunUsage = { calls: 0, failed_calls: 0, input_tokens: 0, output_tokens: 0, tokens: 0, cost_usd: null, seconds };
+  const usage: RunUsage = { calls: 0, failed_calls: 0, input_tokens: 0, output_tokens: 0, tokens: 0, cost_usd: null, unpriced_calls: 0, seconds };
   const byProvider: Record<string, ProviderUsage> = {};
   let unpricedCalls = 0;
   for (const r of rows) {
@@ -70,6 +72,7 @@ export function summarizeUsage(rows: ProviderCallTotals[], seconds: number | nul
     unpricedCalls += r.unpricedCalls;
   }
   usage.tokens = usage.input_tokens + usage.output_tokens;
+  usage.unpriced_calls = unpricedCalls;
   if (usage.cost_usd !== null) usage.cost_usd = usd(usage.cost_usd);
   return { usage, byProvider, unpricedCalls };
 }

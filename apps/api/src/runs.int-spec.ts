@@ -242,7 +242,7 @@ describe('reading runs', () => {
         other: { calls: 2, input_tokens: 800, output_tokens: 100, cost_usd: null },
       },
     });
-    expect(res.json.usage).toMatchObject({ calls: 3, failed_calls: 2, input_tokens: 1800, output_tokens: 400, tokens: 2200, cost_usd: 0.012 });
+    expect(res.json.usage).toMatchObject({ calls: 3, failed_calls: 2, input_tokens: 1800, output_tokens: 400, tokens: 2200, cost_usd: 0.012, unpriced_calls: 1 });
     expect((res.json.usage as { seconds: number }).seconds).toBeGreaterThanOrEqual(29);
     expect(Date.parse(res.json.created_at as string)).not.toBeNaN();
     expect(Date.parse(res.json.started_at as string)).not.toBeNaN();

@@ -16,7 +16,7 @@ export interface RunDetail {
   created_at: string | null;
   started_at: string | null;
   finished_at: string | null;
-  usage: { calls: number; failed_calls: number; input_tokens: number; output_tokens: number; tokens: number; cost_usd: number | null; seconds: number | null };
+  usage: { calls: number; failed_calls: number; input_tokens: number; output_tokens: number; tokens: number; cost_usd: number | null; unpriced_calls?: number; seconds: number | null };
   caps: Record<string, unknown>;
   usage_by_provider?: Record<string, { calls: number; input_tokens: number; output_tokens: number; cost_usd: number | null }>;
 }

@@ -42,6 +42,7 @@ export const RunUsage = z
     output_tokens: z.number(),
     tokens: z.number(),
     cost_usd: z.number().nullable().describe('null when no call had a known price (never a guessed 0)'),
+    unpriced_calls: z.number().describe('completed calls without a table price: cost_usd leaves them out, and the budget reserved no USD for them'),
     seconds: z.number().nullable(),
   });
 

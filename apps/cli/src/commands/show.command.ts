@@ -23,7 +23,7 @@ export async function showCommand(ctx: CommandContext): Promise<number> {
     `tokens ${of(fmtInt(u.tokens), num(caps.max_tokens), fmtInt)} (in ${fmtInt(u.input_tokens)}, out ${fmtInt(u.output_tokens)})`,
     u.cost_usd == null
       ? `cost n/a${num(caps.max_cost_usd) === null ? '' : ` (cap ${fmtUsd(num(caps.max_cost_usd)!)})`}`
-      : `cost ${of(fmtUsd(u.cost_usd), num(caps.max_cost_usd), fmtUsd)}`,
+      : `cost ${of(fmtUsd(u.cost_usd), num(caps.max_cost_usd), fmtUsd)}${u.unpriced_calls ? ` (+${u.unpriced_calls} unpriced)` : ''}`,
     `time ${of(u.seconds == null ? '-' : fmtWholeSeconds(u.seconds), num(caps.max_seconds), fmtWholeSeconds)}`,
   ].join(', ');
   const rounds = `round ${of(String(run.round), num(caps.max_rounds), String)}, fix round ${of(String(run.fix_round), num(caps.max_fix_rounds), String)}`;
