@@ -90,4 +90,21 @@ describe('the outbox carries JobOf<N>, checked against the catalogue', () => {
     const [{ unsent }] = await ds.query(`SELECT count(*)::int AS unsent FROM outbox WHERE sent_at IS NULL`);
     expect(unsent).toBe(1);
   });
+
+  it('keeps a delayed job\'s not_before on the row: the sweeper, after a crash, sends it with what is left of its delay', async () => {
+    const retry = outboxJob('agent.call', { runId, callId: 'c9' }, { runId, jobId: jobId('c9', 'call'), provider: 'openai', delayMs: 60_000 });
+    const now = outboxJob('agent.call', { runId, callId: 'c10' }, { runId, jobId: jobId('c10', 'call'), provider: 'openai' });
+    await ds.transaction((em) => writeOutbox(em, [retry, now]));
+    const rows = await ds.getRepository(OutboxEntity).find({ order: { id: 'ASC' } });
+    expect(rows[0].notBefore!.getTime() - rows[0].createdAt.getTime()).toBeGreaterThanOrEqual(59_000);
+    expect(rows[1].notBefore).toBeNull();
+    // As if the process died before sending: the sweeper finds both unsent.
+    await ds.query(`UPDATE outbox SET created_at = created_at - interval '10 seconds', not_before = not_before - interval '10 seconds'`);
+    expect(await new OutboxDispatcher(ds, producer).sweep(1000)).toBe(2);
+    const delayed = await producer.queue('agent.openai').getJob(jobId('c9', 'call'));
+    expect(await delayed?.getState()).toBe('delayed');
+    expect(delayed!.opts.delay).toBeGreaterThan(40_000);
+    expect(delayed!.opts.delay).toBeLessThanOrEqual(50_000);
+    expect(await (await producer.queue('agent.openai').getJob(jobId('c10', 'call')))?.getState()).toBe('waiting');
+  });
 });

@@ -17,8 +17,8 @@ export type OutboxJob = {
     payload: JobOf<N>;
     /**
      * Enqueue as a BullMQ delayed job, this many ms after the commit (a transient retry's
-     * backoff). Not stored on the row: a row the sweeper sends after a crash goes at once,
-     * which only shortens that one backoff.
+     * backoff). Stored on the row as `not_before`, so a row the sweeper sends after a crash
+     * waits out what is left of it.
      */
     delayMs?: number;
   };
@@ -101,13 +101,16 @@ export function outboxInsert(unchecked: OutboxJob[]): { sql: string; params: unk
   // Checked here, before any INSERT is sent: a bad job fails the step's transaction by name.
   const jobs = unchecked.map(checkedOutboxJob);
   return {
-    sql: `INSERT INTO outbox (run_id, queue, job_name, job_id, payload)
-     SELECT j.run_id, j.queue, j.job_name, j.job_id, j.payload
-       FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (run_id text, queue text, job_name text, job_id text, payload jsonb))
-            WITH ORDINALITY AS j(run_id, queue, job_name, job_id, payload, ord)
+    sql: `INSERT INTO outbox (run_id, queue, job_name, job_id, payload, not_before)
+     SELECT j.run_id, j.queue, j.job_name, j.job_id, j.payload,
+            CASE WHEN j.delay_ms > 0 THEN now() + j.delay_ms * interval '1 millisecond' END
+       FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (run_id text, queue text, job_name text, job_id text, payload jsonb, delay_ms integer))
+            WITH ORDINALITY AS j(run_id, queue, job_name, job_id, payload, delay_ms, ord)
       ORDER BY j.ord
      RETURNING id`,
-    params: [JSON.stringify(jobs.map((j) => ({ run_id: j.runId, queue: j.queue, job_name: j.jobName, job_id: j.jobId, payload: j.payload })))],
+    params: [
+      JSON.stringify(jobs.map((j) => ({ run_id: j.runId, queue: j.queue, job_name: j.jobName, job_id: j.jobId, payload: j.payload, delay_ms: j.delayMs ?? 0 }))),
+    ],
     rowsOf: (returned) => {
       // The serial ids are drawn in the SELECT's order, so ascending ids pair with the jobs in order.
       const ids = returned.map((r) => Number(r.id)).sort((a, b) => a - b);
@@ -152,7 +155,9 @@ export class OutboxDispatcher {
       order: { id: 'ASC' },
       take: batch,
     });
-    return this.send(rows);
+    // A delayed job keeps what is left of its delay (not_before); one past it goes at once.
+    const now = Date.now();
+    return this.send(rows.map((r) => ({ ...r, delayMs: r.notBefore ? Math.max(0, r.notBefore.getTime() - now) : undefined })));
   }
 
   /**

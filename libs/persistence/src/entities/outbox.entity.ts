@@ -40,6 +40,10 @@ export class OutboxEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
+  /** Not to run before this (a transient retry's backoff); the sweeper sends what is left of the delay. Null: at once. */
+  @Column({ name: 'not_before', type: 'timestamptz', nullable: true })
+  notBefore!: Date | null;
+
   @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
   sentAt!: Date | null;
 }
