@@ -42,19 +42,8 @@ export interface BuildRunRow {
 
 /** What the step writes to runs.workflow_state: the records, at the event_seq the step leaves. */
 export function toStoredBuildState(state: BuildRunState, eventSeq: number): StoredBuildState & Versioned {
-  return versioned(
-    {
-      proposals: state.proposals,
-      critiques: state.critiques,
-      implementations: state.implementations,
-      testRuns: state.testRuns,
-      synthesis: state.synthesis,
-      openQuestions: state.openQuestions ?? [],
-      fileReads: state.fileReads ?? [],
-      tree: state.workspace.tree,
-    },
-    eventSeq,
-  );
+  const { proposals, critiques, implementations, testRuns, synthesis, openQuestions = [], fileReads = [] } = state;
+  return versioned({ proposals, critiques, implementations, testRuns, synthesis, openQuestions, fileReads, tree: state.workspace.tree }, eventSeq);
 }
 
 /**
@@ -69,7 +58,7 @@ export function buildSnapshotMissing(run: Pick<BuildRunRow, 'status' | 'workflow
 /** The state decide() takes: the snapshot and the row's columns; a run not started yet has no snapshot. */
 export function buildStateOf(run: BuildRunRow, usage: UsageSnapshot): BuildRunState {
   const config = run.config as unknown as ProjectConfig;
-  const stored: StoredBuildState = run.workflowState
+  const { tree, ...records }: StoredBuildState = run.workflowState
     ? unversioned<StoredBuildState>(run.id, run.workflowState as unknown as StoredBuildState, run.eventSeq)
     : { ...initialBuildState(run.id, config), tree: [] };
   return {
@@ -82,14 +71,10 @@ export function buildStateOf(run: BuildRunRow, usage: UsageSnapshot): BuildRunSt
     unresolved: run.unresolved,
     haltReason: run.haltReason,
     config,
-    workspace: { path: run.workspacePath, tree: stored.tree },
-    proposals: stored.proposals,
-    critiques: stored.critiques,
-    implementations: stored.implementations,
-    testRuns: stored.testRuns,
-    synthesis: stored.synthesis,
-    openQuestions: stored.openQuestions ?? [],
-    fileReads: stored.fileReads ?? [],
+    workspace: { path: run.workspacePath, tree },
+    ...records,
+    openQuestions: records.openQuestions ?? [],
+    fileReads: records.fileReads ?? [],
     usage,
     counters: { ...(run.labelCounters ?? {}), call: run.callSeq },
   };
