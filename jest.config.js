@@ -4,11 +4,40 @@ const fs = require('fs');
 const swcrc = JSON.parse(fs.readFileSync(__dirname + '/.swcrc', 'utf8'));
 delete swcrc.$schema;
 
+// execa 9 and the packages it imports are ESM only, and jest runs our code as CommonJS (its ESM
+// mode is still experimental and needs --experimental-vm-modules in every run). So swc turns
+// exactly those packages into CommonJS, the way it turns our TypeScript: each is named below,
+// and everything in execa's own node_modules is included (the lookbehind), while every other
+// package, including CommonJS releases of the same names elsewhere in the tree, loads as is.
+const ESM_PACKAGES = [
+  'execa',
+  '@sindresorhus/merge-streams',
+  '@sec-ant/readable-stream',
+  'get-stream',
+  'human-signals',
+  'is-plain-obj',
+  'is-stream',
+  'parse-ms',
+  'pretty-ms',
+  'strip-final-newline',
+  'unicorn-magic',
+  'yoctocolors',
+];
+const esmToCjs = { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' }, sourceMaps: 'inline', swcrc: false };
+
 const shared = {
   rootDir: __dirname,
-  transform: { '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { ...swcrc, swcrc: false }],
+    '/node_modules/.+\\.js$': ['@swc/jest', esmToCjs],
+  },
+  transformIgnorePatterns: [`(?<!/execa)/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  moduleNameMapper: { '^@roundtable/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' },
+  moduleNameMapper: {
+    '^@roundtable/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    // Its package.json exports only an "import" condition, which a CommonJS require never matches.
+    '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
+  },
   testEnvironment: 'node',
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   // ROUNDTABLE_POLICY for in-process services and, through the environment, the services e2e tests start.

@@ -1,9 +1,10 @@
 // What tools/build.mjs (the services) and bench/build.mjs (the benches) bundle with: every .ts
 // file through swc first (esbuild alone cannot emit the decorator metadata that Nest's
 // dependency injection and TypeORM read), @roundtable/<lib> resolved to libs/<lib>/src, our
-// code inlined and node_modules left external.
+// code inlined and node_modules left external, but for the ESM-only packages (INLINED_PACKAGES).
 import { transformFile } from '@swc/core';
 import { readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,6 +14,16 @@ const swcrc = JSON.parse(readFileSync(path.join(root, '.swcrc'), 'utf8'));
 delete swcrc.$schema;
 swcrc.module = { type: 'es6' };
 swcrc.sourceMaps = 'inline';
+
+/**
+ * Packages bundled into each service rather than required at run time, with everything they
+ * import: they are ESM only, and a CommonJS bundle can require() an ES module only on Node
+ * 20.19 and later (package.json promises >=20). esbuild turns them into CommonJS here as swc
+ * does for jest (jest.config.js).
+ */
+const INLINED_PACKAGES = ['execa'];
+
+const insideNodeModules = (file) => file.split(path.sep).includes('node_modules');
 
 /**
  * esbuild options for one entry. `keepSourceDirname`: each module keeps its source directory
@@ -38,6 +49,19 @@ export function bundleOptions(entry, outfile, { keepSourceDirname = false } = {}
       }));
     },
   };
+  // What `packages: 'external'` did, less INLINED_PACKAGES: a bare import from our code stays a
+  // require(); one from a file already inside node_modules is one of theirs, and is inlined too.
+  const externalPackagesPlugin = {
+    name: 'external-packages',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        // Node's own modules are left to esbuild, which knows they have no side effects.
+        if (isBuiltin(args.path) || INLINED_PACKAGES.includes(name) || insideNodeModules(args.importer)) return undefined;
+        return { path: args.path, external: true };
+      });
+    },
+  };
   return {
     entryPoints: [path.join(root, entry)],
     outfile: path.join(root, outfile),
@@ -46,8 +70,7 @@ export function bundleOptions(entry, outfile, { keepSourceDirname = false } = {}
     target: 'node20',
     format: 'cjs',
     sourcemap: 'inline',
-    packages: 'external',
-    plugins: [aliasPlugin, swcPlugin],
+    plugins: [aliasPlugin, externalPackagesPlugin, swcPlugin],
     logLevel: 'warning',
   };
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 
 /**
  * Settings every git command gets on the command line. The repository's own config still
@@ -74,41 +74,30 @@ export interface GitOutput {
   truncated: boolean;
 }
 
+/** Enough of git's complaint for the error message. */
 const STDERR_LIMIT = 16 * 1024;
 
 /** Runs git without a shell; arguments are never interpreted by anything but git. */
-export function runGit(args: readonly string[], opts: GitRunOptions = {}): Promise<GitOutput> {
-  const maxStdout = opts.maxStdoutBytes ?? 16 * 1024 * 1024;
-  const fullArgs = [...GIT_SETTINGS, ...args];
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', fullArgs, { env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'], timeout: opts.timeoutMs ?? 120_000 });
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let truncated = false;
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (truncated) return;
-      const room = maxStdout - outBytes;
-      if (chunk.length > room) {
-        out.push(chunk.subarray(0, room));
-        outBytes = maxStdout;
-        truncated = true;
-        child.kill('SIGTERM');
-        return;
-      }
-      out.push(chunk);
-      outBytes += chunk.length;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < STDERR_LIMIT) stderr += chunk.toString('utf8');
-    });
-    child.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'ENOENT' ? new GitUnavailableError() : err));
-    child.once('close', (code) => {
-      // Killed by us for reading enough is success; killed by the timeout is not.
-      if (code === 0 || truncated) resolve({ stdout: Buffer.concat(out).toString('utf8'), truncated });
-      else reject(new GitCommandError(args, code, stderr));
-    });
+export async function runGit(args: readonly string[], opts: GitRunOptions = {}): Promise<GitOutput> {
+  const result = await execa('git', [...GIT_SETTINGS, ...args], {
+    env: gitEnv(),
+    extendEnv: false,
+    stdin: 'ignore',
+    timeout: opts.timeoutMs ?? 120_000,
+    // Bytes, not characters: maxBuffer counts in the encoding's unit. Past it execa stops reading
+    // and git ends on a broken pipe; stderr keeps its default bound (git never says much).
+    encoding: 'buffer',
+    maxBuffer: { stdout: opts.maxStdoutBytes ?? 16 * 1024 * 1024 },
+    stripFinalNewline: false,
+    reject: false,
   });
+  const cause = result.cause as NodeJS.ErrnoException | undefined;
+  if (result.exitCode === undefined && result.signal === undefined && cause?.syscall?.startsWith('spawn')) {
+    throw cause.code === 'ENOENT' ? new GitUnavailableError() : cause;
+  }
+  // Cut short by us for reading enough is success; killed by the timeout is not.
+  if (result.exitCode === 0 || result.isMaxBuffer) return { stdout: Buffer.from(result.stdout).toString('utf8'), truncated: result.isMaxBuffer };
+  throw new GitCommandError(args, result.exitCode ?? null, Buffer.from(result.stderr).subarray(0, STDERR_LIMIT).toString('utf8'));
 }
 
 /** `git --git-dir=… --work-tree=…`: never found by walking up from a directory the tests can write. */

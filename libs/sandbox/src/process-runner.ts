@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import * as path from 'node:path';
@@ -53,16 +53,13 @@ function runInProcessGroup(req: TestRunRequest, cwd: string, env: Record<string,
     const started = process.hrtime.bigint();
     const capture = new OutputCapture(OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES);
     // detached: the shell leads a new process group, so one kill reaches everything it started.
-    const child = spawn('/bin/sh', ['-c', req.command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Output is read here (buffer: false), into OutputCapture's head and tail, not kept whole.
+    const child = execa('/bin/sh', ['-c', req.command], { cwd, env, extendEnv: false, detached: true, stdin: 'ignore', buffer: false, reject: false });
+    child.stdout.on('data', (chunk: Buffer) => capture.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => capture.push(chunk));
 
     let timedOut = false;
     let exited = false;
-    const streamsClosed = Promise.all(
-      [child.stdout, child.stderr].map((stream) => {
-        stream.on('data', (chunk: Buffer) => capture.push(chunk));
-        return new Promise<void>((done) => stream.once('close', () => done()));
-      }),
-    );
 
     const killGroup = () => {
       if (child.pid === undefined) return;
@@ -80,9 +77,14 @@ function runInProcessGroup(req: TestRunRequest, cwd: string, env: Record<string,
       killGroup();
     }, req.timeoutMs);
 
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
+    // Settles once the shell has exited and both streams have ended; for a shell that never
+    // started, with the reason (there is no exit then).
+    const finished = child.then((result) => {
+      const cause = result.cause as NodeJS.ErrnoException | undefined;
+      if (result.exitCode === undefined && result.signal === undefined && cause?.syscall?.startsWith('spawn')) {
+        clearTimeout(timer);
+        reject(cause);
+      }
     });
 
     child.once('exit', (code, signal) => {
@@ -92,11 +94,12 @@ function runInProcessGroup(req: TestRunRequest, cwd: string, env: Record<string,
       // Background processes the tests left behind die with the run, not later.
       killGroup();
 
+      // Something outside the group (setsid) may still hold the streams: it gets a grace, not the run's end.
       let drainTimer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<void>((done) => {
         drainTimer = setTimeout(done, PIPE_DRAIN_GRACE_MS);
       });
-      void Promise.race([streamsClosed, graceOver]).then(() => {
+      void Promise.race([finished, graceOver]).then(() => {
         clearTimeout(drainTimer);
         child.stdout.destroy();
         child.stderr.destroy();

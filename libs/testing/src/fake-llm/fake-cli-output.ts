@@ -23,6 +23,8 @@ export interface FakeCliOutput {
   exitCode: number;
   /** Sleep this long before exiting without output (the `hang` fault). */
   hangMs?: number;
+  /** While hanging, ignore SIGTERM, and start a helper that ignores it too (`hang_ignoring_sigterm`). */
+  ignoreSigterm?: boolean;
   files?: Record<string, string>;
 }
 
@@ -73,6 +75,7 @@ export function fakeCliOutput(call: FakeCliCall, turn: ScriptTurn, seq: number):
   if (turn.error || !turn.entry) return failure(call, turn.error ?? 'fake-llm: no reply', 1);
   const entry = turn.entry;
   if (entry.fault === 'hang') return { stdout: '', stderr: '', exitCode: 0, hangMs: entry.hang_ms ?? 600_000 };
+  if (entry.fault === 'hang_ignoring_sigterm') return { stdout: '', stderr: '', exitCode: 0, hangMs: entry.hang_ms ?? 600_000, ignoreSigterm: true };
   if (entry.fault && FAILURE_WORDS[call.cli][entry.fault]) {
     return failure(call, FAILURE_WORDS[call.cli][entry.fault].replace('{model}', model), 1);
   }

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, openSync, mkdirSync, readFileSync, readlinkSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FakeCliCall, FakeCliName } from './fake-cli-output';
@@ -181,6 +182,26 @@ function stdinKind(): string {
   }
 }
 
+/** The helper: ignores SIGTERM, says so on stdout, then idles until killed. */
+const STUBBORN_HELPER = "process.on('SIGTERM', () => {}); process.stdout.write('ready\\n'); setInterval(() => {}, 1000);";
+
+/**
+ * A CLI that will not stop when asked: this process ignores SIGTERM and starts a helper in its
+ * process group (not detached) that ignores it too, with no stdio of ours, so no pipe the
+ * caller reads stays open because of it. The pids are written once both ignore SIGTERM.
+ */
+async function ignoreSigtermWithHelper(pidFile: string | undefined): Promise<void> {
+  process.on('SIGTERM', () => undefined);
+  // A real child process is what this fake is about: a test double of a CLI's own helper.
+  const helper = spawn(process.execPath, ['-e', STUBBORN_HELPER], { stdio: ['ignore', 'pipe', 'ignore'] });
+  await new Promise<void>((ready, failed) => {
+    helper.once('error', failed);
+    helper.stdout.once('data', () => ready());
+  });
+  helper.stdout.destroy();
+  if (pidFile) writeFileSync(pidFile, `${process.pid}\n${helper.pid}\n`);
+}
+
 /**
  * The body of the fake `claude` / `codex` / `grok` / `gemini` executables (libs/testing/bin):
  * answers from the script named by FAKE_LLM_SCRIPT, with the replay engine's rules; each
@@ -219,6 +240,7 @@ export async function runFakeCli(cli: FakeCliName, argv: string[], env: NodeJS.P
   appendFileSync(logPath, `${JSON.stringify(logLine)}\n`);
   const out = fakeCliOutput(call, turn, past.length + 1);
   if (out.hangMs) {
+    if (out.ignoreSigterm) await ignoreSigtermWithHelper(turn.entry?.pid_file);
     await new Promise((r) => setTimeout(r, out.hangMs));
     return 0;
   }

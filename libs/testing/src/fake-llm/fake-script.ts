@@ -6,10 +6,13 @@ import { z } from 'zod';
  * What a scripted reply can do instead of answering. HTTP faults answer in each wire's own
  * error shape; `hang` never answers; `malformed_json` answers with broken JSON as the model's
  * text; `malformed_body` answers 200 with a body that is not JSON; `empty` and `cancelled`
- * answer with no text; `reconnect` (codex) emits an error event, then completes normally.
+ * answer with no text; `reconnect` (codex) emits an error event, then completes normally;
+ * `hang_ignoring_sigterm` (fake CLIs only) hangs like `hang`, but it and a helper it starts
+ * ignore SIGTERM, as a CLI with a stuck child can: only a SIGKILL to its process group ends both.
  */
 export const FAKE_FAULTS = [
   '401', '404', '429', '500', 'hang', 'malformed_json', 'malformed_body', 'empty', 'cancelled', 'usage_limit', 'reconnect',
+  'hang_ignoring_sigterm',
 ] as const;
 export type FakeFault = (typeof FAKE_FAULTS)[number];
 
@@ -30,6 +33,11 @@ export const FakeScriptEntry = z.object({
   retry_after_s: z.number().nonnegative().default(1),
   /** For `hang`: how long before the connection is dropped (default: until the server closes). */
   hang_ms: z.number().int().positive().optional(),
+  /**
+   * For `hang_ignoring_sigterm`: the file the fake CLI writes its own pid and its helper's to
+   * (one a line) once both ignore SIGTERM, so a test can check that neither outlived the kill.
+   */
+  pid_file: z.string().min(1).optional(),
   /** How many requests this entry answers before the next one is used (e.g. three 500s). */
   times: z.number().int().positive().default(1),
   /** Reported token usage; approximated from text length (4 chars a token) when absent. */
