@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { TerminusReadiness } from '@roundtable/observability';
 import { AgentCallEntity, RunEntity } from '@roundtable/persistence';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 import { ApiError } from './api-error';
@@ -33,7 +34,7 @@ describe('health', () => {
   it('answers 503 naming the dependency that does not answer', async () => {
     // A lost Redis makes ioredis queue commands forever (BullMQ needs maxRetriesPerRequest: null).
     const hungRedis = { ping: () => new Promise<never>(() => undefined) } as unknown as Redis;
-    const health = new HealthController(new ReadinessService(api.ds, hungRedis, 200));
+    const health = new HealthController(new ReadinessService(api.app.get(TerminusReadiness), api.ds, hungRedis, 200));
     const err = await health.ready().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).getStatus()).toBe(503);

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { OperatorPolicy } from '@roundtable/contracts';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
+import { ReadinessModule, TerminusReadiness } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
 import { createRedisConnection, JobProducer, ServiceOps } from '@roundtable/queues';
 import { AgentCallsService } from './agent-calls.service';
@@ -55,6 +56,7 @@ export class ApiModule {
   static forRoot(env: ApiEnv, policy: OperatorPolicy): DynamicModule {
     return {
       module: ApiModule,
+      imports: [ReadinessModule],
       controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
       providers: [
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
@@ -92,7 +94,11 @@ export class ApiModule {
         },
         { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
         { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },
-        { provide: ReadinessService, useFactory: (ds: DataSource, r: Redis) => new ReadinessService(ds, r), inject: [DS, REDIS] },
+        {
+          provide: ReadinessService,
+          useFactory: (t: TerminusReadiness, ds: DataSource, r: Redis) => new ReadinessService(t, ds, r),
+          inject: [TerminusReadiness, DS, REDIS],
+        },
         { provide: BullBoardService, useFactory: (ds: DataSource, r: Redis) => new BullBoardService(ds, r, env.QUEUE_PREFIX), inject: [DS, REDIS] },
         // Metrics for /metrics behind the doors, and with HEALTH_PORT the same internal ops port the workers have.
         {

@@ -1,5 +1,6 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import { failingChecks } from '@roundtable/observability';
+import { HealthCheck } from '@nestjs/terminus';
+import { readinessAnswer } from '@roundtable/observability';
 import { ApiError } from './api-error';
 import { ReadinessService } from './readiness.service';
 
@@ -14,10 +15,12 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /** 200 with every check; 503 naming the dependency that does not answer, and once shutdown has begun (terminus). Our OpenAPI document describes it, not terminus's. */
   @Get('readyz')
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
   async ready() {
-    const r = await this.readiness.check();
-    if (!r.ready) throw new ApiError(503, { error: 'not_ready', message: `not ready: ${failingChecks(r)}`, checks: r.checks });
-    return { status: 'ok', checks: r.checks };
+    const { statusCode, body } = readinessAnswer(await this.readiness.check());
+    if ('error' in body) throw new ApiError(statusCode, body);
+    return body;
   }
 }

@@ -1,18 +1,19 @@
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { checkReadiness, type Readiness } from '@roundtable/observability';
+import type { Readiness, TerminusReadiness } from '@roundtable/observability';
 
 export type { Readiness };
 
-/** Whether this replica can serve: Postgres answers SELECT 1 and Redis answers PING, each within its deadline. */
+/** Whether this replica can serve: Postgres answers SELECT 1 and Redis answers PING, each within its deadline, and shutdown has not begun. */
 export class ReadinessService {
   constructor(
+    private readonly terminus: TerminusReadiness,
     private readonly ds: DataSource,
     private readonly redis: Redis,
     private readonly timeoutMs = 2000,
   ) {}
 
   check(): Promise<Readiness> {
-    return checkReadiness({ postgres: () => this.ds.query('SELECT 1'), redis: () => this.redis.ping() }, this.timeoutMs);
+    return this.terminus.check({ postgres: () => this.ds.query('SELECT 1'), redis: () => this.redis.ping() }, this.timeoutMs);
   }
 }

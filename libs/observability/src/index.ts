@@ -4,3 +4,4 @@ export * from './readiness';
 export * from './roundtable-metrics';
 export * from './queue-depth';
 export * from './ops-server';
+export * from './terminus-readiness';

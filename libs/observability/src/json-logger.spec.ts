@@ -52,6 +52,12 @@ describe('JsonLogger', () => {
     expect(JSON.parse(lines[0]).msg).toBe(`provider said: invalid x-api-key ${REDACTED} (${REDACTED})`);
   });
 
+  it('censors the values under known secret keys, whatever they look like', () => {
+    const { logger, records } = capture();
+    logger.warn({ msg: 'provider options', apiKey: 'short', headers: { authorization: 'opaque', accept: 'json' }, model: 'm' });
+    expect(records()[0]).toMatchObject({ apiKey: REDACTED, headers: { authorization: REDACTED, accept: 'json' }, model: 'm' });
+  });
+
   it('cuts a long message and drops levels it was not asked for', () => {
     const { logger, records } = capture({ levels: ['log'] });
     logger.debug('hidden');

@@ -1,64 +1,60 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
-import { SecretRedactor, secretsFromEnv } from './log-redaction';
+import pino, { type DestinationStream, type Logger as PinoLogger } from 'pino';
+import { REDACTED, SECRET_KEY_PATHS, SecretRedactor, secretsFromEnv } from './log-redaction';
+import { logEntryOf } from './log-entry';
+import { textLogStream } from './text-log-stream';
 
 export type LogFormat = 'json' | 'text';
 
 export interface ServiceLoggerOptions {
   service: string;
-  /** json (default): one object per line for a log pipeline; text: one readable line, for a terminal. */
+  /** json (default): one object per line for a log pipeline; text: one readable line, for a terminal (development: needs pino-pretty). */
   format?: LogFormat;
   /** Levels written (Nest's names); default log, warn, error, fatal. */
   levels?: LogLevel[];
   redactor?: SecretRedactor;
+  /** Where lines go; default stdout (synchronously, so the last line before an exit is not lost). */
   write?: (line: string) => void;
   now?: () => Date;
 }
 
-/** Nest's level names, as a log pipeline expects them. */
-const LEVEL_NAME: Record<LogLevel, string> = { log: 'info', error: 'error', warn: 'warn', debug: 'debug', verbose: 'trace', fatal: 'fatal' };
-
-/** Ids as the api mints them (`run_` + 10 hex) and agent call ids (`<run>-c<seq>`): a line that names one carries it as a field. */
-const CALL_ID = /\b(run_[0-9a-f]{10})-c\d+\b/;
-const RUN_ID = /\brun_[0-9a-f]{10}\b/;
-
-/** A message longer than this is cut: a log line is no place for a reply or a prompt that slipped into an error. */
-const MAX_MSG_CHARS = 4000;
-
-const STACK = /^.+\n\s+at .+/s;
-
-interface Entry {
-  msg: string;
-  fields: Record<string, unknown>;
-}
-
-function entryOf(message: unknown): Entry {
-  if (message instanceof Error) return { msg: message.message, fields: { stack: message.stack } };
-  if (message && typeof message === 'object' && !Array.isArray(message)) {
-    const { msg, message: text, ...fields } = message as Record<string, unknown>;
-    return { msg: String(msg ?? text ?? ''), fields };
-  }
-  return { msg: typeof message === 'string' ? message : JSON.stringify(message), fields: {} };
-}
+/** Nest's level names, as a log pipeline expects them (pino's labels). */
+const PINO_LEVEL: Record<LogLevel, pino.Level> = { log: 'info', error: 'error', warn: 'warn', debug: 'debug', verbose: 'trace', fatal: 'fatal' };
 
 /**
- * Nest's LoggerService writing one JSON object per line: level, time, service, context, msg, and
- * run_id / call_id when the message is an object that gives them or names them in its text. Every
- * line passes the redactor, so an API key (by shape or by the value this process holds) never
- * reaches the log.
+ * Nest's LoggerService on pino, writing one JSON object per line: level, time, service, context,
+ * msg, and run_id / call_id when the message is an object that gives them or names them in its
+ * text (log-entry.ts). Secrets are kept out twice: pino's `redact` censors values under known
+ * secret keys (SECRET_KEY_PATHS), and every serialized line passes the redactor, so an API key (by
+ * shape or by the value this process holds) never reaches the log.
+ *
+ * pino directly rather than nestjs-pino: our loggers exist before Nest does (main.ts hands one to
+ * NestFactory, so boot lines are formatted too), three of the four services have no HTTP for
+ * pino-http to log, and the fields above are ours either way.
  *
  * `logger.log({ msg: 'agent call failed', call_id, run_id })` and `logger.log('… run_ab12… …')` both work.
  */
 export class JsonLogger implements LoggerService {
   private readonly levels: Set<LogLevel>;
-  private readonly redactor: SecretRedactor;
-  private readonly write: (line: string) => void;
-  private readonly now: () => Date;
+  private readonly pino: PinoLogger;
 
-  constructor(private readonly opts: ServiceLoggerOptions) {
+  constructor(opts: ServiceLoggerOptions) {
     this.levels = new Set(opts.levels ?? ['log', 'warn', 'error', 'fatal']);
-    this.redactor = opts.redactor ?? new SecretRedactor(secretsFromEnv(process.env));
-    this.write = opts.write ?? ((line) => process.stdout.write(line));
-    this.now = opts.now ?? (() => new Date());
+    const redactor = opts.redactor ?? new SecretRedactor(secretsFromEnv(process.env));
+    const now = opts.now ?? (() => new Date());
+    const sink: DestinationStream = opts.write ? { write: opts.write } : pino.destination({ dest: 1, sync: true });
+    this.pino = pino(
+      {
+        // Nest's levels are a set (setLogLevels may leave gaps), so the set filters and pino passes all.
+        level: 'trace',
+        base: { service: opts.service },
+        timestamp: () => `,"time":"${now().toISOString()}"`,
+        formatters: { level: (label) => ({ level: label }) },
+        redact: { paths: [...SECRET_KEY_PATHS], censor: REDACTED },
+        hooks: { streamWrite: (line) => redactor.redact(line) },
+      },
+      opts.format === 'text' ? textLogStream(sink, !opts.write && process.stdout.isTTY === true && !process.env.NO_COLOR) : sink,
+    );
   }
 
   log(message: unknown, ...params: unknown[]): void {
@@ -87,29 +83,7 @@ export class JsonLogger implements LoggerService {
 
   private emit(level: LogLevel, message: unknown, params: unknown[]): void {
     if (!this.levels.has(level)) return;
-    // Nest's Logger appends its context as the last string; error() may carry a stack before it.
-    const rest = [...params];
-    const context = rest.length && typeof rest[rest.length - 1] === 'string' && !STACK.test(rest[rest.length - 1] as string) ? (rest.pop() as string) : undefined;
-    const stack = rest.find((p): p is string => typeof p === 'string' && STACK.test(p));
-    const { msg, fields } = entryOf(message);
-    const cut = msg.length > MAX_MSG_CHARS ? `${msg.slice(0, MAX_MSG_CHARS)}… (${msg.length - MAX_MSG_CHARS} chars cut)` : msg;
-    const call = CALL_ID.exec(cut);
-    const record: Record<string, unknown> = {
-      level: LEVEL_NAME[level],
-      time: this.now().toISOString(),
-      service: this.opts.service,
-      context: context ?? null,
-      msg: cut,
-      ...(call ? { run_id: call[1], call_id: call[0] } : RUN_ID.test(cut) ? { run_id: RUN_ID.exec(cut)![0] } : {}),
-      ...fields,
-      ...(stack && !fields.stack ? { stack } : {}),
-    };
-    if (this.opts.format === 'text') {
-      const ids = [record.run_id, record.call_id].filter(Boolean).join(' ');
-      const line = `${record.time} ${String(record.level).toUpperCase().padEnd(5)} [${record.service}${context ? `/${context}` : ''}] ${cut}${ids ? `  (${ids})` : ''}${record.stack ? `\n${record.stack}` : ''}`;
-      this.write(`${this.redactor.redact(line)}\n`);
-      return;
-    }
-    this.write(`${this.redactor.redact(JSON.stringify(record))}\n`);
+    const { msg, fields } = logEntryOf(message, params);
+    this.pino[PINO_LEVEL[level]](fields, msg);
   }
 }

@@ -8,6 +8,18 @@ export const REDACTED = '[redacted]';
  */
 const KEY_SHAPES: RegExp[] = [/sk-[A-Za-z0-9_-]{10,}/g, /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g];
 
+/**
+ * Keys whose values are secrets by their name, for pino's `redact` (exact, case-sensitive paths):
+ * a log call that hands over a config, a request's headers or a provider's options object has
+ * them censored before serialization, whatever the value looks like. Top level and one level down
+ * (`{ headers: { authorization } }`); deeper objects are still covered by the value scrubbing.
+ */
+export const SECRET_KEY_PATHS: readonly string[] = [
+  ...['apiKey', 'api_key', 'token', 'password', 'secret', 'authorization', 'cookie'].flatMap((k) => [k, `*.${k}`]),
+  '["x-api-key"]',
+  '*["x-api-key"]',
+];
+
 /** Environment variables whose values are secrets by their name. */
 const SECRET_ENV_NAME = /(_KEY|_TOKEN|_SECRET|_PASSWORD)$/;
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { failingChecks, type Readiness } from './readiness';
+import { readinessAnswer, type Readiness } from './readiness';
 import type { RoundtableMetrics } from './roundtable-metrics';
 
 export interface OpsServerOptions {
@@ -8,6 +8,7 @@ export interface OpsServerOptions {
   port: number;
   /** Default: every interface, so kubelet and Prometheus reach it on the pod's address. */
   host?: string;
+  /** checkReadiness over the service's probes, or TerminusReadiness.check from its Nest context. */
   readiness: () => Promise<Readiness>;
   metrics: RoundtableMetrics;
 }
@@ -21,7 +22,10 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  * A worker's operations port (HEALTH_PORT): `/healthz` (the process serves), `/readyz` (its
  * dependencies answer; 503 names the one that does not, and every request after shutdown began),
  * `/metrics` (Prometheus). Plain node:http, no auth: it belongs on an internal port that only the
- * kubelet and Prometheus reach, never behind an ingress. Workers have no other HTTP surface.
+ * kubelet and Prometheus reach, never behind an ingress. Workers have no other HTTP surface: they
+ * are Nest application contexts, and an HTTP adapter (express and Nest's router) in each worker
+ * for three fixed routes would be more to run and to secure than this. The answers are the api's
+ * (readinessAnswer), computed through terminus's indicators.
  */
 export class OpsServer {
   private draining = false;
@@ -42,10 +46,8 @@ export class OpsServer {
       if (req.method !== 'GET' && req.method !== 'HEAD') return json(res, 405, { error: 'method_not_allowed', message: `${req.method} is not served here; use GET` });
       if (path === '/healthz') return json(res, 200, { status: 'ok' });
       if (path === '/readyz') {
-        if (ops.draining) return json(res, 503, { error: 'not_ready', message: 'not ready: shutting down', checks: {} });
-        const r = await opts.readiness();
-        if (!r.ready) return json(res, 503, { error: 'not_ready', message: `not ready: ${failingChecks(r)}`, checks: r.checks });
-        return json(res, 200, { status: 'ok', checks: r.checks });
+        const { statusCode, body } = readinessAnswer(ops.draining ? { ready: false, checks: {}, shuttingDown: true } : await opts.readiness());
+        return json(res, statusCode, body);
       }
       if (path === '/metrics') {
         const { contentType, body } = await opts.metrics.scrape();
