@@ -1,4 +1,5 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { OperatorPolicy } from '@roundtable/contracts';
@@ -60,6 +61,8 @@ export class ApiModule {
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
         { provide: PRODUCER, useFactory: (r: Redis) => new JobProducer(r, env.QUEUE_PREFIX), inject: [REDIS] },
+        // The write quota's counts, on the shared connection (so Connections closes it), shared by every replica.
+        { provide: ThrottlerStorageRedisService, useFactory: (r: Redis) => new ThrottlerStorageRedisService(r), inject: [REDIS] },
         {
           provide: RunSubmissionService,
           useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>

@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import type { OperatorPolicy } from '@roundtable/contracts';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ApiExceptionFilter } from './api-exception.filter';
 import type { ApiEnv } from './api.env';
 import { TokenBook } from './api-tokens';
@@ -48,7 +49,7 @@ export async function createApiApp(
     });
   }
   app.use(bearerAuth(new TokenBook(env.API_TOKENS)));
-  app.use(writeRateLimit(env.RATE_LIMIT_WRITES_PER_MIN));
+  app.use(writeRateLimit({ perMinute: env.RATE_LIMIT_WRITES_PER_MIN, storage: app.get(ThrottlerStorageRedisService), prefix: env.QUEUE_PREFIX }));
   registerBodyParsers(app, env.API_BODY_LIMIT);
   app.useGlobalFilters(new ApiExceptionFilter());
   // Mounted before init() registers Nest's routes and its 404 handler.
