@@ -16,7 +16,7 @@ const THROTTLER = 'writes';
  * one atomic script per hit), so every api replica spends the same quota; a count in each process let a
  * client reach N times the limit through N replicas. The keys carry QUEUE_PREFIX, as every other key of a
  * deployment does, so two deployments (or two test runs) on one Redis never share a quota: the storage writes
- * `{<QUEUE_PREFIX>:write-quota:token:<name>:writes}:hits` (and `…:blocked`), each gone a minute after its last use.
+ * `{<QUEUE_PREFIX>:write-quota:token:<name>:writes}:hits` (and `…:blocked`), each expiring with its window or its block.
  *
  * A middleware, not the library's ThrottlerGuard: a guard runs after the body parsers and never sees Bull Board
  * (mounted as an Express router), and this door must refuse before a body is read, mounted after bearerAuth so an
