@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createDataSource, createTestDatabase, type TestDatabase } from '@roundtable/persistence';
 import { createRedisConnection } from '@roundtable/queues';
-import { freePort, projectConfigFrom, randomQueuePrefix, type RunningService, startService, stopService, TEST_REDIS_URL } from '@roundtable/testing';
+import { deleteRedisPrefix, freePort, projectConfigFrom, randomQueuePrefix, type RunningService, startService, stopService, TEST_REDIS_URL } from '@roundtable/testing';
 
 const DEMO = path.join(__dirname, '../../examples/dd-demo/project.yaml');
 const TOKEN = 'e2e-quota-token-0123456789abcdef';
@@ -39,13 +39,10 @@ describe('the write quota across api replicas', () => {
   afterAll(async () => {
     await Promise.all(replicas.map((r) => stopService(r.svc)));
     await db?.drop();
-    // The throttler's keys are `{<prefix>:…}:hits`, the queues' `<prefix>:…`: both go.
+    // The quota's buckets are `<prefix>:write-quota:…`, beside the queues' `<prefix>:…`.
     const redis = createRedisConnection(TEST_REDIS_URL);
     try {
-      for (const match of [`${prefix}:*`, `{${prefix}:*`]) {
-        const keys = await redis.keys(match);
-        if (keys.length) await redis.del(...keys);
-      }
+      await deleteRedisPrefix(redis, prefix);
     } finally {
       redis.disconnect();
     }

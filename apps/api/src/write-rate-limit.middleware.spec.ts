@@ -1,14 +1,14 @@
 import type { Request, Response } from 'express';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { ApiError } from './api-error';
-import { WRITE_QUOTA_WINDOW_MS, writeRateLimit } from './write-rate-limit.middleware';
+import { WRITE_QUOTA_REFILL_MS, writeRateLimit } from './write-rate-limit.middleware';
 
-/** A storage that counts in memory as the Redis one does in Redis, and remembers the keys it was asked for. */
+/** A storage that refuses past `limit` hits (the door's part, not the bucket's: that is RedisTokenBucketStorage's int-spec), and remembers the keys it was asked for. */
 function countingStorage(limit: number) {
   const hits = new Map<string, number>();
   const storage: ThrottlerStorage = {
     async increment(key, ttl, max, blockDuration, name) {
-      expect({ ttl, max, blockDuration, name }).toEqual({ ttl: WRITE_QUOTA_WINDOW_MS, max: limit, blockDuration: WRITE_QUOTA_WINDOW_MS, name: 'writes' });
+      expect({ ttl, max, blockDuration, name }).toEqual({ ttl: WRITE_QUOTA_REFILL_MS, max: limit, blockDuration: 0, name: 'writes' });
       const n = (hits.get(key) ?? 0) + 1;
       hits.set(key, n);
       return { totalHits: n, timeToExpire: 60, isBlocked: n > max, timeToBlockExpire: n > max ? 60 : 0 };
