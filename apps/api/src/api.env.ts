@@ -55,7 +55,7 @@ export const ApiEnv = CommonEnv.extend({
     .enum(['true', 'false'], { error: 'API_OPEN is true or false' })
     .default('false')
     .transform((v) => v === 'true'),
-  /** Writes (POST …) a token may make per minute, as a token bucket per token (per client address when open); 0: no limit. */
+  /** Writes (POST …) a token may make per minute (per client address when open), as a token bucket in Redis shared by every replica; 0: no limit. */
   RATE_LIMIT_WRITES_PER_MIN: z.coerce
     .number({ error: 'RATE_LIMIT_WRITES_PER_MIN must be a number of writes a minute, e.g. 60' })
     .int('RATE_LIMIT_WRITES_PER_MIN must be a whole number')

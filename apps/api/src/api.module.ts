@@ -13,6 +13,7 @@ import { CallsController } from './calls.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { ReadinessService } from './readiness.service';
+import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 import { RunQueryService } from './run-query.service';
 import { RunControlController } from './run-control.controller';
 import { RunControlService } from './run-control.service';
@@ -62,6 +63,8 @@ export class ApiModule {
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
         { provide: PRODUCER, useFactory: (r: Redis) => new JobProducer(r, env.QUEUE_PREFIX), inject: [REDIS] },
+        // The write quota's buckets, on the shared connection (so Connections closes it), shared by every replica.
+        { provide: RedisTokenBucketStorage, useFactory: (r: Redis) => new RedisTokenBucketStorage(r), inject: [REDIS] },
         {
           provide: RunSubmissionService,
           useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>

@@ -11,6 +11,7 @@ import { registerBodyParsers } from './body-parsers';
 import { BULL_BOARD_PATH, BullBoardService } from './bull-board.service';
 import { docsHandler, DOCS_PATH } from './openapi/docs.handler';
 import { buildOpenApiDocument } from './openapi/openapi-document';
+import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 import { writeRateLimit } from './write-rate-limit.middleware';
 
 /** Headers a browser client sends and may read, when CORS_ORIGINS lets it call at all. */
@@ -48,7 +49,7 @@ export async function createApiApp(
     });
   }
   app.use(bearerAuth(new TokenBook(env.API_TOKENS)));
-  app.use(writeRateLimit(env.RATE_LIMIT_WRITES_PER_MIN));
+  app.use(writeRateLimit({ perMinute: env.RATE_LIMIT_WRITES_PER_MIN, storage: app.get(RedisTokenBucketStorage), prefix: env.QUEUE_PREFIX }));
   registerBodyParsers(app, env.API_BODY_LIMIT);
   app.useGlobalFilters(new ApiExceptionFilter());
   // Mounted before init() registers Nest's routes and its 404 handler.

@@ -1,27 +1,46 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { ApiError } from './api-error';
 import { isWrite, principalOf } from './bearer-auth.middleware';
-import { TokenBuckets } from './token-bucket';
+
+/** A full bucket (RATE_LIMIT_WRITES_PER_MIN writes) refills in a minute: one write every 60 / limit s. */
+export const WRITE_QUOTA_REFILL_MS = 60_000;
+/** The throttler's name: the storage puts it in the Redis key after ours. */
+const THROTTLER = 'writes';
+/** No block beyond the bucket's own refusal: a refused write is taken again as soon as a token is back. */
+const NO_BLOCK = 0;
 
 /**
  * RATE_LIMIT_WRITES_PER_MIN per token on write routes (per client address when the API runs open);
  * reads, the event stream and Bull Board's polling are not limited. Over the limit: 429 with Retry-After in seconds.
- * Mounted after bearerAuth, so an anonymous request is refused before it can spend anyone's bucket.
+ *
+ * A token bucket per key: a client may burst a minute's allowance, then writes at the steady rate, and a refused
+ * write is told the seconds until its next token. The bucket lives in Redis behind @nestjs/throttler's storage
+ * interface (RedisTokenBucketStorage: one atomic script per hit, on Redis' clock), so every api replica spends
+ * the same quota; a bucket in each process let a client reach N times the limit through N replicas. The keys
+ * carry QUEUE_PREFIX, as every other key of a deployment does, so two deployments (or two test runs) on one Redis
+ * never share a quota: `<QUEUE_PREFIX>:write-quota:token:<name>:writes`, expiring when its bucket is full again.
+ *
+ * A middleware, not the library's ThrottlerGuard: a guard runs after the body parsers and never sees Bull Board
+ * (mounted as an Express router), and this door must refuse before a body is read, mounted after bearerAuth so an
+ * anonymous request is refused before it can spend anyone's quota.
  */
-export function writeRateLimit(perMinute: number) {
-  const buckets = new TokenBuckets(perMinute);
+export function writeRateLimit(opts: { perMinute: number; storage: ThrottlerStorage; prefix: string }) {
+  const { perMinute, storage, prefix } = opts;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (perMinute === 0 || !isWrite(req)) return next();
     const principal = principalOf(res);
     const key = principal && principal.name !== 'anonymous' ? `token:${principal.name}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-    const take = buckets.take(key);
-    if (take.ok) {
-      res.setHeader('RateLimit-Limit', String(perMinute));
-      res.setHeader('RateLimit-Remaining', String(take.remaining));
-      return next();
-    }
-    res.setHeader('Retry-After', String(take.retryAfterS));
-    const who = key.startsWith('token:') ? `token ${principal!.name}` : 'this client';
-    next(new ApiError(429, { error: 'rate_limited', message: `more than ${perMinute} writes a minute from ${who}; try again in ${take.retryAfterS} s` }));
+    storage.increment(`${prefix}:write-quota:${key}`, WRITE_QUOTA_REFILL_MS, perMinute, NO_BLOCK, THROTTLER).then((hit) => {
+      if (!hit.isBlocked) {
+        res.setHeader('RateLimit-Limit', String(perMinute));
+        res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - hit.totalHits)));
+        return next();
+      }
+      const retryAfterS = Math.max(1, hit.timeToBlockExpire);
+      res.setHeader('Retry-After', String(retryAfterS));
+      const who = key.startsWith('token:') ? `token ${principal!.name}` : 'this client';
+      next(new ApiError(429, { error: 'rate_limited', message: `more than ${perMinute} writes a minute from ${who}; try again in ${retryAfterS} s` }));
+    }, next);
   };
 }

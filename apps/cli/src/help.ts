@@ -1,4 +1,4 @@
-import { CommandSpec, COMMANDS, commandSpec, DEFAULT_API, GLOBAL_OPTIONS } from './cli-args';
+import { CommandSpec, COMMANDS, commandSpec, DEFAULT_API, GLOBAL_OPTIONS } from './cli-catalogue';
 import { EXIT } from './exit-codes';
 
 function optionLines(options: CommandSpec['options']): string[] {
