@@ -50,6 +50,10 @@ export abstract class TypedProcessor extends WorkerHost implements OnApplication
 
   async onApplicationBootstrap(): Promise<void> {
     const worker = this.worker;
+    if (worker.name !== this.routes.queueName) {
+      // @Processor names the queue the worker takes from, the table the jobs it knows: one queue for both.
+      throw new Error(`${this.constructor.name} consumes queue ${worker.name} (its @Processor) with the handler table of ${this.routes.queueName}: give both the same queue`);
+    }
     const start = { ...this.settings, ...(await this.settings.atStart?.()) };
     if (start.concurrency) {
       worker.concurrency = start.concurrency;
