@@ -3,7 +3,7 @@ export * from './queue-defaults';
 export * from './infra-error';
 export * from './job-producer';
 export * from './job-failure';
-export * from './handler-table';
+export * from './job-routes';
 export * from './worker-options';
 export * from './typed-processor';
 export * from './typed-worker';

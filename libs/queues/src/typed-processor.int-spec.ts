@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { EntityNotFoundError } from 'typeorm';
 import { jobId, QUEUE } from '@roundtable/contracts';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
-import { JobRoutes, type HandlerTable } from './handler-table';
+import { JobRoutes, type HandlerTable } from './job-routes';
 import { JobProducer } from './job-producer';
 import { startProcessorApp } from './processor-test-app';
 import { QUEUE_DEFAULTS } from './queue-defaults';

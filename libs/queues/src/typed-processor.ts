@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nest
 import { WorkerHost } from '@nestjs/bullmq';
 import type { Job, RateLimiterOptions, Worker } from 'bullmq';
 import type { RoundtableMetrics } from '@roundtable/observability';
-import type { JobRoutes } from './handler-table';
+import type { JobRoutes } from './job-routes';
 
 /** How the worker takes jobs, decided when it starts. */
 export interface WorkerStartSettings {

@@ -1,7 +1,7 @@
 import { RateLimiterOptions, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RoundtableMetrics } from '@roundtable/observability';
-import type { JobRoutes } from './handler-table';
+import type { JobRoutes } from './job-routes';
 import { QUEUE_DEFAULTS } from './queue-defaults';
 import { observeJobDurations } from './typed-processor';
 import { WORKER_NAME } from './worker-options';
