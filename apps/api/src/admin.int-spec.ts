@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
 import { TerminusReadiness } from '@roundtable/observability';
+import { INFRA, type JobProducer } from '@roundtable/queues';
 import { AgentCallEntity, RunEntity } from '@roundtable/persistence';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 import { ApiError } from './api-error';
-import { BullBoardService } from './bull-board.service';
+import { QueueBoard } from './queue-board';
 import { HealthController } from './health.controller';
 import { ReadinessService } from './readiness.service';
 
@@ -97,8 +98,30 @@ describe('Bull Board', () => {
       promptHash: 'h',
       messages: [],
     } as never);
-    await api.app.get(BullBoardService).refresh();
+    await api.app.get(QueueBoard).refresh();
     expect(await names()).toEqual(['agent.replay', 'orchestrator', 'tests', 'workspace']);
     expect(await api.ds.getRepository(RunEntity).countBy({ id })).toBe(1);
+  });
+
+  it('shows on a job card what a person needs (run, role, label, stage), and on each queue what it carries', async () => {
+    const producer = api.app.get<JobProducer>(INFRA.producer);
+    const card = { role: 'critic', label: 'C1', stage: 'CRITIQUE' };
+    await producer.add('agent.call', { runId: 'run_card01', callId: 'run_card01-c2', card }, { jobId: 'j__card__call', provider: 'replay' });
+    await producer.add('tests.run', { runId: 'run_card01', opId: 'op_t1', implementationId: 'i1' }, { jobId: 'j__card__tests' });
+    await api.app.get(QueueBoard).refresh();
+    const board = async (queue: string) => {
+      const res = await fetch(`${api.base}/admin/queues/api/queues?activeQueue=${encodeURIComponent(queue)}&status=latest&page=1&jobsPerPage=10`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { queues: { name: string; displayName?: string; jobs: { id: string; name: string; data: unknown }[] }[] }).queues.find((q) => q.name === queue)!;
+    };
+    const agent = await board('agent.replay');
+    expect(agent.displayName).toBe('agent.replay · calls to replay');
+    expect(agent.jobs.find((j) => j.id === 'j__card__call')).toMatchObject({
+      name: 'agent.call · run run_card01 · critic · C1 · CRITIQUE',
+      data: { runId: 'run_card01', callId: 'run_card01-c2', card },
+    });
+    const tests = await board('tests');
+    expect(tests.displayName).toBe('tests · test runs');
+    expect(tests.jobs.find((j) => j.id === 'j__card__tests')?.name).toBe('tests.run · run run_card01 · op op_t1');
   });
 });

@@ -1,14 +1,19 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { getQueueToken } from '@nestjs/bullmq';
+import { BULL_BOARD_INSTANCE } from '@bull-board/nestjs/dist/bull-board.constants';
+import type { BullBoardInstance } from '@bull-board/nestjs';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import type { OperatorPolicy } from '@roundtable/contracts';
+import { QUEUE, type OperatorPolicy } from '@roundtable/contracts';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { ReadinessModule, TerminusReadiness } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer, ServiceOps } from '@roundtable/queues';
+import { createRedisConnection, INFRA, JobProducer, queueModules, ServiceOps } from '@roundtable/queues';
+import { QueueBoard } from './queue-board';
 import { AgentCallsService } from './agent-calls.service';
 import type { ApiEnv } from './api.env';
-import { BullBoardService } from './bull-board.service';
+import { bullBoardModule } from './bull-board.modules';
 import { CallsController } from './calls.controller';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
@@ -25,9 +30,10 @@ import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
 import { RunsController } from './runs.controller';
 
-const DS = 'DATA_SOURCE';
-const REDIS = 'REDIS';
-const PRODUCER = 'PRODUCER';
+const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
+
+/** It produces to `orchestrator` and shows every fixed queue on Bull Board. */
+const QUEUES = Object.values(QUEUE);
 
 /** Owns the connections' lifetime, closing them in dependency order: board queues, producer, Redis, Postgres. */
 class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -35,7 +41,7 @@ class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
     @Inject(DS) private readonly ds: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(PRODUCER) private readonly producer: JobProducer,
-    @Inject(BullBoardService) private readonly board: BullBoardService,
+    @Inject(QueueBoard) private readonly board: QueueBoard,
   ) {}
   async onApplicationBootstrap(): Promise<void> {
     await this.board.start();
@@ -57,12 +63,16 @@ export class ApiModule {
   static forRoot(env: ApiEnv, policy: OperatorPolicy): DynamicModule {
     return {
       module: ApiModule,
-      imports: [ReadinessModule],
+      imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
       controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
       providers: [
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
-        { provide: PRODUCER, useFactory: (r: Redis) => new JobProducer(r, env.QUEUE_PREFIX), inject: [REDIS] },
+        {
+          provide: PRODUCER,
+          useFactory: (r: Redis, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),
+          inject: [REDIS, ...QUEUES.map((q) => getQueueToken(q))],
+        },
         // The write quota's buckets, on the shared connection (so Connections closes it), shared by every replica.
         { provide: RedisTokenBucketStorage, useFactory: (r: Redis) => new RedisTokenBucketStorage(r), inject: [REDIS] },
         {
@@ -102,7 +112,11 @@ export class ApiModule {
           useFactory: (t: TerminusReadiness, ds: DataSource, r: Redis) => new ReadinessService(t, ds, r),
           inject: [TerminusReadiness, DS, REDIS],
         },
-        { provide: BullBoardService, useFactory: (ds: DataSource, r: Redis) => new BullBoardService(ds, r, env.QUEUE_PREFIX), inject: [DS, REDIS] },
+        {
+          provide: QueueBoard,
+          useFactory: (board: BullBoardInstance, ds: DataSource, r: Redis, ...fixed: Queue[]) => new QueueBoard(board, fixed, ds, r, env.QUEUE_PREFIX),
+          inject: [BULL_BOARD_INSTANCE, DS, REDIS, ...QUEUES.map((q) => getQueueToken(q))],
+        },
         // Metrics for /metrics behind the doors, and with HEALTH_PORT the same internal ops port the workers have.
         {
           provide: ServiceOps,

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from './api-error';
 import type { ApiToken, TokenBook } from './api-tokens';
-import { BULL_BOARD_PATH } from './bull-board.service';
+import { BULL_BOARD_PATH } from './bull-board.modules';
 import { routeForm, underMount } from './route-paths';
 
 /** Kubelet and load balancers probe these without credentials (matched as the router matches: `/HEALTHZ/` too). */

@@ -8,7 +8,6 @@ import { TokenBook } from './api-tokens';
 import { ApiModule } from './api.module';
 import { bearerAuth } from './bearer-auth.middleware';
 import { registerBodyParsers } from './body-parsers';
-import { BULL_BOARD_PATH, BullBoardService } from './bull-board.service';
 import { docsHandler, DOCS_PATH } from './openapi/docs.handler';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
@@ -26,8 +25,8 @@ const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'Rat
  *
  * Middleware order is the order a request meets the doors: CORS (answers preflights, which carry
  * no token), the bearer check, the write rate limit, and only then the body parsers, so an
- * anonymous or throttled client cannot make the API read a body. Bull Board and /docs sit behind
- * the same doors.
+ * anonymous or throttled client cannot make the API read a body. Bull Board (mounted by
+ * @bull-board/nestjs as Nest middleware at init, after these) and /docs sit behind the same doors.
  */
 export async function createApiApp(
   env: ApiEnv,
@@ -54,6 +53,5 @@ export async function createApiApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   // Mounted before init() registers Nest's routes and its 404 handler.
   app.use(DOCS_PATH, docsHandler(buildOpenApiDocument({ version: '1', bodyLimit: env.API_BODY_LIMIT, writesPerMinute: env.RATE_LIMIT_WRITES_PER_MIN })));
-  app.use(BULL_BOARD_PATH, app.get(BullBoardService).router());
   return app;
 }

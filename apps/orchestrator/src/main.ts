@@ -9,6 +9,6 @@ import { OrchestratorModule } from './orchestrator.module';
 runService('orchestrator', async () => {
   const env = parseServiceEnv('orchestrator', OrchestratorEnv);
   const logger = new JsonLogger({ service: 'orchestrator', format: env.LOG_FORMAT });
-  // Shutdown is runService's: SIGTERM closes the worker (running steps finish) and exits 0.
+  // Shutdown is Nest's hooks' (runService): SIGTERM closes the worker (running steps finish) and exits 0.
   return NestFactory.createApplicationContext(OrchestratorModule.forRoot(env), { logger, abortOnError: false });
 });

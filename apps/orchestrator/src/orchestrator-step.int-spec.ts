@@ -16,10 +16,11 @@ import {
   WorkspaceOpEntity,
 } from '@roundtable/persistence';
 import { loadCassette } from '@roundtable/providers';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import type { INestApplicationContext } from '@nestjs/common';
+import { createRedisConnection, JobProducer, startProcessorApp } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
 import { OrchestratorStepService, type StepOutcome } from './orchestrator-step.service';
-import { OrchestratorWorker } from './orchestrator.worker';
+import { OrchestratorProcessor } from './orchestrator.processor';
 import { loadPromptTemplates } from './prompt-templates';
 
 jest.setTimeout(30_000);
@@ -74,8 +75,7 @@ describe('OrchestratorStepService against real Postgres and Redis', () => {
   let producer: JobProducer;
   let outbox: OutboxDispatcher;
   let steps: OrchestratorStepService;
-  let worker: OrchestratorWorker | undefined;
-  let workerRedis: Redis | undefined;
+  let worker: INestApplicationContext | undefined;
   const cassette = loadCassette(path.join(REPO, 'examples/dd-demo/cassette.yaml'));
   const firstReply = (role: string) => cassette.replies.find((r) => r.role === role)!.reply as Record<string, unknown>;
 
@@ -114,8 +114,7 @@ describe('OrchestratorStepService against real Postgres and Redis', () => {
         errors.push(e);
       }
     };
-    await attempt(() => worker?.beforeApplicationShutdown());
-    await attempt(() => workerRedis?.disconnect());
+    await attempt(() => worker?.close());
     await attempt(() => producer?.close());
     await attempt(async () => {
       if (!redis) return;
@@ -202,9 +201,12 @@ describe('OrchestratorStepService against real Postgres and Redis', () => {
 
     // Both go through a real orchestrator worker.
     const applySpy = jest.spyOn(steps, 'apply');
-    workerRedis = createRedisConnection(TEST_REDIS_URL);
-    worker = new OrchestratorWorker(workerRedis, prefix, steps, outbox, 60_000, 2);
-    worker.onApplicationBootstrap();
+    worker = await startProcessorApp({
+      redisUrl: TEST_REDIS_URL,
+      prefix,
+      queues: [QUEUE.orchestrator],
+      providers: [{ provide: OrchestratorProcessor, useFactory: () => new OrchestratorProcessor(steps, { concurrency: 2 }) }],
+    });
     const orchestratorQueue = producer.queue(QUEUE.orchestrator);
     for (const id of [doneId, redeliveryId]) {
       await waitFor(`job ${id} to finish`, async () => ((await orchestratorQueue.getJob(id))?.finishedOn ? true : undefined), 10_000, 50);

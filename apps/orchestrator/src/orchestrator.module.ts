@@ -3,11 +3,13 @@ import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { OutboxDispatcher } from '@roundtable/events';
 import { loadPricingTable, priceOf } from '@roundtable/providers';
-import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
+import { infraProviders, INFRA, opsProviders, queueModules, ServiceOps, type JobProducer } from '@roundtable/queues';
+import { QUEUE } from '@roundtable/contracts';
 import type { PriceLookup } from '@roundtable/workflow';
 import type { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorStepService } from './orchestrator-step.service';
-import { OrchestratorWorker } from './orchestrator.worker';
+import { OrchestratorProcessor } from './orchestrator.processor';
+import { OrchestratorSweeps } from './orchestrator-sweeps';
 import { RunReconciler } from './reconciler/run-reconciler';
 import { OutcomeCountingPublisher } from './run-outcome.metrics';
 import { defaultPromptsDir, loadPromptTemplates } from './prompt-templates';
@@ -15,14 +17,18 @@ import { loadPanelPromptTemplates } from './panel/panel-prompt-templates';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
-/** Wires the orchestrator: Postgres, Redis, the outbox, the pure workflow, the queue worker and its ops port. */
+/** It consumes `orchestrator` and produces to every queue (the steps' jobs, and the reconciler's resends). */
+const QUEUES = [QUEUE.orchestrator, QUEUE.workspace, QUEUE.tests];
+
+/** Wires the orchestrator: Postgres, Redis, the outbox, the pure workflow, the queue's processor, the sweeps and its ops port. */
 @Module({})
 export class OrchestratorModule {
   static forRoot(env: OrchestratorEnv): DynamicModule {
     return {
       module: OrchestratorModule,
+      imports: queueModules(env, QUEUES),
       providers: [
-        ...infraProviders(env, 'orchestrator'),
+        ...infraProviders(env, 'orchestrator', QUEUES),
         ...opsProviders(env, 'orchestrator'),
         {
           provide: OrchestratorStepService,
@@ -39,16 +45,17 @@ export class OrchestratorModule {
           inject: [DS, REDIS, PRODUCER, ServiceOps],
         },
         {
-          provide: OrchestratorWorker,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, steps: OrchestratorStepService, ops: ServiceOps) =>
-            new OrchestratorWorker(
-              r,
-              env.QUEUE_PREFIX,
-              steps,
+          provide: OrchestratorProcessor,
+          useFactory: (steps: OrchestratorStepService, ops: ServiceOps) =>
+            new OrchestratorProcessor(steps, { concurrency: env.ORCHESTRATOR_CONCURRENCY, metrics: ops.metrics }),
+          inject: [OrchestratorStepService, ServiceOps],
+        },
+        {
+          provide: OrchestratorSweeps,
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer, ops: ServiceOps) =>
+            new OrchestratorSweeps(
               new OutboxDispatcher(ds, p),
               env.OUTBOX_SWEEP_MS,
-              env.ORCHESTRATOR_CONCURRENCY,
-              ops.metrics,
               new RunReconciler(ds, p, new OutcomeCountingPublisher(r, env.QUEUE_PREFIX, ds, ops.metrics), {
                 resendAfterMs: env.RECONCILE_RESEND_AFTER_MS,
                 // A call's worker renews its job's lock while it runs; past its timeout and a lock's length it is gone.
@@ -58,7 +65,7 @@ export class OrchestratorModule {
               }),
               env.RECONCILE_MS,
             ),
-          inject: [DS, REDIS, PRODUCER, OrchestratorStepService, ServiceOps],
+          inject: [DS, REDIS, PRODUCER, ServiceOps],
         },
       ],
     };

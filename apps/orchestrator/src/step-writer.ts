@@ -141,7 +141,9 @@ export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, 
     case 'agent_call': {
       exec(INSERT_AGENT_CALL, runId, nextSeq(), c);
       // A transient retry goes out delayed by its backoff (the engine's retries.ts decided it).
-      return outboxJob('agent.call', { runId, callId: c.callId }, { runId, jobId: jobId(c.callId, 'call'), provider: c.provider, delayMs: c.delayMs });
+      // The card is for Bull Board's reader only (AgentCallCard): the provider-worker reads the row.
+      const card = { role: c.role, label: c.label, stage: c.stage };
+      return outboxJob('agent.call', { runId, callId: c.callId, card }, { runId, jobId: jobId(c.callId, 'call'), provider: c.provider, delayMs: c.delayMs });
     }
     case 'workspace.prepare':
     case 'workspace.apply':

@@ -9,6 +9,6 @@ import { ProviderWorkerModule } from './provider-worker.module';
 runService('provider-worker', async () => {
   const env = parseServiceEnv('provider-worker', ProviderWorkerEnv);
   const logger = new JsonLogger({ service: 'provider-worker', format: env.LOG_FORMAT });
-  // Shutdown is runService's: SIGTERM closes the queues' workers (calls in flight finish and are recorded) and exits 0.
+  // Shutdown is Nest's hooks' (runService): SIGTERM closes the queues' workers (calls in flight finish and are recorded) and exits 0.
   return NestFactory.createApplicationContext(ProviderWorkerModule.forRoot(env), { logger, abortOnError: false });
 });

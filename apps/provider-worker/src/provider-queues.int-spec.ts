@@ -3,11 +3,13 @@ import type { DataSource } from 'typeorm';
 import { jobId, loadProjectConfig, QUEUE } from '@roundtable/contracts';
 import { AgentCallEntity, BudgetReservationEntity, RunEntity } from '@roundtable/persistence';
 import { loadPricing } from '@roundtable/providers';
-import type { JobProducer } from '@roundtable/queues';
-import { startFakeLlmServer, waitFor, type FakeLlmServer } from '@roundtable/testing';
+import type { INestApplicationContext } from '@nestjs/common';
+import { startProcessorApp, type JobProducer } from '@roundtable/queues';
+import { agentCallProcessorFor, type AgentCallProcessor } from './agent-call.processor';
+import { startFakeLlmServer, TEST_REDIS_URL, waitFor, type FakeLlmServer } from '@roundtable/testing';
 import { insertQueuedCall, insertRun, PROPOSAL, workerTestInfra, type WorkerTestInfra } from './agent-call.fixture';
 import { AgentCallService, type RecordedTry } from './agent-call.service';
-import { ProviderQueuesWorker } from './provider-queues.worker';
+import { readQueueSettings } from './latest-provider-config';
 
 jest.setTimeout(30_000);
 
@@ -22,7 +24,7 @@ const KEY = 'sk-ant-int-0123456789';
  * inserts a row, never writes a reservation and never moves the run's call_seq (a retry is the
  * orchestrator's engine's, a call it queues like any other; the tests queue it as it would).
  */
-describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
+describe('AgentCallProcessor: 429 backs the whole provider queue off', () => {
   /** What the call counters were told, in order. */
   const recorded: RecordedTry[] = [];
   let infra: WorkerTestInfra;
@@ -30,7 +32,8 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
   let producer: JobProducer;
   let server: FakeLlmServer;
   let calls: AgentCallService;
-  let worker: ProviderQueuesWorker;
+  let app: INestApplicationContext;
+  const AnthropicProcessor = agentCallProcessorFor('anthropic');
 
   const messages = (n: number) => [
     { role: 'system' as const, content: 'You are the proposer in a team of specialist agents.\nReply with JSON only.' },
@@ -90,12 +93,18 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
       env: { INT_ANTHROPIC_KEY: KEY },
       onRecorded: (t) => recorded.push(t),
     });
-    worker = new ProviderQueuesWorker(ds, infra.redis, producer, calls, { prefix: infra.prefix, providers: ['anthropic'], concurrency: 4, discoveryMs: 1000, env: {} });
-    await worker.onApplicationBootstrap();
+    app = await startProcessorApp({
+      redisUrl: TEST_REDIS_URL,
+      prefix: infra.prefix,
+      queues: [],
+      providers: [
+        { provide: AnthropicProcessor, useFactory: () => new AnthropicProcessor('anthropic', calls, producer, { atStart: () => readQueueSettings(ds, 'anthropic', {}, 4) }) },
+      ],
+    });
   });
 
   afterAll(async () => {
-    await worker?.beforeApplicationShutdown();
+    await app?.close();
     await infra?.close();
     await server?.close();
   });
@@ -106,7 +115,7 @@ describe('ProviderQueuesWorker: 429 backs the whole provider queue off', () => {
 
   it('a 429 is recorded and reported retryable with its retry-after; P2 waits too, because the queue is rate limited; no row or reservation is added', async () => {
     // The queue took its concurrency from the run's provider entry, and has a limiter a 429 can use.
-    const bull = worker.workerFor('anthropic')!;
+    const bull = app.get<AgentCallProcessor>(AnthropicProcessor).worker;
     expect(bull.opts.concurrency).toBe(1);
     expect(bull.opts.limiter).toBeDefined();
 

@@ -1,15 +1,24 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { readOperatorPolicy } from '@roundtable/contracts';
+import { QUEUE, readOperatorPolicy } from '@roundtable/contracts';
 import { cliUserFor, describeCliUser, loadPricingTable } from '@roundtable/providers';
-import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
+import { infraProviders, INFRA, opsProviders, queueModules, ServiceOps, type JobProducer } from '@roundtable/queues';
 import { AgentCallMetrics } from './agent-call.metrics';
 import { AgentCallService } from './agent-call.service';
 import type { ProviderWorkerEnv } from './provider-worker.env';
-import { ProviderQueuesWorker } from './provider-queues.worker';
+import { agentCallProcessorFor } from './agent-call.processor';
+import { DiscoveredProviderQueues } from './discovered-provider-queues';
+import { readQueueSettings } from './latest-provider-config';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
+
+/**
+ * It reports to `orchestrator`. The `agent.<provider>` queues it consumes have no fixed names: a
+ * processor each for those PROVIDER_QUEUES names (agentCallProcessorFor), and with `*` the ones
+ * found in Postgres (DiscoveredProviderQueues).
+ */
+const QUEUES = [QUEUE.orchestrator];
 
 @Module({})
 export class ProviderWorkerModule {
@@ -18,10 +27,13 @@ export class ProviderWorkerModule {
     // Read once at start: a broken policy file stops the worker here, with the line that is wrong.
     const { policy, source } = readOperatorPolicy();
     const cliUser = cliUserFor(policy, process.getuid?.() ?? 0);
+    const named = env.PROVIDER_QUEUES.filter((p) => p !== '*');
+    const discover = env.PROVIDER_QUEUES.includes('*');
     return {
       module: ProviderWorkerModule,
+      imports: queueModules(env, QUEUES),
       providers: [
-        ...infraProviders(env, 'provider-worker'),
+        ...infraProviders(env, 'provider-worker', QUEUES),
         ...opsProviders(env, 'provider-worker'),
         {
           provide: AgentCallService,
@@ -41,18 +53,34 @@ export class ProviderWorkerModule {
           },
           inject: [DS, PRODUCER, ServiceOps],
         },
-        {
-          provide: ProviderQueuesWorker,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService, ops: ServiceOps) =>
-            new ProviderQueuesWorker(ds, r, p, calls, {
-              prefix: env.QUEUE_PREFIX,
-              providers: env.PROVIDER_QUEUES,
-              concurrency: env.PROVIDER_CONCURRENCY,
-              discoveryMs: env.PROVIDER_DISCOVERY_MS,
-              metrics: ops.metrics,
-            }),
-          inject: [DS, REDIS, PRODUCER, AgentCallService, ServiceOps],
-        },
+        ...named.map((provider) => {
+          const processor = agentCallProcessorFor(provider);
+          return {
+            provide: processor,
+            useFactory: (ds: DataSource, p: JobProducer, calls: AgentCallService, ops: ServiceOps) =>
+              new processor(provider, calls, p, {
+                metrics: ops.metrics,
+                atStart: () => readQueueSettings(ds, provider, process.env, env.PROVIDER_CONCURRENCY),
+              }),
+            inject: [DS, PRODUCER, AgentCallService, ServiceOps],
+          };
+        }),
+        ...(discover
+          ? [
+              {
+                provide: DiscoveredProviderQueues,
+                useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService, ops: ServiceOps) =>
+                  new DiscoveredProviderQueues(ds, r, p, calls, {
+                    prefix: env.QUEUE_PREFIX,
+                    skip: named,
+                    concurrency: env.PROVIDER_CONCURRENCY,
+                    discoveryMs: env.PROVIDER_DISCOVERY_MS,
+                    metrics: ops.metrics,
+                  }),
+                inject: [DS, REDIS, PRODUCER, AgentCallService, ServiceOps],
+              },
+            ]
+          : []),
       ],
     };
   }

@@ -11,6 +11,6 @@ runService('test-runner', async () => {
   // Read once, before anything is served: a malformed policy stops the start with its lines named.
   const policy = readOperatorPolicy(process.env);
   const logger = new JsonLogger({ service: 'test-runner', format: env.LOG_FORMAT });
-  // Shutdown is runService's: SIGTERM closes the workers (a running test run finishes) and exits 0.
+  // Shutdown is Nest's hooks' (runService): SIGTERM closes the workers (a running test run finishes) and exits 0.
   return NestFactory.createApplicationContext(TestRunnerModule.forRoot(env, policy), { logger, abortOnError: false });
 });

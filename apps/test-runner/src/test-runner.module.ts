@@ -1,14 +1,18 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { LoadedPolicy } from '@roundtable/contracts';
 import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
-import { infraProviders, INFRA, opsProviders, ServiceOps, type JobProducer } from '@roundtable/queues';
+import { QUEUE } from '@roundtable/contracts';
+import { infraProviders, INFRA, opsProviders, queueModules, ServiceOps, type JobProducer } from '@roundtable/queues';
 import { SandboxRunners } from './sandbox-runners';
 import type { TestRunnerEnv } from './test-runner.env';
-import { TestRunnerWorker } from './test-runner.worker';
+import { TestsProcessor } from './tests.processor';
 import { WorkspaceOpsService } from './workspace-ops.service';
+import { WorkspaceProcessor } from './workspace.processor';
 
-const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
+const { dataSource: DS, producer: PRODUCER } = INFRA;
+
+/** It consumes `workspace` and `tests`, and reports to `orchestrator`. */
+const QUEUES = [QUEUE.workspace, QUEUE.tests, QUEUE.orchestrator];
 
 @Module({})
 export class TestRunnerModule {
@@ -16,8 +20,9 @@ export class TestRunnerModule {
     const { policy } = loaded;
     return {
       module: TestRunnerModule,
+      imports: queueModules(env, QUEUES),
       providers: [
-        ...infraProviders(env, 'test-runner'),
+        ...infraProviders(env, 'test-runner', QUEUES),
         ...opsProviders(env, 'test-runner'),
         {
           provide: SandboxRunners,
@@ -38,10 +43,14 @@ export class TestRunnerModule {
           inject: [DS, PRODUCER, SandboxRunners],
         },
         {
-          provide: TestRunnerWorker,
-          useFactory: (r: Redis, ops: WorkspaceOpsService, service: ServiceOps) =>
-            new TestRunnerWorker(r, env.QUEUE_PREFIX, ops, env.TEST_RUNNER_CONCURRENCY, service.metrics),
-          inject: [REDIS, WorkspaceOpsService, ServiceOps],
+          provide: WorkspaceProcessor,
+          useFactory: (ops: WorkspaceOpsService, service: ServiceOps) => new WorkspaceProcessor(ops, { concurrency: env.TEST_RUNNER_CONCURRENCY, metrics: service.metrics }),
+          inject: [WorkspaceOpsService, ServiceOps],
+        },
+        {
+          provide: TestsProcessor,
+          useFactory: (ops: WorkspaceOpsService, service: ServiceOps) => new TestsProcessor(ops, { concurrency: env.TEST_RUNNER_CONCURRENCY, metrics: service.metrics }),
+          inject: [WorkspaceOpsService, ServiceOps],
         },
       ],
     };

@@ -23,20 +23,31 @@ export function queueNameFor(kind: QueueKind, provider?: string): string {
 /**
  * The typed producer: `add('agent.done', { runId, callId }, { jobId })` is checked at
  * compile time against the catalogue and at run time against the zod schema.
+ *
+ * A service's fixed queues are the ones @nestjs/bullmq registered (`registered`, closed by Nest);
+ * an `agent.<provider>` queue, or a queue a test producer was not given, is opened here on first
+ * use on `connection` and closed by close().
  */
 export class JobProducer {
-  private readonly queues = new Map<string, Queue>();
+  private readonly registered = new Map<string, Queue>();
+  private readonly opened = new Map<string, Queue>();
 
   constructor(
     private readonly connection: Redis,
     readonly prefix: string,
-  ) {}
+    registered: Queue[] = [],
+  ) {
+    for (const q of registered) {
+      if (q.opts.prefix !== prefix) throw new Error(`queue ${q.name} is registered under prefix ${q.opts.prefix}, the producer's is ${prefix}: give both QUEUE_PREFIX`);
+      this.registered.set(q.name, q);
+    }
+  }
 
   queue(name: string): Queue {
-    let q = this.queues.get(name);
+    let q = this.registered.get(name) ?? this.opened.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.connection, prefix: this.prefix });
-      this.queues.set(name, q);
+      this.opened.set(name, q);
     }
     return q;
   }
@@ -57,8 +68,9 @@ export class JobProducer {
     await this.queue(queueName).add(jobName, payload, { ...QUEUE_DEFAULTS[kind].job, jobId: jobIdValue });
   }
 
+  /** Closes the queues it opened (the registered ones are Nest's to close). */
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
-    this.queues.clear();
+    await Promise.all([...this.opened.values()].map((q) => q.close()));
+    this.opened.clear();
   }
 }

@@ -1,7 +1,10 @@
-import { Inject, OnApplicationShutdown, Provider } from '@nestjs/common';
+import { Inject, OnApplicationShutdown, Provider, type DynamicModule } from '@nestjs/common';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { openMigratedDataSource } from '@roundtable/persistence';
+import { bullRoot, registerQueues, type FixedQueueName } from './bull-modules';
 import { JobProducer } from './job-producer';
 import { createRedisConnection } from './redis-connection';
 
@@ -10,7 +13,7 @@ export const INFRA = { dataSource: 'DATA_SOURCE', redis: 'REDIS', producer: 'PRO
 
 /**
  * Closes the connections last. Workers close in `beforeApplicationShutdown` (running jobs
- * finish first), so by the time this runs nothing uses Redis or Postgres any more.
+ * finish first, TypedProcessor), so by the time this runs nothing uses Redis or Postgres any more.
  */
 class InfraLifecycle implements OnApplicationShutdown {
   constructor(
@@ -25,17 +28,31 @@ class InfraLifecycle implements OnApplicationShutdown {
   }
 }
 
+type InfraEnv = { DATABASE_URL: string; REDIS_URL: string; QUEUE_PREFIX: string };
+
 /**
- * Postgres (refusing an unmigrated database), Redis and the typed job producer, as Nest
- * providers. A service that reaches Redis or Postgres gets them from here, so every service
- * connects, names itself and shuts down the same way. (This is why `queues` imports
- * `persistence`: it is the one place the two meet for a service.)
+ * @nestjs/bullmq for a service: its root (REDIS_URL, QUEUE_PREFIX) and the fixed queues it
+ * consumes or produces to; import these where infraProviders() is provided.
  */
-export function infraProviders(env: { DATABASE_URL: string; REDIS_URL: string; QUEUE_PREFIX: string }, service: string): Provider[] {
+export function queueModules(env: InfraEnv, queues: FixedQueueName[]): DynamicModule[] {
+  return [bullRoot(env), registerQueues(...queues)];
+}
+
+/**
+ * Postgres (refusing an unmigrated database), Redis and the typed job producer over the
+ * service's registered queues (queueModules), as Nest providers. A service that reaches Redis or
+ * Postgres gets them from here, so every service connects, names itself and shuts down the same
+ * way. (This is why `queues` imports `persistence`: it is the one place the two meet for a service.)
+ */
+export function infraProviders(env: InfraEnv, service: string, queues: FixedQueueName[]): Provider[] {
   return [
     { provide: INFRA.dataSource, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: `roundtable-${service}` }) },
     { provide: INFRA.redis, useFactory: () => createRedisConnection(env.REDIS_URL) },
-    { provide: INFRA.producer, useFactory: (r: Redis) => new JobProducer(r, env.QUEUE_PREFIX), inject: [INFRA.redis] },
+    {
+      provide: INFRA.producer,
+      useFactory: (r: Redis, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),
+      inject: [INFRA.redis, ...queues.map((q) => getQueueToken(q))],
+    },
     InfraLifecycle,
   ];
 }

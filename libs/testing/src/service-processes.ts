@@ -22,7 +22,8 @@ const READY_LINE: Record<ServiceName, RegExp> = {
   api: /listening on/i,
   orchestrator: /consuming queue/i,
   'provider-worker': /consuming queue|discovering provider queues/i,
-  'test-runner': /consuming queues/i,
+  // Each of its two processors says so once it takes jobs (either may be first).
+  'test-runner': /consuming queue \S+:(workspace[\s\S]*consuming queue \S+:tests|tests[\s\S]*consuming queue \S+:workspace)/i,
 };
 
 /**

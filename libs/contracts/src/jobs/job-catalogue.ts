@@ -6,8 +6,9 @@ import { CallOutcome } from './call-outcome.schema';
 /**
  * The one catalogue of queues and jobs. Queue and job names are Redis keys (BullMQ stores
  * `<prefix>:<queue>:…`): renaming one strands the jobs already queued under the old name.
- * Payloads carry ids; the Postgres rows are the truth. One exception, a copy: agent.done may
- * carry the call's outcome as the provider-worker also writes it to the row (CallOutcome).
+ * Payloads carry ids; the Postgres rows are the truth. Two exceptions, copies: agent.done may
+ * carry the call's outcome as the provider-worker also writes it to the row (CallOutcome), and
+ * agent.call a card for people reading the queue (AgentCallCard).
  */
 export const QUEUE = {
   orchestrator: 'orchestrator',
@@ -21,6 +22,13 @@ export function agentQueueName(provider: string): `agent.${string}` {
 }
 
 const RunRef = z.object({ runId: z.string().min(1) });
+
+/**
+ * What a person reading the queue needs to know about an agent call (Bull Board's job card:
+ * "critic · C1 · CRITIQUE"), copied from the call's row when the job is sent. No handler reads
+ * it: the row stays the truth, and a job resent from the rows (the reconciler) goes without it.
+ */
+export const AgentCallCard = z.object({ role: z.string().min(1), label: z.string(), stage: z.string().min(1) });
 
 export const JOBS = {
   orchestrator: {
@@ -42,7 +50,7 @@ export const JOBS = {
     }),
   },
   agent: {
-    'agent.call': RunRef.extend({ callId: z.string().min(1) }),
+    'agent.call': RunRef.extend({ callId: z.string().min(1), card: AgentCallCard.optional() }),
   },
   workspace: {
     'workspace.prepare': RunRef.extend({ opId: z.string().min(1) }),

@@ -1,51 +1,67 @@
-import type { Worker } from 'bullmq';
+import { Processor } from '@nestjs/bullmq';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { EntityNotFoundError } from 'typeorm';
 import { jobId, QUEUE } from '@roundtable/contracts';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
+import { JobRoutes, type HandlerTable } from './job-routes';
 import { JobProducer } from './job-producer';
+import { startProcessorApp } from './processor-test-app';
 import { QUEUE_DEFAULTS } from './queue-defaults';
 import { createRedisConnection } from './redis-connection';
-import { startTypedWorker } from './typed-worker';
+import { TypedProcessor } from './typed-processor';
+import { workerOptionsFor } from './worker-options';
 
 jest.setTimeout(30_000);
 
-describe('startTypedWorker: infrastructure errors and permanent failures', () => {
+/** A `tests` queue processor whose handler table the test gives. */
+@Processor(QUEUE.tests, workerOptionsFor('tests'))
+class ProbeTestsProcessor extends TypedProcessor {
+  constructor(handlers: HandlerTable) {
+    super(new JobRoutes('tests', QUEUE.tests, handlers), { service: 'probe' });
+  }
+}
+
+describe('TypedProcessor: infrastructure errors and permanent failures', () => {
   let redis: Redis;
-  let workerRedis: Redis;
   let prefix: string;
   let producer: JobProducer;
-  let worker: Worker | undefined;
+  let app: INestApplicationContext | undefined;
+
+  const start = async (handlers: HandlerTable) => {
+    app = await startProcessorApp({
+      redisUrl: TEST_REDIS_URL,
+      prefix,
+      queues: [QUEUE.tests],
+      providers: [{ provide: ProbeTestsProcessor, useFactory: () => new ProbeTestsProcessor(handlers) }],
+    });
+  };
 
   beforeEach(() => {
     redis = createRedisConnection(TEST_REDIS_URL);
-    workerRedis = createRedisConnection(TEST_REDIS_URL);
     prefix = randomQueuePrefix('rt_int_tw');
     producer = new JobProducer(redis, prefix);
   });
 
   afterEach(async () => {
-    await worker?.close();
-    worker = undefined;
+    await app?.close();
+    app = undefined;
     await producer.close();
     await deleteRedisPrefix(redis, prefix);
     redis.disconnect();
-    workerRedis.disconnect();
+  });
+
+  it('refuses to be built without a handler for every job its queue carries', () => {
+    expect(() => new ProbeTestsProcessor({})).toThrow('the processor of queue tests has no handler for: tests.run (add each to its handler table)');
   });
 
   it('retries a job past its attempts while Postgres is unreachable, without spending them', async () => {
     // tests jobs get two attempts: three refused connections in a row would fail one for good.
     expect(QUEUE_DEFAULTS.tests.job.attempts).toBe(2);
     let calls = 0;
-    worker = startTypedWorker({
-      kind: 'tests',
-      queueName: QUEUE.tests,
-      connection: workerRedis,
-      prefix,
-      handlers: {
-        'tests.run': async () => {
-          if (++calls <= 3) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-        },
+    await start({
+      'tests.run': async () => {
+        if (++calls <= 3) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
       },
     });
     const id = jobId('op1', 'tests');
@@ -58,17 +74,11 @@ describe('startTypedWorker: infrastructure errors and permanent failures', () =>
 
   it('fails a job whose row does not exist at once (UnrecoverableError), and an ordinary error after its attempts', async () => {
     const deliveries: Record<string, number> = {};
-    worker = startTypedWorker({
-      kind: 'tests',
-      queueName: QUEUE.tests,
-      connection: workerRedis,
-      prefix,
-      handlers: {
-        'tests.run': async (p) => {
-          deliveries[p.opId] = (deliveries[p.opId] ?? 0) + 1;
-          if (p.opId === 'missing') throw new EntityNotFoundError('WorkspaceOpEntity', { id: p.opId });
-          throw new Error('the test command crashed the runner');
-        },
+    await start({
+      'tests.run': async (p) => {
+        deliveries[p.opId] = (deliveries[p.opId] ?? 0) + 1;
+        if (p.opId === 'missing') throw new EntityNotFoundError('WorkspaceOpEntity', { id: p.opId });
+        throw new Error('the test command crashed the runner');
       },
     });
     await producer.add('tests.run', { runId: 'r1', opId: 'missing', implementationId: 'i1' }, { jobId: 'j__missing' });

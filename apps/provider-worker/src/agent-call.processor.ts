@@ -1,0 +1,49 @@
+import { Processor } from '@nestjs/bullmq';
+import { Logger, type Type } from '@nestjs/common';
+import { agentQueueName } from '@roundtable/contracts';
+import { JobRoutes, TypedProcessor, workerOptionsFor, type JobProducer, type TypedProcessorSettings } from '@roundtable/queues';
+import type { AgentCallService } from './agent-call.service';
+
+const log = new Logger('provider-worker');
+
+/**
+ * The handler table of one provider's `agent.<provider>` queue: each job is one try of one call,
+ * run and recorded by the AgentCallService, which reports it (agent.done) whatever its outcome; a
+ * retry is a new call the orchestrator's engine queues, delayed.
+ *
+ * After a 429 the whole queue backs off (BullMQ's manual rate limit), so every call to that
+ * provider waits, not just this one; the try's retry is enqueued delayed by the same retry-after.
+ */
+export function agentCallRoutes(provider: string, calls: AgentCallService, producer: JobProducer): JobRoutes {
+  const queueName = agentQueueName(provider);
+  return new JobRoutes('agent', queueName, {
+    'agent.call': async (p) => {
+      const result = await calls.execute(p.runId, p.callId);
+      if (result.rateLimitMs == null) return;
+      log.warn(`${p.callId}: rate limited by the provider, queue ${queueName} backs off ${result.rateLimitMs} ms`);
+      await producer.queue(queueName).rateLimit(result.rateLimitMs);
+    },
+  });
+}
+
+/** Consumes one provider's queue; its concurrency and rate limit are read at start (`atStart`). */
+export abstract class AgentCallProcessor extends TypedProcessor {
+  constructor(provider: string, calls: AgentCallService, producer: JobProducer, settings: Omit<TypedProcessorSettings, 'service'>) {
+    super(agentCallRoutes(provider, calls, producer), { service: 'provider-worker', ...settings });
+  }
+
+  protected override failedLine(job: { data?: { callId?: string } } | undefined, err: Error): string {
+    return `agent call ${job?.data?.callId} failed: ${err.message}`;
+  }
+}
+
+/**
+ * The @Processor class of `agent.<provider>`: @nestjs/bullmq finds processors by class, one
+ * queue each, and the provider names come from PROVIDER_QUEUES, so the class is made per name.
+ */
+export function agentCallProcessorFor(provider: string): Type<AgentCallProcessor> {
+  @Processor(agentQueueName(provider), workerOptionsFor('agent'))
+  class ProviderQueueProcessor extends AgentCallProcessor {}
+  Object.defineProperty(ProviderQueueProcessor, 'name', { value: `AgentCallProcessor(${provider})` });
+  return ProviderQueueProcessor;
+}

@@ -1,0 +1,20 @@
+import { Processor } from '@nestjs/bullmq';
+import { QUEUE } from '@roundtable/contracts';
+import type { RoundtableMetrics } from '@roundtable/observability';
+import { JobRoutes, TypedProcessor, workerOptionsFor } from '@roundtable/queues';
+import type { WorkspaceOpsService } from './workspace-ops.service';
+
+/** Consumes the `workspace` queue; each job is one workspace_ops row. */
+@Processor(QUEUE.workspace, workerOptionsFor('workspace'))
+export class WorkspaceProcessor extends TypedProcessor {
+  constructor(ops: WorkspaceOpsService, settings: { concurrency: number; metrics?: RoundtableMetrics }) {
+    super(
+      new JobRoutes('workspace', QUEUE.workspace, {
+        'workspace.prepare': (p) => ops.prepare(p.runId, p.opId),
+        'workspace.apply': (p) => ops.apply(p.runId, p.opId, p.implementationId),
+        'workspace.read': (p) => ops.read(p.runId, p.opId),
+      }),
+      { service: 'test-runner', ...settings },
+    );
+  }
+}
