@@ -1,4 +1,5 @@
 export * from './run/run-vocabulary';
+export * from './run/acceptance-criterion.schema';
 export * from './agent/verdict.schema';
 export * from './agent/proposal.schema';
 export * from './agent/critique.schema';

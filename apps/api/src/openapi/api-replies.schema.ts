@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentCallStatus, JudgeRole, RunStatus } from '@roundtable/contracts';
+import { AcceptanceCriterion, AgentCallStatus, JudgeRole, RunStatus } from '@roundtable/contracts';
 
 /**
  * The JSON the API answers with, as zod schemas: the view functions are typed by them (run-views.ts),
@@ -82,7 +82,7 @@ export const RunDetail = RunSummary.extend({
   fix_round: z.number(),
   confidence: z.number().nullable(),
   halt_reason: z.string().nullable(),
-  criteria: z.array(z.string()).nullable(),
+  criteria: z.array(AcceptanceCriterion).nullable().describe('null until a critique accepts and the criteria are locked'),
   started_at: iso.nullable(),
   usage: RunUsage,
   caps: RunCaps,

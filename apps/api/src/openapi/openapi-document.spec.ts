@@ -1,3 +1,4 @@
+import { RUN_EVENT_PAYLOADS } from '@roundtable/contracts';
 import { buildOpenApiDocument } from './openapi-document';
 
 type Doc = {
@@ -12,6 +13,7 @@ describe('buildOpenApiDocument', () => {
   it('describes every route of the API', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/docs/openapi.json',
       '/healthz',
       '/metrics',
       '/readyz',
@@ -50,6 +52,30 @@ describe('buildOpenApiDocument', () => {
     const enumOf = (name: string) => params.find((p) => p.name === name)?.schema.enum;
     expect(enumOf('role')).toEqual(expect.arrayContaining(['proposer', 'synthesizer', 'vc', 'competitor', 'moderator']));
     expect(enumOf('stage')).toEqual(expect.arrayContaining(['PROPOSE', 'SYNTHESIZE', 'ROAST', 'DEBATE', 'REVOTE', 'MODERATE', 'APPEAL']));
+  });
+
+  it('types each event by its `type`: a oneOf of one frame per event type, its payload the contracts\' schema', () => {
+    const s = doc.components.schemas;
+    const event = s.RunEvent as { oneOf: { $ref: string }[]; discriminator: { propertyName: string; mapping: Record<string, string> } };
+    expect(event.oneOf).toHaveLength(Object.keys(RUN_EVENT_PAYLOADS).length);
+    expect(event.discriminator.propertyName).toBe('type');
+    expect(Object.keys(event.discriminator.mapping).sort()).toEqual(Object.keys(RUN_EVENT_PAYLOADS).sort());
+    expect(event.oneOf).toContainEqual({ $ref: event.discriminator.mapping.criteria_locked });
+    const locked = s.CriteriaLockedEvent as { properties: { type: unknown; payload: { properties: { criteria: unknown } } } };
+    expect(locked.properties.type).toEqual({ type: 'string', const: 'criteria_locked' });
+    expect(locked.properties.payload.properties.criteria).toEqual({ type: 'array', items: { $ref: '#/components/schemas/AcceptanceCriterion' } });
+  });
+
+  it("declares a run's criteria as the criteria_locked event carries them: [{ id, text }]", () => {
+    const criteria = (doc.components.schemas.RunDetail.properties as Record<string, unknown>).criteria;
+    expect(JSON.stringify(criteria)).toContain('#/components/schemas/AcceptanceCriterion');
+    expect(doc.components.schemas.AcceptanceCriterion.required).toEqual(['id', 'text']);
+  });
+
+  it('documents every answer of /events: the stream, 204 after the end, 400 for a bad resume point', () => {
+    const events = doc.paths['/v1/runs/{id}/events'].get.responses;
+    expect(Object.keys(events)).toEqual(expect.arrayContaining(['200', '204', '400', '401', '404', '503']));
+    expect(events['204']).not.toHaveProperty('content');
   });
 
   it('documents the doors: 401 everywhere behind the token, 403 and 429 on writes, no token on health', () => {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { PanelProjectConfig, ProjectConfig, RunEventEnvelope } from '@roundtable/contracts';
+import { AcceptanceCriterion, PanelProjectConfig, ProjectConfig } from '@roundtable/contracts';
 import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
 import * as Replies from './api-replies.schema';
+import { RUN_EVENT_DISCRIMINATOR, RUN_EVENT_FRAMES, RunEventFrame } from './run-event-frames.schema';
 
 type JsonObject = Record<string, unknown>;
 
@@ -26,13 +27,15 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   ProviderUsage: Replies.ProviderUsage,
   RunCaps: Replies.RunCaps,
   PanelSummary: Replies.PanelSummary,
+  AcceptanceCriterion,
   RunDetail: Replies.RunDetail,
   CallSummary: Replies.CallSummary,
   CallList: Replies.CallList,
   CallDetail: Replies.CallDetail,
   ControlRequested: Replies.ControlRequested,
   AppealRequested: Replies.AppealRequested,
-  RunEvent: RunEventEnvelope,
+  RunEvent: RunEventFrame,
+  ...RUN_EVENT_FRAMES,
   Health: Replies.HealthReply,
   Ready: Replies.ReadyReply,
 };
@@ -50,9 +53,16 @@ function componentsOf(schemas: Record<string, z.ZodType>, io: 'input' | 'output'
   );
 }
 
+/** zod writes the events union as a plain oneOf; OpenAPI's discriminator tells a reader (and Swagger UI) that `type` picks the branch. */
+function withEventDiscriminator(schemas: Record<string, JsonObject>): Record<string, JsonObject> {
+  return { ...schemas, RunEvent: { ...schemas.RunEvent, discriminator: RUN_EVENT_DISCRIMINATOR } };
+}
+
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (description: string, id: string) => ({ description, content: { 'application/json': { schema: ref(id) } } });
 const error = (description: string) => json(description, 'ApiError');
+
+const location = { Location: { schema: { type: 'string' }, description: "the run's URL" } };
 
 const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'run_0123456789' };
 
@@ -80,6 +90,7 @@ export interface OpenApiSettings {
  * with and types its replies by (z.toJSONSchema). Served at /docs/openapi.json, rendered at /docs.
  */
 export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
+  const tooLarge = error(`The body is larger than API_BODY_LIMIT (${s.bodyLimit}).`);
   const writeNote = `Needs a write token. At most ${s.writesPerMinute} writes a minute per token; bodies up to ${s.bodyLimit}.`;
   return {
     openapi: '3.1.0',
@@ -95,7 +106,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'A token from API_TOKENS (name:token:role).' } },
-      schemas: { ...componentsOf(REQUEST_SCHEMAS, 'input'), ...componentsOf(REPLY_SCHEMAS, 'output') },
+      schemas: withEventDiscriminator({ ...componentsOf(REQUEST_SCHEMAS, 'input'), ...componentsOf(REPLY_SCHEMAS, 'output') }),
     },
     paths: {
       '/v1/runs': {
@@ -110,9 +121,10 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             },
           },
           responses: {
-            '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: { Location: { schema: { type: 'string' } } } },
-            '400': error('The project file is not valid; `issues` names each field.'),
-            '413': error(`The body is larger than API_BODY_LIMIT (${s.bodyLimit}).`),
+            '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: location },
+            '400': error('The project file is not valid (`issues` names each field), the JSON is malformed, or it nests too deep.'),
+            '413': tooLarge,
+            '415': error('The body is neither JSON nor YAML text: send application/json or application/yaml (text/yaml, application/x-yaml, text/plain).'),
             ...WRITE_ERRORS,
           },
         },
@@ -138,9 +150,24 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
       '/v1/runs/{id}/events': {
         get: {
           summary: "The run's events as Server-Sent Events",
-          description: 'Replays the log after Last-Event-ID (or ?after=), then follows live; each data frame is one RunEvent, its id the sequence. Ends after a terminal event.',
-          parameters: [runId, { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer' } }, { name: 'after', in: 'query', schema: { type: 'integer' } }],
-          responses: { '200': { description: 'An event stream', content: { 'text/event-stream': { schema: ref('RunEvent') } } }, '404': error('No such run.'), ...AUTH_ERRORS },
+          description: [
+            'Replays the log after Last-Event-ID (or ?after=), then follows live. Each event is one frame: `id: <sequence>`, `event: <type>`,',
+            '`data: <RunEvent as JSON>` (its `payload` typed by `type`); `: heartbeat` comments keep an idle stream open. Ends after a terminal event',
+            "(or a finished panel's appeal_completed).",
+          ].join(' '),
+          parameters: [
+            runId,
+            { name: 'Last-Event-ID', in: 'header', description: 'resume after this sequence (wins over ?after=)', schema: { type: 'integer', minimum: 0 } },
+            { name: 'after', in: 'query', description: 'resume after this sequence', schema: { type: 'integer', minimum: 0 } },
+          ],
+          responses: {
+            '200': { description: 'An event stream; the schema is that of each data frame', content: { 'text/event-stream': { schema: ref('RunEvent') } } },
+            '204': { description: 'Every event up to the end of the run (and of its appeal) was seen already: nothing more will come, do not reconnect.' },
+            '400': error('Last-Event-ID or `after` is not a whole number from 0, or is beyond the run\'s last event (invalid_resume_point).'),
+            '404': error('No such run.'),
+            '503': error('The live feed (Redis) does not answer (event_stream_unavailable).'),
+            ...AUTH_ERRORS,
+          },
         },
       },
       '/v1/runs/{id}/cancel': {
@@ -148,7 +175,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           summary: 'Cancel a run (it stops between steps)',
           description: writeNote,
           parameters: [runId],
-          responses: { '202': json('Cancel requested', 'ControlRequested'), '404': error('No such run.'), '409': error('The run has ended.'), ...WRITE_ERRORS },
+          responses: { '202': { ...json('Cancel requested', 'ControlRequested'), headers: location }, '404': error('No such run.'), '409': error('The run has ended.'), ...WRITE_ERRORS },
         },
       },
       '/v1/runs/{id}/resume': {
@@ -157,7 +184,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           description: writeNote,
           parameters: [runId],
           requestBody: { required: false, content: { 'application/json': { schema: ref('ResumeRequest') } } },
-          responses: { '202': json('Resume requested', 'ControlRequested'), '400': error('The body is not valid.'), '404': error('No such run.'), '409': error('The run cannot be resumed.'), ...WRITE_ERRORS },
+          responses: { '202': { ...json('Resume requested', 'ControlRequested'), headers: location }, '400': error('The body is not valid.'), '413': tooLarge, '404': error('No such run.'), '409': error('The run cannot be resumed.'), ...WRITE_ERRORS },
         },
       },
       '/v1/runs/{id}/appeal': {
@@ -166,7 +193,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           description: writeNote,
           parameters: [runId],
           requestBody: { required: true, content: { 'application/json': { schema: ref('AppealRequest') } } },
-          responses: { '202': json('Appeal requested', 'AppealRequested'), '400': error('The body is not valid.'), '404': error('No such run.'), '409': error('The run cannot be appealed (appeal_not_allowed, appeal_used), or an earlier appeal still waits to be applied (appeal_pending).'), ...WRITE_ERRORS },
+          responses: { '202': { ...json('Appeal requested', 'AppealRequested'), headers: location }, '400': error('The body is not valid.'), '413': tooLarge, '404': error('No such run.'), '409': error('The run cannot be appealed (appeal_not_allowed, appeal_used), or an earlier appeal still waits to be applied (appeal_pending).'), ...WRITE_ERRORS },
         },
       },
       '/v1/runs/{id}/calls': {
@@ -186,6 +213,12 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           summary: 'One agent call: the exact prompt, the reply and its accounting',
           parameters: [runId, { name: 'callId', in: 'path', required: true, schema: { type: 'string' } }],
           responses: { '200': json('The call', 'CallDetail'), '404': error('No such run or call.'), ...AUTH_ERRORS },
+        },
+      },
+      '/docs/openapi.json': {
+        get: {
+          summary: 'This document (Swagger UI renders it at /docs)',
+          responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } } }, ...AUTH_ERRORS },
         },
       },
       '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': json('The process serves', 'Health') } } },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunStatus, Stage } from '../run/run-vocabulary';
+import { AcceptanceCriterion } from '../run/acceptance-criterion.schema';
 import { JudgeVerdict } from '../panel/judge-verdict.schema';
 import { ModeratorSynthesis } from '../panel/moderator-synthesis.schema';
 import { PanelCompletion } from '../panel/panel-completion.schema';
@@ -64,7 +65,7 @@ export const RUN_EVENT_PAYLOADS = {
   agent_call_failed: z.object({ ...CallFacts, error: z.string(), error_code: z.string().nullish() }),
   proposal_recorded: z.object({ label: z.string(), claim: z.string(), confidence: z.number(), revision_of: z.string().nullish() }),
   critique_recorded: z.object({ label: z.string(), target: z.string(), verdict: z.string(), problems: z.number().int() }),
-  criteria_locked: z.object({ criteria: z.array(z.object({ id: z.string(), text: z.string() })) }),
+  criteria_locked: z.object({ criteria: z.array(AcceptanceCriterion) }),
   implementation_recorded: z.object({ label: z.string(), files: z.array(z.string()), fix_round: z.number().int() }),
   files_rejected: z.object({ label: z.string(), error: z.string() }),
   /** Reading before writing: a role asked to read files before giving its answer `label`. */

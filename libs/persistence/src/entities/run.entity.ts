@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { RunStatus } from '@roundtable/contracts';
+import { type AcceptanceCriterion, RunStatus } from '@roundtable/contracts';
 import { inListCheck } from './in-list.check';
 import { ProjectEntity } from './project.entity';
 
@@ -49,7 +49,7 @@ export class RunEntity {
 
   /** Acceptance criteria, frozen once locked so reviewers judge against what was agreed. */
   @Column({ name: 'criteria', type: 'jsonb', nullable: true })
-  criteria!: string[] | null;
+  criteria!: AcceptanceCriterion[] | null;
 
   @Column({ name: 'criteria_locked', type: 'boolean', default: false })
   criteriaLocked!: boolean;
