@@ -218,7 +218,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
       '/docs/openapi.json': {
         get: {
           summary: 'This document (Swagger UI renders it at /docs)',
-          responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } } }, ...AUTH_ERRORS },
+          responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object', properties: { openapi: { type: 'string' }, paths: { type: 'object' } }, required: ['openapi', 'paths'] } } } }, ...AUTH_ERRORS },
         },
       },
       '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': json('The process serves', 'Health') } } },

@@ -1,0 +1,207 @@
+import path from 'node:path';
+import { Pipeline, projectConfigFrom, startPipeline, TERMINAL_STATUSES, waitFor } from '@roundtable/testing';
+import { checkedFetch, type CheckedReply, OpenApiReplyChecker, type OpenApiDocument } from './support/openapi-reply-checker';
+
+jest.setTimeout(240_000);
+
+const REPO = path.resolve(__dirname, '../..');
+const BUILD_DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
+const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
+const HALTING_CASSETTE = path.join(REPO, 'test/fixtures/budget-halt/cassette.yaml');
+const TOKENS = {
+  write: 'e2e-openapi-write-0123456789abcdef',
+  read: 'e2e-openapi-read-0123456789abcdef',
+  // A write token of its own, spent to reach the write quota without touching the others'.
+  burst: 'e2e-openapi-burst-0123456789abcdef',
+};
+const WRITES_PER_MIN = 40;
+// The demo's evidence for the panel's one appeal: its cassette holds the judges' replies to it.
+const APPEAL = {
+  evidence: ['RLDatix partner programme letter: Swapboard accepted as an integration partner with read-write roster API access from Q3'],
+  judges: ['engineer', 'pm'],
+};
+
+type Run = { id: string; status: string; workflow: string; panel?: { appeal: { status: string } | null } };
+type Event = { type: string; sequence: number };
+
+/**
+ * The OpenAPI document tells the truth: the four services run from their bundles on the replay
+ * provider, and every reply of every route exercised here (each build and panel route, their
+ * filters, the event stream, and the error answers that are cheap to provoke) is held against the
+ * document the api serves at /docs/openapi.json: a status the document does not declare, a
+ * content type it does not list, a declared header missing, or a body its schema does not
+ * accept is a failure. Every operation in the document must have been exercised.
+ */
+describe('every reply matches the served OpenAPI document', () => {
+  let pipeline: Pipeline;
+  let checker: OpenApiReplyChecker;
+  let api: ReturnType<typeof checkedFetch>;
+  const runs: Record<'build' | 'panel' | 'halted' | 'cancelled', string> = { build: '', panel: '', halted: '', cancelled: '' };
+
+  beforeAll(async () => {
+    pipeline = await startPipeline({
+      env: {
+        API_TOKENS: `writer:${TOKENS.write}:write,reader:${TOKENS.read}:read,burst:${TOKENS.burst}:write`,
+        HOST: '127.0.0.1',
+        RATE_LIMIT_WRITES_PER_MIN: String(WRITES_PER_MIN),
+        SSE_RETRY_MS: '300',
+      },
+    });
+    const res = await fetch(`${pipeline.api}/docs/openapi.json`, { headers: { authorization: `Bearer ${TOKENS.read}` } });
+    expect(res.status).toBe(200);
+    checker = new OpenApiReplyChecker((await res.json()) as OpenApiDocument);
+    api = checkedFetch(pipeline.api, checker, TOKENS);
+  });
+
+  afterAll(async () => {
+    await pipeline?.stop();
+  });
+
+  /** Polls GET /v1/runs/:id (each answer checked too) until the run has ended. */
+  const terminal = (id: string, timeoutMs = 60_000) =>
+    waitFor(
+      `run ${id} to end`,
+      async () => {
+        const { body } = await api<Run>('GET', `/v1/runs/${id}`);
+        return (TERMINAL_STATUSES as readonly string[]).includes(body.status) ? body : undefined;
+      },
+      timeoutMs,
+      200,
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}\n${pipeline.logs()}`);
+    });
+
+  const submit = async (config: unknown): Promise<string> => {
+    const res = await api<{ id: string }>('POST', '/v1/runs', { body: config });
+    expect(res.status).toBe(202);
+    return res.body.id;
+  };
+
+  it('serves itself as a documented route, and the health routes without a token', async () => {
+    expect((await api('GET', '/docs/openapi.json', { token: 'read' })).status).toBe(200);
+    expect((await api('GET', '/healthz', { token: 'none' })).status).toBe(200);
+    expect((await api('GET', '/readyz', { token: 'none' })).status).toBe(200);
+    expect((await api('GET', '/metrics', { token: 'read' })).status).toBe(200);
+  });
+
+  it('a build run: submitted, followed live, listed, read, reported, its calls filtered, its stream resumed', async () => {
+    const id = (runs.build = await submit(projectConfigFrom(BUILD_DEMO)));
+    // Followed from the start while it runs: the stream ends after the terminal event.
+    const live = await api<Event[]>('GET', `/v1/runs/${id}/events`, { token: 'read' });
+    expect(live.status).toBe(200);
+    expect(live.body.at(-1)?.type).toBe('run_completed');
+    expect(live.body.map((e) => e.type)).toContain('criteria_locked');
+    const run = await terminal(id);
+    expect(run.status).toBe('done');
+
+    expect((await api('GET', '/v1/runs', { token: 'read' })).status).toBe(200);
+    expect((await api('GET', '/v1/runs?status=done&limit=5', { token: 'read' })).status).toBe(200);
+    expect((await api('GET', `/v1/runs/${id}/report`, { token: 'read' })).status).toBe(200);
+    const calls = await api<{ id: string }[]>('GET', `/v1/runs/${id}/calls`, { token: 'read' });
+    expect(calls.body.length).toBeGreaterThan(0);
+    for (const q of ['role=critic', 'stage=CRITIQUE', 'failed=false', 'failed=true', 'role=engineer&stage=IMPLEMENT']) {
+      expect((await api('GET', `/v1/runs/${id}/calls?${q}`, { token: 'read' })).status).toBe(200);
+    }
+    expect((await api('GET', `/v1/runs/${id}/calls/${calls.body[0].id}`, { token: 'read' })).status).toBe(200);
+
+    // Resumed from the middle (?after= and Last-Event-ID), and told 204 once everything was seen.
+    const last = live.body.at(-1)!.sequence;
+    const tail = await api<Event[]>('GET', `/v1/runs/${id}/events?after=${last - 2}`, { token: 'read' });
+    expect(tail.body.map((e) => e.sequence)).toEqual([last - 1, last]);
+    expect((await api('GET', `/v1/runs/${id}/events`, { token: 'read', headers: { 'last-event-id': String(last - 1) } })).body).toHaveLength(1);
+    expect((await api('GET', `/v1/runs/${id}/events`, { token: 'read', headers: { 'last-event-id': String(last) } })).status).toBe(204);
+  });
+
+  it('a panel run: read with its panel block, reported, filtered by judge, appealed once', async () => {
+    const id = (runs.panel = await submit(projectConfigFrom(PANEL_DEMO)));
+    const run = await terminal(id);
+    expect(run).toMatchObject({ status: 'done', workflow: 'panel' });
+    expect((await api('GET', `/v1/runs/${id}/report`, { token: 'read' })).status).toBe(200);
+    expect((await api('GET', `/v1/runs/${id}/calls?role=vc&stage=ROAST`, { token: 'read' })).status).toBe(200);
+    const before = await api<Event[]>('GET', `/v1/runs/${id}/events`, { token: 'read' });
+    expect(before.body.at(-1)?.type).toBe('run_completed');
+
+    expect((await api('POST', `/v1/runs/${id}/appeal`, { body: { evidence: [], judges: ['vc'] } })).status).toBe(400);
+    expect((await api('POST', `/v1/runs/${id}/appeal`, { body: APPEAL })).status).toBe(202);
+    // The appeal's events follow run_completed on a subscription after it; appeal_completed ends it.
+    const appeal = await api<Event[]>('GET', `/v1/runs/${id}/events?after=${before.body.at(-1)!.sequence}`, { token: 'read' });
+    expect(appeal.body.at(-1)?.type).toBe('appeal_completed');
+    expect((await api('POST', `/v1/runs/${id}/appeal`, { body: APPEAL })).status).toBe(409);
+    const after = await api<Run>('GET', `/v1/runs/${id}`, { token: 'read' });
+    expect(after.body.panel?.appeal?.status).toBe('completed');
+  });
+
+  it('a halted run: resumed (a bad body first), then its whole stream', async () => {
+    const config = projectConfigFrom(BUILD_DEMO, { budget: { max_calls: 4 }, providers: { replay: { type: 'replay', cassette: HALTING_CASSETTE } } });
+    const id = (runs.halted = await submit(config));
+    expect((await terminal(id)).status).toBe('halted');
+    const bad = await api('POST', `/v1/runs/${id}/resume`, { body: { from: 'NOWHERE' } });
+    expect(bad.status).toBe(400);
+    const malformed = await api('POST', `/v1/runs/${id}/resume`, { body: '{"caps": ', contentType: 'application/json' });
+    expect(malformed.status).toBe(400);
+    const halted = await api<Event[]>('GET', `/v1/runs/${id}/events`, { token: 'read' });
+    expect((await api('POST', `/v1/runs/${id}/resume`, { body: { caps: { max_calls: 12 } } })).status).toBe(202);
+    // Once the orchestrator has taken the resume, the stream after the halt follows the resumed run to its next end.
+    // Whatever it does with a cassette that ends early, every event it writes must be documented.
+    await waitFor('the run_resumed event', async () => (await pipeline.sql(`SELECT 1 FROM run_events WHERE run_id = $1 AND type = 'run_resumed'`, [id])).length > 0, 30_000);
+    const resumed = await api<Event[]>('GET', `/v1/runs/${id}/events?after=${halted.body.at(-1)!.sequence}`, { token: 'read' });
+    expect(resumed.body[0].type).toBe('run_resumed');
+    await terminal(id);
+  });
+
+  it('a cancelled run, and the 409s of what has ended', async () => {
+    const id = (runs.cancelled = await submit(projectConfigFrom(BUILD_DEMO)));
+    expect((await api('POST', `/v1/runs/${id}/cancel`)).status).toBe(202);
+    expect((await terminal(id)).status).toBe('cancelled');
+    expect((await api('GET', `/v1/runs/${id}/events`, { token: 'read' })).status).toBe(200);
+    expect((await api('POST', `/v1/runs/${id}/cancel`)).status).toBe(409);
+    expect((await api('POST', `/v1/runs/${runs.build}/resume`)).status).toBe(409);
+    expect((await api('POST', `/v1/runs/${runs.build}/appeal`, { body: APPEAL })).status).toBe(409);
+  });
+
+  it('the error answers: 400s, 404s, 413, 415', async () => {
+    const expectStatus = async (reply: Promise<CheckedReply>, status: number) => expect((await reply).status).toBe(status);
+    const r = runs.build;
+    await expectStatus(api('POST', '/v1/runs', { body: { project: 'x' } }), 400);
+    await expectStatus(api('POST', '/v1/runs', { body: '{"project": ', contentType: 'application/json' }), 400);
+    await expectStatus(api('POST', '/v1/runs', { body: `{"objective": "${'x'.repeat(1_100_000)}"}`, contentType: 'application/json' }), 413);
+    await expectStatus(api('POST', '/v1/runs', { body: 'project: x', contentType: 'application/octet-stream' }), 415);
+    await expectStatus(api('GET', '/v1/runs?limit=0', { token: 'read' }), 400);
+    await expectStatus(api('GET', '/v1/runs?status=finished', { token: 'read' }), 400);
+    await expectStatus(api('GET', `/v1/runs/${r}/calls?failed=maybe`, { token: 'read' }), 400);
+    await expectStatus(api('GET', `/v1/runs/${r}/events?after=soon`, { token: 'read' }), 400);
+    await expectStatus(api('GET', `/v1/runs/${r}/events?after=100000`, { token: 'read' }), 400);
+    for (const route of ['', '/report', '/calls', '/calls/nope', '/events']) await expectStatus(api('GET', `/v1/runs/run_nope${route}`, { token: 'read' }), 404);
+    await expectStatus(api('GET', `/v1/runs/${r}/calls/nope`, { token: 'read' }), 404);
+    for (const route of ['/cancel', '/resume']) await expectStatus(api('POST', `/v1/runs/run_nope${route}`), 404);
+    await expectStatus(api('POST', '/v1/runs/run_nope/appeal', { body: APPEAL }), 404);
+  });
+
+  it('the doors: 401 without a token, 403 for a read token on a write, 429 past the write quota', async () => {
+    for (const [method, route] of [
+      ['GET', '/v1/runs'],
+      ['GET', `/v1/runs/${runs.build}`],
+      ['GET', `/v1/runs/${runs.build}/events`],
+      ['GET', '/metrics'],
+      ['GET', '/docs/openapi.json'],
+      ['POST', '/v1/runs'],
+    ]) {
+      expect((await api(method, route, { token: 'none' })).status).toBe(401);
+    }
+    for (const route of ['/v1/runs', `/v1/runs/${runs.build}/cancel`, `/v1/runs/${runs.build}/resume`, `/v1/runs/${runs.panel}/appeal`]) {
+      expect((await api('POST', route, { token: 'read', body: {} })).status).toBe(403);
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i <= WRITES_PER_MIN && !statuses.includes(429); i++) statuses.push((await api('POST', '/v1/runs/run_nope/cancel', { token: 'burst' })).status);
+    expect(statuses.at(-1)).toBe(429);
+    for (const route of ['/v1/runs', `/v1/runs/${runs.halted}/resume`, `/v1/runs/${runs.panel}/appeal`]) {
+      expect((await api('POST', route, { token: 'burst', body: {} })).status).toBe(429);
+    }
+  });
+
+  it('every reply matched the document, and every documented operation was exercised', () => {
+    expect(checker.failures).toEqual([]);
+    const exercised = checker.exercised();
+    expect(checker.operations().filter((op) => !exercised.has(op))).toEqual([]);
+  });
+});
