@@ -1,4 +1,5 @@
 import type { RunEntity } from '@roundtable/persistence';
+import type { PanelSummary } from './openapi/api-replies.schema';
 import { canAppeal, currentScores, emptyUsage, panelStateOf, type PanelRunState } from '@roundtable/workflow';
 
 /** A panel run's state as the API reads it (usage is not needed to describe it). */
@@ -7,7 +8,7 @@ export function panelStateOfRun(run: RunEntity): PanelRunState {
 }
 
 /** The `panel` block of GET /v1/runs/:id for a panel run: where the judges stand and what may still happen. */
-export function panelSummaryView(run: RunEntity) {
+export function panelSummaryView(run: RunEntity): PanelSummary {
   const s = panelStateOfRun(run);
   const body = s.moderator?.body ?? null;
   const appeal = canAppeal(s);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AcceptanceCriterion, AgentCallStatus, JudgeRole, RunStatus } from '@roundtable/contracts';
+import { AcceptanceCriterion, AgentCallStatus, JudgeRole, JudgeScore, PanelQualityStatus, PanelWarningKind, ProviderCaps, RunStatus } from '@roundtable/contracts';
 
 /**
  * The JSON the API answers with, as zod schemas: the view functions are typed by them (run-views.ts),
@@ -13,6 +13,10 @@ export const ApiErrorBody = z
   .object({
     error: z.string().describe('stable snake_case code, e.g. invalid_project_config, unauthorized, rate_limited'),
     message: z.string().describe('a sentence for a human'),
+    issues: z
+      .array(z.object({ path: z.string().describe('the field, dotted (agents.critic.provider), or the header or parameter'), message: z.string() }).catchall(z.unknown()))
+      .optional()
+      .describe('on a 400: one entry per field that is wrong'),
   })
   .catchall(z.unknown());
 
@@ -57,8 +61,11 @@ export const RunCaps = z
     max_seconds: z.number().nullable(),
     max_rounds: z.number().nullable(),
     max_fix_rounds: z.number().nullable(),
-    per_provider: z.record(z.string(), z.unknown()),
+    per_provider: z.record(z.string(), ProviderCaps).describe('budget.per_provider as submitted: caps per provider name'),
   });
+
+/** A score per judge, as the panel's events carry them. */
+const ScoreMap = z.partialRecord(JudgeRole, JudgeScore);
 
 export const PanelSummary = z
   .object({
@@ -66,14 +73,14 @@ export const PanelSummary = z
     recommendation: z.string().nullable(),
     confidence: z.number().nullable(),
     partial: z.boolean().nullable(),
-    scores: z.record(z.string(), z.unknown()),
-    revote_baseline: z.unknown(),
+    scores: ScoreMap.describe("each judge's current score (a judge not heard from yet is absent)"),
+    revote_baseline: ScoreMap.nullable().describe('the scores when the re-vote started; null before it'),
     debate_messages: z.number(),
     max_debate_rounds: z.number(),
-    quality: z.string().nullable(),
+    quality: PanelQualityStatus.nullable(),
     low_confidence: z.boolean(),
-    warnings: z.array(z.string()),
-    appeal: z.object({ status: z.string(), judges: z.array(JudgeRole) }).nullable(),
+    warnings: z.array(PanelWarningKind),
+    appeal: z.object({ status: z.enum(['running', 'completed']), judges: z.array(JudgeRole) }).nullable(),
     can_appeal: z.union([z.literal(true), z.string()]).describe('true, or why the run cannot be appealed'),
   });
 
@@ -160,6 +167,7 @@ export const HealthReply = z.object({ status: z.literal('ok') });
 export const ReadyReply = z.object({ status: z.literal('ok'), checks: z.record(z.string(), z.string()) });
 
 export type RunSummary = z.infer<typeof RunSummary>;
+export type PanelSummary = z.infer<typeof PanelSummary>;
 export type RunDetail = z.infer<typeof RunDetail>;
 export type CallSummary = z.infer<typeof CallSummary>;
 export type CallDetail = z.infer<typeof CallDetail>;
