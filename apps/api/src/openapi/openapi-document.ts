@@ -102,6 +102,16 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         post: {
           summary: 'Submit a run',
           description: `The body is a project file: JSON, or YAML as text (application/yaml, text/plain). ${writeNote}`,
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description:
+                'One per submission (e.g. a random UUID), kept per token: the same key with the same body again answers 202 with the first run, never a second; another body under the key is a 422. Send it to retry a submit whose answer was lost.',
+              schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,255}$' },
+            },
+          ],
           requestBody: {
             required: true,
             content: {
@@ -111,8 +121,9 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           },
           responses: {
             '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: { Location: { schema: { type: 'string' } } } },
-            '400': error('The project file is not valid; `issues` names each field.'),
+            '400': error('The project file is not valid (`issues` names each field), or the Idempotency-Key header is malformed.'),
             '413': error(`The body is larger than API_BODY_LIMIT (${s.bodyLimit}).`),
+            '422': error('The Idempotency-Key was first sent with another body (`run_id` is the run it made): send a new key.'),
             ...WRITE_ERRORS,
           },
         },
