@@ -9,7 +9,7 @@ import { QUEUE, type OperatorPolicy } from '@roundtable/contracts';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { ReadinessModule, TerminusReadiness } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
-import { createRedisConnection, INFRA, JobProducer, queueModules, ServiceOps } from '@roundtable/queues';
+import { connectRedis, createRedisConnection, INFRA, JobProducer, queueModules, ServiceOps } from '@roundtable/queues';
 import { QueueBoard } from './queue-board';
 import { AgentCallsService } from './agent-calls.service';
 import type { ApiEnv } from './api.env';
@@ -67,7 +67,8 @@ export class ApiModule {
       controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
       providers: [
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
-        { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
+        // Held to a deadline at start so a wrong REDIS_URL is said, not waited on forever.
+        { provide: REDIS, useFactory: () => connectRedis(env.REDIS_URL) },
         {
           provide: PRODUCER,
           useFactory: (r: Redis, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),

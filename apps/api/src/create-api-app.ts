@@ -14,7 +14,7 @@ import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 import { writeRateLimit } from './write-rate-limit.middleware';
 
 /** Headers a browser client sends and may read, when CORS_ORIGINS lets it call at all. */
-const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Last-Event-ID'];
+const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Last-Event-ID', 'Idempotency-Key'];
 const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining'];
 
 /**

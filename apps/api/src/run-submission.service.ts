@@ -6,6 +6,8 @@ import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, OperatorP
 import { addToOutbox, appendRunEvents, OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
 import { ApiError } from './api-error';
+import { IdempotencyClaim, keyReusedError } from './idempotency-key';
+import { within } from './within';
 import { YAML_CONTENT_TYPES } from './body-parsers';
 import { submissionIssues } from './config-paths.check';
 import { runLinks, RunLinks } from './run-links';
@@ -18,6 +20,23 @@ export interface SubmittedRun {
 }
 
 const newId = (prefix: string): string => `${prefix}_${randomBytes(5).toString('hex')}`;
+
+/** The answer to a submit, the same for a replay of it: the run as it was queued. */
+const submitted = (runId: string): SubmittedRun => ({ id: runId, status: 'queued', links: runLinks(runId) });
+
+/** Postgres' unique_violation on the Idempotency-Key index: another submit with the key committed first. */
+function isKeyTaken(e: unknown): boolean {
+  const err = e as { driverError?: { code?: string; constraint?: string } };
+  return err?.driverError?.code === '23505' && err.driverError.constraint === 'ux_runs_idempotency_key';
+}
+
+/**
+ * How long the reply waits on Redis after the commit, for each of the job's send and the event's
+ * publish (side by side): past it the run is still stored and the reply goes, the outbox sweeper
+ * sends run.start once Redis answers again and subscribers replay run_created from Postgres. Well
+ * inside the 2 s a submit must answer in with Redis gone (ioredis would hold the commands until it is back).
+ */
+export const REDIS_WAIT_MS = 1000;
 
 function invalidConfig(err: ProjectConfigError): ApiError {
   return ApiError.badRequest('invalid_project_config', err.message, { issues: err.issues });
@@ -42,9 +61,33 @@ export class RunSubmissionService {
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
-  async submit(body: unknown): Promise<SubmittedRun> {
+  /**
+   * With an Idempotency-Key (`claim`), a submit is answered once: the same key and body again get
+   * the first answer (the same run, never a second), another body under the key is a 422. The
+   * key's unique index decides between two concurrent submits: the loser's transaction rolls back
+   * and it answers with the winner's run.
+   */
+  async submit(body: unknown, claim?: IdempotencyClaim): Promise<SubmittedRun> {
+    if (claim) {
+      const earlier = await this.runOfClaim(claim);
+      if (earlier) return earlier;
+    }
     const config = await this.validate(body);
-    const { runId, outboxIds, events } = await this.ds.transaction(async (em) => {
+    let stored: { runId: string; outboxIds: number[]; events: RunEventEnvelope[] };
+    try {
+      stored = await this.store(config, claim);
+    } catch (e) {
+      const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
+      if (winner) return winner;
+      throw e;
+    }
+    await this.afterCommit(stored.runId, stored.outboxIds, stored.events);
+    return submitted(stored.runId);
+  }
+
+  /** The rows, the run_created event and the run.start outbox row, in one transaction. */
+  private store(config: AnyProjectConfig, claim: IdempotencyClaim | undefined) {
+    return this.ds.transaction(async (em) => {
       const projectId = newId('prj');
       const runId = newId('run');
       const stored = config as unknown as Record<string, unknown>;
@@ -65,6 +108,7 @@ export class RunSubmissionService {
         status: 'queued',
         stage: 'INIT',
         config: stored,
+        ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
       const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }]);
       const outboxIds = await addToOutbox(em, [
@@ -72,8 +116,16 @@ export class RunSubmissionService {
       ]);
       return { runId, outboxIds, events };
     });
-    await this.afterCommit(runId, outboxIds, events);
-    return { id: runId, status: 'queued', links: runLinks(runId) };
+  }
+
+  /** The first answer given under this key, or a 422 when it was given for another body. */
+  private async runOfClaim(claim: IdempotencyClaim): Promise<SubmittedRun | undefined> {
+    const run = await this.ds
+      .getRepository(RunEntity)
+      .findOne({ select: { id: true, requestHash: true }, where: { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key } });
+    if (!run) return undefined;
+    if (run.requestHash !== claim.requestHash) throw keyReusedError(claim.key, run.id);
+    return submitted(run.id);
   }
 
   /** YAML text or a parsed JSON object, validated, then held against the policy and the paths checked on this machine. */
@@ -98,17 +150,16 @@ export class RunSubmissionService {
     return config;
   }
 
-  /** The run is committed whatever happens here: a failed send is left to the outbox sweeper. */
+  /** The run is committed whatever happens here: a send not done in REDIS_WAIT_MS is left to the outbox sweeper. */
   private async afterCommit(runId: string, outboxIds: number[], events: RunEventEnvelope[]): Promise<void> {
-    try {
-      await this.outbox.dispatch(outboxIds);
-    } catch (e) {
-      this.log.warn(`run ${runId}: run.start left in the outbox for the sweeper: ${(e as Error).message}`);
-    }
-    try {
-      await this.publisher.publish(events);
-    } catch (e) {
-      this.log.warn(`run ${runId}: run_created not published (subscribers replay it from Postgres): ${(e as Error).message}`);
-    }
+    const lateSend = (e: Error) => this.log.warn(`run ${runId}: run.start left in the outbox for the sweeper: ${e.message}`);
+    const latePublish = (e: Error) => this.log.warn(`run ${runId}: run_created not published (subscribers replay it from Postgres): ${e.message}`);
+    const [sent, published] = await Promise.allSettled([
+      within(this.outbox.dispatch(outboxIds), REDIS_WAIT_MS, lateSend),
+      within(this.publisher.publish(events), REDIS_WAIT_MS, latePublish),
+    ]);
+    if (sent.status === 'rejected') lateSend(sent.reason as Error);
+    else if (!sent.value.done) this.log.warn(`run ${runId}: Redis did not take run.start within ${REDIS_WAIT_MS} ms; the outbox sweeper sends it once Redis answers`);
+    if (published.status === 'rejected') latePublish(published.reason as Error);
   }
 }

@@ -59,3 +59,22 @@ describe('writeRateLimit', () => {
     expect(keys()).toEqual([]);
   });
 });
+
+describe('writeRateLimit with Redis away', () => {
+  const hanging: ThrottlerStorage = { increment: () => new Promise(() => undefined) };
+  const failing: ThrottlerStorage = { increment: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) };
+
+  it.each([
+    ['does not answer', hanging],
+    ['fails', failing],
+  ])('counts in this replica when Redis %s: never a hang, never unlimited', async (_what, storage) => {
+    const mw = writeRateLimit({ perMinute: 2, storage, prefix: 'rt_d', redisWaitMs: 50 });
+    const started = Date.now();
+    expect(await pass(mw, request('POST', { name: 'ci', role: 'write' }))).toBe('next');
+    expect(await pass(mw, request('POST', { name: 'ci', role: 'write' }))).toBe('next');
+    const third = (await pass(mw, request('POST', { name: 'ci', role: 'write' }))) as ApiError;
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(third).toBeInstanceOf(ApiError);
+    expect(third.getStatus()).toBe(429);
+  });
+});

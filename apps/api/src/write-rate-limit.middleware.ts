@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { ThrottlerStorage } from '@nestjs/throttler';
+import { Logger } from '@nestjs/common';
+import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttler';
 import { ApiError } from './api-error';
 import { isWrite, principalOf } from './bearer-auth.middleware';
 
@@ -9,6 +10,10 @@ export const WRITE_QUOTA_REFILL_MS = 60_000;
 const THROTTLER = 'writes';
 /** No block beyond the bucket's own refusal: a refused write is taken again as soon as a token is back. */
 const NO_BLOCK = 0;
+/** How long a write waits for its bucket in Redis before it is counted in this replica instead. */
+export const QUOTA_REDIS_WAIT_MS = 500;
+/** A Redis outage is said once per this while, not once per write. */
+const OUTAGE_LOG_EVERY_MS = 10_000;
 
 /**
  * RATE_LIMIT_WRITES_PER_MIN per token on write routes (per client address when the API runs open);
@@ -24,14 +29,44 @@ const NO_BLOCK = 0;
  * A middleware, not the library's ThrottlerGuard: a guard runs after the body parsers and never sees Bull Board
  * (mounted as an Express router), and this door must refuse before a body is read, mounted after bearerAuth so an
  * anonymous request is refused before it can spend anyone's quota.
+ *
+ * Redis away (no answer in QUOTA_REDIS_WAIT_MS, or an error): the write is counted in this replica's own memory
+ * (@nestjs/throttler's in-process storage, same limit) and the outage is logged. Not a 503: a submit is built to be
+ * stored while Redis is away (the outbox sends its job later), and refusing every write for a counter would turn a
+ * Redis blip into an api outage. Not unlimited either: each replica still holds the limit, so at worst a client gets
+ * N times the limit through N replicas for as long as Redis is gone, never an unmetered stream.
  */
-export function writeRateLimit(opts: { perMinute: number; storage: ThrottlerStorage; prefix: string }) {
+export function writeRateLimit(opts: { perMinute: number; storage: ThrottlerStorage; prefix: string; fallback?: ThrottlerStorage; redisWaitMs?: number }) {
   const { perMinute, storage, prefix } = opts;
+  const fallback = opts.fallback ?? new ThrottlerStorageService();
+  const waitMs = opts.redisWaitMs ?? QUOTA_REDIS_WAIT_MS;
+  const log = new Logger('api');
+  let loggedAt = 0;
+  const take = async (key: string) => {
+    const args = [key, WRITE_QUOTA_REFILL_MS, perMinute, NO_BLOCK, THROTTLER] as const;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from Redis in ${waitMs} ms`)), waitMs);
+    });
+    const asked = storage.increment(...args);
+    asked.catch(() => undefined); // a late failure has been counted in memory already
+    try {
+      return await Promise.race([asked, late]);
+    } catch (e) {
+      if (Date.now() - loggedAt > OUTAGE_LOG_EVERY_MS) {
+        loggedAt = Date.now();
+        log.warn(`write quota: Redis (REDIS_URL) did not answer (${(e as Error).message}); counting writes in this replica until it does`);
+      }
+      return fallback.increment(...args);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   return (req: Request, res: Response, next: NextFunction): void => {
     if (perMinute === 0 || !isWrite(req)) return next();
     const principal = principalOf(res);
     const key = principal && principal.name !== 'anonymous' ? `token:${principal.name}` : `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
-    storage.increment(`${prefix}:write-quota:${key}`, WRITE_QUOTA_REFILL_MS, perMinute, NO_BLOCK, THROTTLER).then((hit) => {
+    take(`${prefix}:write-quota:${key}`).then((hit) => {
       if (!hit.isBlocked) {
         res.setHeader('RateLimit-Limit', String(perMinute));
         res.setHeader('RateLimit-Remaining', String(Math.max(0, perMinute - hit.totalHits)));

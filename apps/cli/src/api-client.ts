@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * The REST client: the one place that knows the API's base URL, the bearer token and how an
  * error reply looks (`{ error, message, issues? }`). The CLI never reaches Redis or Postgres;
@@ -30,9 +32,20 @@ export class ApiUnreachableError extends Error {
   constructor(
     readonly api: string,
     readonly reason: string,
+    /** The request may have reached the API (it timed out, or its connection dropped): only a request safe to repeat is sent again. */
+    readonly mayHaveArrived = false,
   ) {
     super(`cannot reach the Roundtable API at ${api}: ${reason} (start it, or pass --api)`);
   }
+}
+
+/** undici's codes for a connection lost after it was made: the request may have been read and acted on. */
+const LOST_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** A request timeout or a connection reset, as opposed to nothing listening (refused, DNS): the cases a retry is for. */
+export function mayHaveArrived(err: unknown): boolean {
+  const e = err as { name?: string; cause?: { code?: string } } | null;
+  return e?.name === 'TimeoutError' || LOST_CONNECTION_CODES.has(e?.cause?.code ?? '');
 }
 
 /** The reason a fetch failed, as the OS said it (ECONNREFUSED 127.0.0.1:3000) rather than "fetch failed". */
@@ -96,13 +109,32 @@ export class ApiClient {
     return (text ? JSON.parse(text) : {}) as T;
   }
 
+  /**
+   * A POST that makes something (POST /v1/runs): one Idempotency-Key for all its tries, so a try
+   * that timed out or lost its connection (the API may have made the run and lost the answer) is
+   * sent again and answered with the same run, never a second. Nothing listening is not retried.
+   */
+  async postJsonIdempotent<T>(route: string, body: unknown, opts: { key?: string; tries?: number; backoffMs?: number } = {}): Promise<T> {
+    const key = opts.key ?? randomUUID();
+    const tries = opts.tries ?? 3;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const text = await this.request('POST', route, body, { 'idempotency-key': key });
+        return (text ? JSON.parse(text) : {}) as T;
+      } catch (err) {
+        if (!(err instanceof ApiUnreachableError && err.mayHaveArrived) || attempt >= tries) throw err;
+        await new Promise((r) => setTimeout(r, (opts.backoffMs ?? 500) * attempt));
+      }
+    }
+  }
+
   async getText(route: string): Promise<string> {
     return this.request('GET', route);
   }
 
   /** One request; resolves with the body text of a 2xx reply, throws ApiHttpError or ApiUnreachableError. */
-  async request(method: string, route: string, body?: unknown): Promise<string> {
-    const headers: Record<string, string> = { ...this.authHeaders() };
+  async request(method: string, route: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<string> {
+    const headers: Record<string, string> = { ...this.authHeaders(), ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
@@ -113,7 +145,7 @@ export class ApiClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      throw new ApiUnreachableError(this.api, networkReason(err));
+      throw new ApiUnreachableError(this.api, networkReason(err), mayHaveArrived(err));
     }
     const text = await res.text();
     if (res.ok) return text;

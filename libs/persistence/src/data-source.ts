@@ -3,6 +3,7 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 import { DatabaseNotMigratedError } from './database-not-migrated.error';
 import { ALL_ENTITIES } from './entities/all-entities';
 import { ALL_MIGRATIONS } from './migrations/all-migrations';
+import { connectErrorText } from './connect-error-text';
 import { redactDatabaseUrl } from './redact-database-url';
 
 export const MIGRATIONS_TABLE = 'migrations';
@@ -72,10 +73,18 @@ export async function assertMigrated(ds: DataSource): Promise<void> {
   }
 }
 
-/** What a service calls at boot: connect, and refuse to go on against an unmigrated database. */
+/**
+ * What a service calls at boot: connect, and refuse to go on against an unmigrated database. A
+ * database that cannot be reached is said as Postgres, DATABASE_URL and the address (password
+ * redacted), not as the driver's bare ECONNREFUSED.
+ */
 export async function openMigratedDataSource(url: string, opts: CreateDataSourceOptions = {}): Promise<DataSource> {
   const ds = createDataSource(url, opts);
-  await ds.initialize();
+  try {
+    await ds.initialize();
+  } catch (e) {
+    throw new Error(`cannot reach Postgres at ${redactDatabaseUrl(url)} (DATABASE_URL): ${connectErrorText(e)}; start Postgres or set DATABASE_URL to where it listens`, { cause: e });
+  }
   try {
     await assertMigrated(ds);
   } catch (err) {

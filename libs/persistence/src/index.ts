@@ -27,6 +27,7 @@ export * from './migrations/1765000000000-run-workflow-state';
 export * from './data-source';
 export * from './database-not-migrated.error';
 export * from './redact-database-url';
+export * from './connect-error-text';
 export * from './test-database';
 export * from './prepared-query';
 export * from './statement-batch';

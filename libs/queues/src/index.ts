@@ -1,4 +1,5 @@
 export * from './redis-connection';
+export * from './connect-redis';
 export * from './queue-defaults';
 export * from './infra-error';
 export * from './job-producer';

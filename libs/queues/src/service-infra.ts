@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { openMigratedDataSource } from '@roundtable/persistence';
 import { bullRoot, registerQueues, type FixedQueueName } from './bull-modules';
 import { JobProducer } from './job-producer';
-import { createRedisConnection } from './redis-connection';
+import { connectRedis } from './connect-redis';
 
 /** Injection tokens for the connections every service holds. */
 export const INFRA = { dataSource: 'DATA_SOURCE', redis: 'REDIS', producer: 'PRODUCER' } as const;
@@ -47,7 +47,8 @@ export function queueModules(env: InfraEnv, queues: FixedQueueName[]): DynamicMo
 export function infraProviders(env: InfraEnv, service: string, queues: FixedQueueName[]): Provider[] {
   return [
     { provide: INFRA.dataSource, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: `roundtable-${service}` }) },
-    { provide: INFRA.redis, useFactory: () => createRedisConnection(env.REDIS_URL) },
+    // Held to a deadline at start so a wrong REDIS_URL is said, not waited on forever.
+    { provide: INFRA.redis, useFactory: () => connectRedis(env.REDIS_URL) },
     {
       provide: INFRA.producer,
       useFactory: (r: Redis, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),

@@ -35,6 +35,8 @@ export interface PipelineOptions {
   providerWorkers?: number;
   /** Extra environment for every service. */
   env?: Record<string, string>;
+  /** Extra environment for the api alone, after `env` (e.g. its REDIS_URL through a proxy a test cuts). */
+  apiEnv?: Record<string, string>;
 }
 
 export const TERMINAL_STATUSES = ['done', 'halted', 'needs_input', 'failed', 'cancelled'] as const;
@@ -67,7 +69,7 @@ export async function startPipeline(opts: PipelineOptions = {}): Promise<Pipelin
     await runMigrations(db.url);
     // allSettled: a service that fails to start must not leave the others running.
     const started = await Promise.allSettled([
-      startService('api', { ...env, PORT: port }),
+      startService('api', { ...env, ...opts.apiEnv, PORT: port }),
       startService('orchestrator', env),
       // The workspace volume is shared, as in a one-host deployment: an engineer in agent mode works in it.
       ...Array.from({ length: opts.providerWorkers ?? 1 }, () =>

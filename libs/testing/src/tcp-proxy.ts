@@ -12,13 +12,22 @@ export interface TcpProxy {
   requests: string[];
   /** Destroys every connection open now (both sides); new connections still go through. */
   cut(): void;
+  /** The service gone: cuts every connection and closes each new one at once, until restore(). The port stays the proxy's. */
+  takeDown(): void;
+  /** New connections go through again. */
+  restore(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
   const open = new Set<Socket>();
   const requests: string[] = [];
+  let down = false;
   const server = net.createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
     const upstream = net.connect(targetPort, targetHost);
     open.add(client);
     open.add(upstream);
@@ -64,6 +73,14 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
     cut() {
       for (const s of [...open]) s.destroy();
       open.clear();
+    },
+    takeDown() {
+      down = true;
+      for (const s of [...open]) s.destroy();
+      open.clear();
+    },
+    restore() {
+      down = false;
     },
     close() {
       for (const s of [...open]) s.destroy();

@@ -113,6 +113,16 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         post: {
           summary: 'Submit a run',
           description: `The body is a project file: JSON, or YAML as text (application/yaml, text/plain). ${writeNote}`,
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description:
+                'One per submission (e.g. a random UUID), kept per token: the same key with the same body again answers 202 with the first run, never a second; another body under the key is a 422. Send it to retry a submit whose answer was lost.',
+              schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,255}$' },
+            },
+          ],
           requestBody: {
             required: true,
             content: {
@@ -122,9 +132,10 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           },
           responses: {
             '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: location },
-            '400': error('The project file is not valid (`issues` names each field), the JSON is malformed, or it nests too deep.'),
+            '400': error('The project file is not valid (`issues` names each field), the JSON is malformed, it nests too deep, or the Idempotency-Key header is malformed.'),
             '413': tooLarge,
             '415': error('The body is neither JSON nor YAML text: send application/json or application/yaml (text/yaml, application/x-yaml, text/plain).'),
+            '422': error('The Idempotency-Key was first sent with another body (`run_id` is the run it made): send a new key.'),
             ...WRITE_ERRORS,
           },
         },

@@ -16,7 +16,8 @@ interface SubmittedRun {
  */
 export async function runCommand(ctx: CommandContext): Promise<number> {
   const config = loadProjectFile(ctx.cli.args['project.yaml'], ctx.io.cwd, ctx.io.env);
-  const run = await ctx.client.postJson<SubmittedRun>('/v1/runs', config);
+  // One Idempotency-Key for this invocation: a submit retried after a timeout makes one run.
+  const run = await ctx.client.postJsonIdempotent<SubmittedRun>('/v1/runs', config);
   if (!ctx.cli.options.follow) {
     if (ctx.cli.json) printJson(ctx, run);
     else {

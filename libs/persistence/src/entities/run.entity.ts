@@ -16,6 +16,8 @@ import { ProjectEntity } from './project.entity';
 @Entity({ name: 'runs' })
 @Index('ix_runs_status', ['status'])
 @Index('ix_runs_created_at', ['createdAt'])
+// One run per Idempotency-Key and principal; rows without a key (nulls) never collide.
+@Index('ux_runs_idempotency_key', ['idempotencyPrincipal', 'idempotencyKey'], { unique: true })
 @Check('ck_runs_status', inListCheck('status', RunStatus.options))
 export class RunEntity {
   @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_runs' })
@@ -81,6 +83,18 @@ export class RunEntity {
   /** A non-build workflow's state (the panel's PanelRunState minus usage); null for build runs. */
   @Column({ name: 'workflow_state', type: 'jsonb', nullable: true })
   workflowState!: Record<string, unknown> | null;
+
+  /** Who sent the Idempotency-Key (the API token's name, `anonymous` when open): keys are per principal. */
+  @Column({ name: 'idempotency_principal', type: 'text', nullable: true })
+  idempotencyPrincipal!: string | null;
+
+  /** The submission's Idempotency-Key header; null when none was sent. */
+  @Column({ name: 'idempotency_key', type: 'text', nullable: true })
+  idempotencyKey!: string | null;
+
+  /** SHA-256 of the body first sent under the key: the same key with another body is refused. */
+  @Column({ name: 'request_hash', type: 'text', nullable: true })
+  requestHash!: string | null;
 
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;
