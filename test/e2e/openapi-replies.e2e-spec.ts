@@ -175,6 +175,13 @@ describe('every reply matches the served OpenAPI document', () => {
     await expectStatus(api('GET', `/v1/runs/${r}/calls/nope`, { token: 'read' }), 404);
     for (const route of ['/cancel', '/resume']) await expectStatus(api('POST', `/v1/runs/run_nope${route}`), 404);
     await expectStatus(api('POST', '/v1/runs/run_nope/appeal', { body: APPEAL }), 404);
+    // Idempotency-Key: the same key again with another body is a 422; a malformed key a 400.
+    const key = { 'idempotency-key': `openapi-${Date.now()}` };
+    const first = await api<{ id: string }>('POST', '/v1/runs', { body: projectConfigFrom(BUILD_DEMO), headers: key });
+    expect(first.status).toBe(202);
+    await expectStatus(api('POST', '/v1/runs', { body: projectConfigFrom(BUILD_DEMO, { project: 'another body' }), headers: key }), 422);
+    await expectStatus(api('POST', '/v1/runs', { body: projectConfigFrom(BUILD_DEMO), headers: { 'idempotency-key': 'has spaces' } }), 400);
+    await terminal(first.body.id);
   });
 
   it('the doors: 401 without a token, 403 for a read token on a write, 429 past the write quota', async () => {
