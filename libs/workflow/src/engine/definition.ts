@@ -69,7 +69,7 @@ export interface WorkflowDefinition<S extends EngineState<G>, R extends string, 
   onClosingStage(step: St): void;
   /** The close without a model: written from the records alone. */
   factOnly(step: St, why: string): void;
-  /** Why the closing role cannot be called (its provider reported a usage limit), or null. */
+  /** Why the closing role's own provider cannot be called (it failed USAGE_LIMIT, AUTH or NOT_FOUND at the halt), or null: the close then goes to the role's fallback, or is fact-only. */
   closingBlocked(step: St): string | null;
   blockClosing(step: St, why: string): void;
 

@@ -1,7 +1,7 @@
 import { AGENT_SCHEMAS, formatZodIssues, type AgentSchemaName } from '@roundtable/contracts';
 import type { FinishedCallOf } from './call-types';
 import type { AwaitedCall, CallSpec, EngineState, WorkflowDefinition } from './definition';
-import { halt, requestOrHalt, type ClosingStep } from './closing';
+import { halt, requestOrHalt, UNUSABLE_PROVIDER_CODES, type ClosingStep } from './closing';
 import { repeatCall, retryIfWorthIt } from './retries';
 
 /**
@@ -190,5 +190,6 @@ export function onFailedReply<S extends EngineState<G>, R extends string, G exte
     step.emit('run_halted', { reason });
     return def.factOnly(step, `the ${def.closing.noun} failed, so no model wrote the ${def.closing.product}`);
   }
-  halt(step, def, reason, { refs: [call.id], usageLimitProvider: code === 'USAGE_LIMIT' ? call.provider : null });
+  const unusable = code !== null && UNUSABLE_PROVIDER_CODES.has(code);
+  halt(step, def, reason, { refs: [call.id], unusableProvider: unusable ? { provider: call.provider, code } : null });
 }

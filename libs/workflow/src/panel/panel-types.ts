@@ -133,7 +133,7 @@ export interface PanelRunState {
   warnings: PanelWarning[];
   appeal: AppealState | null;
   pending: Partial<Record<PanelRole, PendingCall>>;
-  /** Set at a halt when the moderator cannot be called (its provider hit a usage limit): the close is fact-only. */
+  /** Set at a halt when the moderator's provider cannot be called (usage limit, bad key, unknown model): the close goes to its fallback, or is fact-only. */
   moderatorBlocked: string | null;
   /** `usage.elapsedSeconds` when each phase started, and each finished phase's length. */
   phaseStartedAt: Partial<Record<PanelPhase, number>>;
