@@ -188,4 +188,36 @@ describe('build workflow: the partial synthesis after a halt on an unusable prov
     d.fail('AUTH', 'xai: HTTP 400: Incorrect API key provided: xai-…');
     expect(pending(d)).toMatchObject({ role: 'synthesizer', provider: 'anthropic' });
   });
+
+  it('remembers the bad key for the rest of the run: a role that fell back off it earlier keeps the later close off it too', () => {
+    const base = testConfig();
+    const agents = { ...base.agents, proposer: { ...base.agents.proposer, fallback: 'openai' } } as Agents;
+    const d = new BuildDriver(testConfig({ agents })).begin();
+    d.fail('AUTH', 'anthropic: HTTP 401 authentication_error: invalid x-api-key');
+    expect(pending(d)).toMatchObject({ role: 'proposer', provider: 'openai' });
+    d.reply(proposalBody('P1'));
+    expect(d.state.unusableProviders).toEqual({ anthropic: 'AUTH' });
+    // the critic (xai) halts the run for a reason of its own; the synthesizer is on anthropic
+    const r = d.fail('PROVIDER_ERROR', 'xai: something the provider said');
+    expect(r.commands).toEqual([]);
+    expect(d.decisions.at(-1)?.reason).toBe("fact-only report: the synthesizer's provider anthropic rejected its API key (AUTH)");
+    expect(onAnthropic(d)).toHaveLength(1);
+  });
+
+  it("a fallback that is itself unusable in this run is not asked either", () => {
+    const base = testConfig();
+    const agents = {
+      ...base.agents,
+      proposer: { ...base.agents.proposer, fallback: 'openai' },
+      synthesizer: { provider: 'xai', model: 'grok-4', fallback: 'anthropic' },
+    } as Agents;
+    const d = new BuildDriver(testConfig({ agents })).begin();
+    d.fail('AUTH', 'anthropic: HTTP 401');
+    d.reply(proposalBody('P1'));
+    const r = d.fail('USAGE_LIMIT', 'xai: HTTP 429 insufficient_quota');
+    expect(r.commands).toEqual([]);
+    expect(d.decisions.at(-1)?.reason).toBe(
+      "fact-only report: the synthesizer's provider xai reported a usage limit, and its fallback provider anthropic rejected its API key (AUTH)",
+    );
+  });
 });

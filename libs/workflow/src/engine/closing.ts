@@ -5,19 +5,20 @@ import { queueCalls, usageAfterStep, type LedgerStep } from './ledger';
 /**
  * Closing: any stage → HALTED; once the calls already in flight have landed (their replies
  * are paid for and recorded) → the closing stage with exactly one call of the closing role,
- * exempt from the budget. When the halt came from that role's own provider being unusable
- * (a usage limit, a rejected key, an unknown model or endpoint), the call goes to the role's
- * fallback provider: asking the failing provider again would only fail again (the same bad
- * key twice). With no fallback, or when the provider is exhausted, the close is fact-only.
+ * exempt from the budget. When that role's own provider failed USAGE_LIMIT, AUTH or
+ * NOT_FOUND in this run, the call goes to the role's fallback provider: asking it again would
+ * only fail again (the same bad key twice). With no usable fallback, or when the provider is
+ * exhausted, the close is fact-only.
  */
 
 /** Failures that say the provider cannot answer this run at all, whatever it is asked. */
 export const UNUSABLE_PROVIDER_CODES: ReadonlySet<string> = new Set(['USAGE_LIMIT', 'AUTH', 'NOT_FOUND']);
 
-/** A provider the run must not call again, and the error code that says so. */
-export interface UnusableProvider {
-  provider: string;
-  code: string;
+/** Remembers, for the rest of the run, a provider whose failure says it cannot answer it. */
+export function noteUnusableProvider<G extends string>(state: EngineState<G>, provider: string, code: string | null): void {
+  if (code === null || !UNUSABLE_PROVIDER_CODES.has(code) || state.unusableProviders?.[provider]) return;
+  // a new object: a step works on a copy of its input state, and never writes into the input
+  state.unusableProviders = { ...state.unusableProviders, [provider]: code };
 }
 
 /** What closing needs of a step beyond the ledger: recorded decisions and stage changes. */
@@ -30,14 +31,15 @@ export interface HaltOptions<R extends string, G extends string, K extends strin
   refs?: string[];
   /** A closing-role repair refused by the budget: it becomes the closing role's one call. */
   pendingClosing?: CallSpec<R, G, K>;
-  /** The provider whose failure halted the run; if it is the closing role's, that provider is not asked again. */
-  unusableProvider?: UnusableProvider | null;
 }
 
-function unusableWhy(noun: string, u: UnusableProvider): string {
-  if (u.code === 'USAGE_LIMIT') return `the ${noun}'s provider ${u.provider} reported a usage limit`;
-  const what = u.code === 'AUTH' ? 'rejected its API key (AUTH)' : 'does not know the model or endpoint (NOT_FOUND)';
-  return `the ${noun}'s provider ${u.provider} ${what}`;
+/** Why `provider` cannot be asked (it failed USAGE_LIMIT, AUTH or NOT_FOUND in this run), or null. */
+function unusableWhy<G extends string>(state: EngineState<G>, who: string, provider: string): string | null {
+  const code = state.unusableProviders?.[provider];
+  if (!code) return null;
+  if (code === 'USAGE_LIMIT') return `${who} ${provider} reported a usage limit`;
+  const what = code === 'AUTH' ? 'rejected its API key (AUTH)' : 'does not know the model or endpoint (NOT_FOUND)';
+  return `${who} ${provider} ${what}`;
 }
 
 export function halt<S extends EngineState<G>, R extends string, G extends string, K extends string, St extends ClosingStep<G>>(
@@ -51,10 +53,6 @@ export function halt<S extends EngineState<G>, R extends string, G extends strin
   step.state.haltReason = reason;
   step.go(def.haltedStage, reason, opts.refs ?? []);
   step.emit('run_halted', { reason });
-  const provider = closingProvider(step, def);
-  if (opts.unusableProvider && opts.unusableProvider.provider === provider) {
-    def.blockClosing(step, unusableWhy(def.closing.noun, opts.unusableProvider));
-  }
   closeWhenSettled(step, def, opts.pendingClosing);
 }
 
@@ -76,13 +74,16 @@ export function closeWhenSettled<S extends EngineState<G>, R extends string, G e
   if (providerExhausted(usageAfterStep(step), step.state.config.budget, provider)) {
     return def.factOnly(step, `the ${def.closing.noun}'s provider ${provider} has reached its own budget cap`);
   }
-  const blocked = def.closingBlocked(step);
+  const blocked = unusableWhy(step.state, `the ${def.closing.noun}'s provider`, provider);
   const agent = def.agentOf(step.state.config as S['config'], def.closing.role);
-  // Blocked means the closing role's own provider failed: its fallback is another provider.
   const fallback = blocked && agent.fallback && agent.fallback !== provider ? agent.fallback : null;
   if (blocked && !fallback) return def.factOnly(step, blocked);
-  if (fallback && providerExhausted(usageAfterStep(step), step.state.config.budget, fallback)) {
-    return def.factOnly(step, `${blocked}, and its fallback provider ${fallback} has reached its own budget cap`);
+  if (fallback) {
+    const fallbackBlocked = unusableWhy(step.state, 'its fallback provider', fallback);
+    if (fallbackBlocked) return def.factOnly(step, `${blocked}, and ${fallbackBlocked}`);
+    if (providerExhausted(usageAfterStep(step), step.state.config.budget, fallback)) {
+      return def.factOnly(step, `${blocked}, and its fallback provider ${fallback} has reached its own budget cap`);
+    }
   }
   step.go(def.closing.stage, `partial synthesis after the halt: the ${def.closing.noun} gets exactly one call, even over budget`);
   def.onClosingStage(step);

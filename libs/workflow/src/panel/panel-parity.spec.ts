@@ -140,4 +140,19 @@ describe("panel workflow: the moderator after a halt on its own provider's AUTH 
     expect(d.eventsOf('run_completed')[0]).toMatchObject({ status: 'halted', verdict: null });
     expect(onAnthropic(d)).toHaveLength(1);
   });
+
+  it("remembers the bad key for the rest of the run: a judge that fell back off the moderator's provider keeps the close off it too", () => {
+    const base = testPanelConfig();
+    const judges = { ...base.judges, vc: { ...base.judges.vc, fallback: 'openai' } } as Judges;
+    const d = new PanelDriver(testPanelConfig({ judges }));
+    d.start();
+    d.fail('vc', 'AUTH', 'anthropic: HTTP 401');
+    expect(d.pending('vc')).toMatchObject({ provider: 'openai' });
+    expect(d.state.unusableProviders).toEqual({ anthropic: 'AUTH' });
+    d.fail('pm', 'PROVIDER_ERROR', 'xai: something the provider said');
+    d.roast();
+    expect(d.calls.some((c) => c.role === 'moderator')).toBe(false);
+    expect(d.decisions.at(-1)?.reason).toBe("fact-only close: the moderator's provider anthropic rejected its API key (AUTH)");
+    expect(onAnthropic(d)).toHaveLength(1);
+  });
 });
