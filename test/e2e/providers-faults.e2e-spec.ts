@@ -1,5 +1,5 @@
 import { FakeLlmServer, Pipeline, startFakeLlmServer, startPipeline, submitRun, waitForTerminal, type FakeScriptEntryInput } from '@roundtable/testing';
-import { callRows, demoOn, withFirst } from './support/provider-runs';
+import { callRows, demoOn, demoReplies, withFirst } from './support/provider-runs';
 
 jest.setTimeout(120_000);
 
@@ -33,8 +33,8 @@ describe('provider faults across real services (separate processes)', () => {
   const anthropic = (s: FakeLlmServer, extra: Record<string, unknown> = {}) => ({ type: 'anthropic', api_key_env: 'E2E_ANTHROPIC_KEY', base_url: s.baseUrls.anthropic, ...extra });
   const openai = (s: FakeLlmServer) => ({ type: 'openai_compat', api_key_env: 'E2E_OPENAI_KEY', base_url: s.baseUrls.openai });
 
-  async function runWith(proposerFirst: FakeScriptEntryInput[], config: (s: FakeLlmServer) => Record<string, unknown>) {
-    server = await startFakeLlmServer({ script: { replies: withFirst('proposer', proposerFirst) } });
+  async function runWith(proposerFirst: FakeScriptEntryInput[], config: (s: FakeLlmServer) => Record<string, unknown>, replies = demoReplies()) {
+    server = await startFakeLlmServer({ script: { replies: withFirst('proposer', proposerFirst, replies) } });
     const res = await submitRun(pipeline.api, config(server));
     expect(res.status).toBe(202);
     const id = res.body.id as string;
@@ -142,5 +142,30 @@ describe('provider faults across real services (separate processes)', () => {
       ['anthropic', 400],
       ['openai', 200],
     ]);
+  });
+
+  it("a bad key (AUTH) halts the run, and the partial synthesis goes to the synthesizer's fallback: the bad key is not sent twice", async () => {
+    // The partial synthesis sees no proposal: the demo's synthesis without its full-run prompt guards.
+    const replies = demoReplies()
+      .filter((r) => r.role === 'proposer' || r.role === 'synthesizer')
+      .map(({ expects: _e, forbids: _f, ...r }) => r);
+    const { id, run } = await runWith(
+      [{ role: 'proposer', fault: 401 }],
+      (s) => demoOn({ anthropic: anthropic(s), openai: openai(s) }, 'anthropic', 'claude-haiku-4-5', { synthesizer: { fallback: 'openai', fallback_model: 'gpt-5' } }),
+      replies,
+    );
+    expect(run).toMatchObject({ status: 'halted' });
+    expect(run.halt_reason).toContain('proposer call failed (AUTH)');
+    const rows = await callRows(pipeline, id);
+    expect(rows.map((r) => [r.role, r.provider, r.status, r.error_code])).toEqual([
+      ['proposer', 'anthropic', 'failed', 'AUTH'],
+      ['synthesizer', 'openai', 'completed', null],
+    ]);
+    expect(server!.requests.map((q) => [q.wire, q.status])).toEqual([
+      ['anthropic', 401],
+      ['openai', 200],
+    ]);
+    const events = await sql<{ payload: Record<string, string> }>(`SELECT payload FROM run_events WHERE run_id = $1 AND type = 'provider_fallback'`, [id]);
+    expect(events.map((e) => e.payload)).toEqual([expect.objectContaining({ role: 'synthesizer', from: 'anthropic', to: 'openai' })]);
   });
 });

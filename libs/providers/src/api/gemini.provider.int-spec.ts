@@ -45,6 +45,22 @@ describe('gemini adapter through @google/genai against the fake generateContent 
     expect(server.requests).toHaveLength(2);
   });
 
+  it("reads the retry-after header the SDK drops: a 429 saying quota with no RetryInfo is a rate limit, not a usage limit", async () => {
+    const body = { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } };
+    const provider = await withScript({ replies: [{ role: 'proposer', http: { status: 429, headers: { 'retry-after': '6' }, body } }] });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'RATE_LIMITED', retryable: true, httpStatus: 429, retryAfterS: 6 });
+  });
+
+  it('a daily quota (QuotaFailure …PerDay…) is a usage limit even with a RetryInfo', async () => {
+    const details = [
+      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', quotaValue: '20' }] },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '35640s' },
+    ];
+    const body = { error: { code: 429, message: 'You exceeded your current quota, please check your plan and billing details.', status: 'RESOURCE_EXHAUSTED', details } };
+    const provider = await withScript({ replies: [{ role: 'proposer', http: { status: 429, body } }] });
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'USAGE_LIMIT', retryable: false, retryAfterS: null });
+  });
+
   it('maps 500, 401 and 404, one request each', async () => {
     const provider = await withScript({ replies: [{ role: 'proposer', fault: 500 }, { role: 'proposer', fault: 401 }, { role: 'proposer', fault: 404 }] });
     expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'SERVER_ERROR', retryable: true, httpStatus: 500 });

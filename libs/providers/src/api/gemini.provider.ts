@@ -3,30 +3,23 @@ import type { GenerateContentResponse } from '@google/genai';
 import type { GeminiProviderConfig } from '@roundtable/contracts';
 import type { z } from 'zod';
 import type { Completion, Provider, ProviderError, ProviderRequest } from '../provider';
-import { errorFromHttp, errorFromTransport, redactError } from '../errors/http-error';
+import { errorFromHttp, errorFromTransport, redactError, retryAfterFromHeaders } from '../errors/http-error';
 import { parseJsonReply } from '../json/json-reply';
 import { plainJsonSchema } from '../json/structured-schema';
 import { readApiKey } from './api-key';
+import { fetchWithoutUndiciTimeouts, headerKeepingFetch } from './failed-response-headers';
+import { geminiQuota } from './gemini-quota';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Gemini's RetryInfo detail ("27s") is its retry-after. */
-function retryDelayS(details: unknown): number | null {
-  if (!Array.isArray(details)) return null;
-  for (const d of details) {
-    if (isObj(d) && typeof d.retryDelay === 'string') {
-      const m = /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay);
-      if (m) return Number(m[1]);
-    }
-  }
-  return null;
-}
-
-/** @google/genai puts the whole error body, as a JSON string, in ApiError.message. */
-function errorFromGenai(provider: string, e: unknown, timeoutMs: number, endpoint: string, secret: string, elapsedMs: number): ProviderError {
-  if (!(e instanceof ApiError)) return redactError(errorFromTransport(provider, e, timeoutMs, endpoint, elapsedMs), secret);
+/**
+ * @google/genai puts the whole error body, as a JSON string, in ApiError.message, and drops
+ * the headers (read from the fetch instead). A 429's body decides rate limit or spent quota.
+ */
+function errorFromGenai(provider: string, e: unknown, failed: { timeoutMs: number; endpoint: string; secret: string; elapsedMs: number; headers: Headers | null }): ProviderError {
+  if (!(e instanceof ApiError)) return redactError(errorFromTransport(provider, e, failed.timeoutMs, failed.endpoint, failed.elapsedMs), failed.secret);
   let body: unknown = null;
   try {
     body = JSON.parse(e.message);
@@ -34,14 +27,18 @@ function errorFromGenai(provider: string, e: unknown, timeoutMs: number, endpoin
     // not JSON: keep the message as the provider's words
   }
   const err = isObj(body) && isObj(body.error) ? body.error : {};
+  const message = typeof err.message === 'string' && err.message ? err.message : e.message;
+  const headerRetryAfterS = retryAfterFromHeaders(failed.headers);
+  const quota = e.status === 429 ? geminiQuota({ message, details: err.details }, headerRetryAfterS) : null;
   const mapped = errorFromHttp({
     provider,
     status: e.status,
-    message: typeof err.message === 'string' && err.message ? err.message : e.message,
+    message,
     type: typeof err.status === 'string' ? err.status : null,
-    retryAfterS: retryDelayS(err.details),
+    retryAfterS: quota ? quota.retryAfterS : headerRetryAfterS,
+    quota: quota?.verdict ?? null,
   });
-  return redactError(mapped, secret);
+  return redactError(mapped, failed.secret);
 }
 
 /**
@@ -61,8 +58,9 @@ export class GeminiProvider implements Provider {
     const apiKey = readApiKey(this.name, this.cfg.api_key_env, this.env);
     const baseUrl = this.cfg.base_url ?? GEMINI_DEFAULT_BASE_URL;
     // vertexai pinned off: GOOGLE_GENAI_USE_VERTEXAI in the environment must not reroute the call.
-    // No retryOptions: the SDK then makes exactly one attempt.
-    const client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: req.timeoutMs } });
+    // No retryOptions: the SDK then makes exactly one attempt. Our fetch keeps a failure's headers (retry-after).
+    const http = headerKeepingFetch(fetchWithoutUndiciTimeouts);
+    const client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: req.timeoutMs, fetch: http.fetch } });
     const system = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const started = Date.now();
     let res: GenerateContentResponse;
@@ -81,7 +79,7 @@ export class GeminiProvider implements Provider {
         },
       });
     } catch (e) {
-      throw errorFromGenai(this.name, e, req.timeoutMs, baseUrl, apiKey, Date.now() - started);
+      throw errorFromGenai(this.name, e, { timeoutMs: req.timeoutMs, endpoint: baseUrl, secret: apiKey, elapsedMs: Date.now() - started, headers: http.failedHeaders() });
     }
     const candidate = res.candidates?.[0];
     const text = (candidate?.content?.parts ?? [])

@@ -48,8 +48,8 @@ describe('ollama adapter through ollama-js against the fake /api/chat', () => {
 
   it('maps a 429 with retry-after, and returns malformed JSON as parsed null', async () => {
     const provider = await withScript({ replies: [{ role: 'proposer', fault: 429, retry_after_s: 2 }, { role: 'proposer', reply: PROPOSAL, fault: 'malformed_json' }] });
-    // ollama-js drops response headers on errors, so the retry-after hint is lost here
-    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'RATE_LIMITED', retryable: true, httpStatus: 429 });
+    // ollama-js drops response headers on errors: the adapter's fetch keeps the retry-after
+    expect(await failure(provider.run(proposerRequest()))).toMatchObject({ code: 'RATE_LIMITED', retryable: true, httpStatus: 429, retryAfterS: 2 });
     expect((await provider.run(proposerRequest())).parsed).toBeNull();
   });
 

@@ -3,7 +3,8 @@ import type { ChatResponse } from 'ollama';
 import type { OllamaProviderConfig } from '@roundtable/contracts';
 import type { z } from 'zod';
 import type { Completion, Provider, ProviderError, ProviderRequest } from '../provider';
-import { errorFromHttp, errorFromTransport } from '../errors/http-error';
+import { errorFromHttp, errorFromTransport, retryAfterFromHeaders } from '../errors/http-error';
+import { headerKeepingFetch } from './failed-response-headers';
 import { parseJsonReply } from '../json/json-reply';
 import { plainJsonSchema } from '../json/structured-schema';
 
@@ -16,10 +17,12 @@ function fetchWithTimeout(timeoutMs: number): typeof fetch {
   };
 }
 
-function errorFromOllama(provider: string, e: unknown, timeoutMs: number, host: string, elapsedMs: number): ProviderError {
+/** ollama-js's ResponseError has the status and the words but not the headers: those come from our fetch. */
+function errorFromOllama(provider: string, e: unknown, timeoutMs: number, host: string, elapsedMs: number, headers: Headers | null): ProviderError {
   const err = e as Error & { status_code?: unknown; error?: unknown };
   if (e instanceof Error && err.name === 'ResponseError' && typeof err.status_code === 'number') {
-    return errorFromHttp({ provider, status: err.status_code, message: typeof err.error === 'string' ? err.error : err.message });
+    const message = typeof err.error === 'string' ? err.error : err.message;
+    return errorFromHttp({ provider, status: err.status_code, message, retryAfterS: retryAfterFromHeaders(headers) });
   }
   return errorFromTransport(provider, e, timeoutMs, host, elapsedMs);
 }
@@ -35,7 +38,8 @@ export class OllamaProvider implements Provider {
 
   async run(req: ProviderRequest): Promise<Completion> {
     const host = this.cfg.host;
-    const client = new Ollama({ host, fetch: fetchWithTimeout(req.timeoutMs) });
+    const http = headerKeepingFetch(fetchWithTimeout(req.timeoutMs));
+    const client = new Ollama({ host, fetch: http.fetch });
     const started = Date.now();
     let res: ChatResponse;
     try {
@@ -47,7 +51,7 @@ export class OllamaProvider implements Provider {
         options: { temperature: req.temperature, num_predict: req.maxTokens },
       });
     } catch (e) {
-      throw errorFromOllama(this.name, e, req.timeoutMs, host, Date.now() - started);
+      throw errorFromOllama(this.name, e, req.timeoutMs, host, Date.now() - started, http.failedHeaders());
     }
     const text = res.message?.content ?? '';
     return {

@@ -75,6 +75,14 @@ describe('openai_compat adapter through the openai SDK against the fake chat com
     expect(auth!.message).not.toContain(KEY);
   });
 
+  it('maps xAI\'s HTTP 400 "Incorrect API key provided" to AUTH, in its words, without the key', async () => {
+    const body = { code: 'Client specified an invalid argument', error: `Incorrect API key provided: ${KEY}. You can obtain an API key from https://console.x.ai.` };
+    const provider = await withScript({ replies: [{ role: 'proposer', http: { status: 400, body } }] });
+    const e = await failure(provider.run(proposerRequest()));
+    expect(e).toMatchObject({ code: 'AUTH', retryable: false, httpStatus: 400, retryAfterS: null });
+    expect(e!.message).toBe('xai: HTTP 400: Incorrect API key provided: [redacted]. You can obtain an API key from https://console.x.ai.');
+  });
+
   it('returns malformed JSON as a Completion with parsed null, keeping the text', async () => {
     const provider = await withScript({ replies: [{ role: 'proposer', reply: PROPOSAL, fault: 'malformed_json' }] });
     const c = await provider.run(proposerRequest());

@@ -15,7 +15,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : nul
 /**
  * Maps an @anthropic-ai/sdk or openai SDK error. Both put the HTTP status on `status` and
  * the parsed body on `error` (Anthropic: `{type, error: {type, message}}`; OpenAI:
- * `{message, type, code}`); transport failures have no status.
+ * `{message, type, code}`; xAI: a string); transport failures have no status.
  */
 export function errorFromStainless(provider: string, e: unknown, timeoutMs: number, endpoint: string, secret: string, elapsedMs = 0): ProviderError {
   const err = e as StainlessApiError;
@@ -24,7 +24,8 @@ export function errorFromStainless(provider: string, e: unknown, timeoutMs: numb
   }
   const body = isObj(err.error) ? err.error : {};
   const inner = isObj(body.error) ? body.error : body;
-  const message = str(inner.message) ?? err.message;
+  // xAI's body is `{code, error: "<its words>"}`: the SDK's `error` is then the words themselves.
+  const message = str(inner.message) ?? str(err.error) ?? err.message;
   const mapped = errorFromHttp({
     provider,
     status: err.status,

@@ -24,10 +24,20 @@ describe('errorFromHttp', () => {
     expect(f(400, 'You have reached your specified API usage limits.')).toMatchObject({ code: 'USAGE_LIMIT', httpStatus: 400 });
   });
 
+  it("lets a 429's structured verdict (Gemini's google.rpc details) decide over its wording", () => {
+    expect(f(429, 'Resource has been exhausted (e.g. check quota).', { quota: 'rate', retryAfterS: null })).toMatchObject({ code: 'RATE_LIMITED', retryable: true, retryAfterS: null });
+    expect(f(429, 'You exceeded your current quota. Please retry in 9h54m.', { quota: 'spent', retryAfterS: 35640 })).toMatchObject({
+      code: 'USAGE_LIMIT',
+      retryable: false,
+      retryAfterS: null,
+    });
+  });
+
   it.each([
     [401, 'bad key', 'AUTH', false],
     [403, 'forbidden', 'AUTH', false],
     [400, 'API key not valid. Please pass a valid API key.', 'AUTH', false],
+    [400, 'Incorrect API key provided: xai-…. You can obtain an API key from https://console.x.ai.', 'AUTH', false],
     [404, 'model: nope', 'NOT_FOUND', false],
     [400, 'max_tokens too large', 'BAD_REQUEST', false],
     [408, 'timeout', 'TIMEOUT', true],

@@ -12,13 +12,19 @@ export interface HttpFailure {
   code?: string | null;
   retryAfterS?: number | null;
   requestId?: string | null;
+  /**
+   * What a 429's structured body says, when the adapter can read one (Gemini's google.rpc
+   * details): `rate` = wait and retry, `spent` = a quota or spend limit waiting will not cure.
+   * Decides the 429 over the wording rules below, which are for bodies that say less.
+   */
+  quota?: 'rate' | 'spent' | null;
 }
 
 /** Replies that mean "you are out of quota or credit": waiting seconds will not help. */
 const USAGE_LIMIT_WORDS = /usage limit|insufficient_quota|credit balance|hit your limit|billing hard limit|spending limit/i;
 const QUOTA_WORDS = /quota/i;
-/** Gemini answers a bad key with 400 API_KEY_INVALID, not 401. */
-const BAD_KEY_WORDS = /API_KEY_INVALID|api key not valid|invalid api key|invalid x-api-key/i;
+/** Gemini answers a bad key with 400 API_KEY_INVALID and xAI with 400 "Incorrect API key provided", not 401. */
+const BAD_KEY_WORDS = /API_KEY_INVALID|api key not valid|invalid api key|invalid x-api-key|incorrect api key/i;
 
 function describe(f: HttpFailure): string {
   const type = f.type ? ` ${f.type}` : '';
@@ -35,6 +41,8 @@ export function errorFromHttp(f: HttpFailure): ProviderError {
   const msg = describe(f);
   const retryAfter = f.retryAfterS ?? null;
   const words = `${f.message} ${f.type ?? ''} ${f.code ?? ''}`;
+  if (f.status === 429 && f.quota === 'spent') return new ProviderError('USAGE_LIMIT', msg, false, f.status);
+  if (f.status === 429 && f.quota === 'rate') return new ProviderError('RATE_LIMITED', msg, true, f.status, retryAfter);
   if (f.code === 'insufficient_quota' || USAGE_LIMIT_WORDS.test(words)) {
     return new ProviderError('USAGE_LIMIT', msg, false, f.status);
   }

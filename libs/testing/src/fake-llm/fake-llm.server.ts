@@ -190,6 +190,10 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions): Promise<Fa
     Object.assign(entry, { role: turn.role, ordinal: turn.ordinal, entry: turn.index, fault: turn.entry?.fault ?? null });
     if (turn.error || !turn.entry) return fail('bad_request', turn.error ?? 'fake-llm: no reply');
     const scripted = turn.entry;
+    if (scripted.http) {
+      entry.fault = `http ${scripted.http.status}`;
+      return reply({ status: scripted.http.status, headers: scripted.http.headers, body: scripted.http.body });
+    }
     const errorKind = scripted.fault ? FAULT_ERRORS[scripted.fault] : undefined;
     if (errorKind) {
       return fail(errorKind, undefined, { retryAfterS: scripted.retry_after_s, key: key ?? undefined });

@@ -29,6 +29,17 @@ export const FakeScriptEntry = z.object({
   /** Chosen by a substring of the prompt instead of by role order. */
   match: z.string().min(1).optional(),
   fault: z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(FAKE_FAULTS)).optional(),
+  /**
+   * Answer exactly this HTTP reply instead (a provider's real error body, its headers), in no
+   * wire's shape: for the classification cases found against real providers.
+   */
+  http: z
+    .object({
+      status: z.number().int().min(200).max(599),
+      headers: z.record(z.string(), z.string()).default({}),
+      body: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
+    })
+    .optional(),
   /** For a 429: the retry-after the server sends, in seconds. */
   retry_after_s: z.number().nonnegative().default(1),
   /** For `hang`: how long before the connection is dropped (default: until the server closes). */

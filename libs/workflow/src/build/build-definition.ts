@@ -84,10 +84,6 @@ export const buildDefinition: WorkflowDefinition<BuildRunState, BuildRole, Stage
   giveUp: () => false,
   // Only the synthesizer is awaited after a halt: another role's reply is stale before it gets here.
   afterHaltFailure: () => undefined,
-  closingBlocked: (step) => step.synthesizerBlocked,
-  blockClosing: (step, why) => {
-    step.synthesizerBlocked = why;
-  },
   awaited: (step, call) => {
     if (ROLE_BY_STAGE[step.state.stage] !== call.role) return null;
     // One call at a time: the one awaited is the last one queued (a provider-worker retry takes the next number too).

@@ -1,5 +1,5 @@
 import type { ProjectConfigInput } from '@roundtable/contracts';
-import { BuildDriver, critiqueBody, proposalBody, testConfig } from './build-scenario.fixture';
+import { BuildDriver, critiqueBody, proposalBody, synthesisBody, testConfig } from './build-scenario.fixture';
 import type { AgentCallCommand } from './build-types';
 
 type Agents = ProjectConfigInput['agents'];
@@ -141,5 +141,83 @@ describe('build workflow: calls the provider-worker retried', () => {
     const d = new BuildDriver(testConfig()).begin();
     d.invalid('claim: Required', { nope: true }, { retry: 2, priorAttempts: [{ id: 'a', error: 'x', errorCode: 'TIMEOUT' }, { id: 'b', error: 'y', errorCode: 'NETWORK' }] });
     expect(pending(d)).toMatchObject({ role: 'proposer', attempt: 2, label: 'P1', provider: 'anthropic' });
+  });
+});
+
+describe('build workflow: the partial synthesis after a halt on an unusable provider', () => {
+  /** The proposer and the synthesizer both on anthropic; the proposer has no fallback of its own. */
+  function proposerOnSynthesizerProvider(synthesizer: Partial<Agents['synthesizer']> = {}): BuildDriver {
+    const base = testConfig();
+    const agents = { ...base.agents, synthesizer: { ...base.agents.synthesizer, ...synthesizer } } as Agents;
+    return new BuildDriver(testConfig({ agents })).begin();
+  }
+  const onAnthropic = (d: BuildDriver) => d.calls.filter((c) => c.provider === 'anthropic');
+
+  it("AUTH on the synthesizer's provider → the synthesis goes to the synthesizer's fallback, never to the bad key again", () => {
+    const d = proposerOnSynthesizerProvider({ fallback: 'openai', fallback_model: 'gpt-5' });
+    const r = d.fail('AUTH', 'anthropic: HTTP 401 authentication_error: invalid x-api-key');
+    expect(r.state).toMatchObject({ stage: 'SYNTHESIZE', haltReason: 'proposer call failed (AUTH): anthropic: HTTP 401 authentication_error: invalid x-api-key' });
+    expect(pending(d)).toMatchObject({ role: 'synthesizer', provider: 'openai', model: 'gpt-5', label: 'S1' });
+    expect(onAnthropic(d).map((c) => c.role)).toEqual(['proposer']);
+    const reason = "the synthesizer's provider anthropic rejected its API key (AUTH); asking the synthesizer's fallback provider openai/gpt-5 instead";
+    expect(r.events).toContainEqual({ type: 'provider_fallback', payload: { role: 'synthesizer', from: 'anthropic', to: 'openai', reason } });
+    expect(r.decisions.map((x) => x.reason)).toContain(reason);
+
+    d.reply(synthesisBody('REJECT'));
+    expect(d.state).toMatchObject({ stage: 'DONE', status: 'halted' });
+    expect(d.state.synthesis).toMatchObject({ partial: true, body: expect.objectContaining({ overall_verdict: 'REJECT' }) });
+    expect(onAnthropic(d)).toHaveLength(1);
+  });
+
+  it.each([
+    ['AUTH', "the synthesizer's provider anthropic rejected its API key (AUTH)"],
+    ['NOT_FOUND', "the synthesizer's provider anthropic does not know the model or endpoint (NOT_FOUND)"],
+  ])('%s on the synthesizer provider with no fallback → the fact-only report, no second call', (code, why) => {
+    const d = proposerOnSynthesizerProvider();
+    const r = d.fail(code, `anthropic: HTTP 4xx: ${code}`);
+    expect(r.commands).toEqual([]);
+    expect(r.state).toMatchObject({ stage: 'DONE', status: 'halted' });
+    expect(r.state.synthesis).toMatchObject({ callId: null, partial: true, body: null });
+    expect(d.decisions.at(-1)?.reason).toBe(`fact-only report: ${why}`);
+    expect(onAnthropic(d)).toHaveLength(1);
+  });
+
+  it('AUTH on another provider leaves the synthesizer on its own', () => {
+    const d = new BuildDriver(testConfig()).begin();
+    d.reply(proposalBody('P1'));
+    d.fail('AUTH', 'xai: HTTP 400: Incorrect API key provided: xai-…');
+    expect(pending(d)).toMatchObject({ role: 'synthesizer', provider: 'anthropic' });
+  });
+
+  it('remembers the bad key for the rest of the run: a role that fell back off it earlier keeps the later close off it too', () => {
+    const base = testConfig();
+    const agents = { ...base.agents, proposer: { ...base.agents.proposer, fallback: 'openai' } } as Agents;
+    const d = new BuildDriver(testConfig({ agents })).begin();
+    d.fail('AUTH', 'anthropic: HTTP 401 authentication_error: invalid x-api-key');
+    expect(pending(d)).toMatchObject({ role: 'proposer', provider: 'openai' });
+    d.reply(proposalBody('P1'));
+    expect(d.state.unusableProviders).toEqual({ anthropic: 'AUTH' });
+    // the critic (xai) halts the run for a reason of its own; the synthesizer is on anthropic
+    const r = d.fail('PROVIDER_ERROR', 'xai: something the provider said');
+    expect(r.commands).toEqual([]);
+    expect(d.decisions.at(-1)?.reason).toBe("fact-only report: the synthesizer's provider anthropic rejected its API key (AUTH)");
+    expect(onAnthropic(d)).toHaveLength(1);
+  });
+
+  it("a fallback that is itself unusable in this run is not asked either", () => {
+    const base = testConfig();
+    const agents = {
+      ...base.agents,
+      proposer: { ...base.agents.proposer, fallback: 'openai' },
+      synthesizer: { provider: 'xai', model: 'grok-4', fallback: 'anthropic' },
+    } as Agents;
+    const d = new BuildDriver(testConfig({ agents })).begin();
+    d.fail('AUTH', 'anthropic: HTTP 401');
+    d.reply(proposalBody('P1'));
+    const r = d.fail('USAGE_LIMIT', 'xai: HTTP 429 insufficient_quota');
+    expect(r.commands).toEqual([]);
+    expect(d.decisions.at(-1)?.reason).toBe(
+      "fact-only report: the synthesizer's provider xai reported a usage limit, and its fallback provider anthropic rejected its API key (AUTH)",
+    );
   });
 });

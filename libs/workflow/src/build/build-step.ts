@@ -4,9 +4,6 @@ import type { BuildRunState, Command, DomainRecord, ImplementationRecord, Propos
 
 /** One build step's output, accumulated over a private copy of the state; the input is never touched. */
 export class Step extends EngineStep<BuildRunState, Stage, DomainRecord, Command, Verdict> {
-  /** Set at a halt when the synthesizer cannot be called (its provider reported a usage limit). */
-  synthesizerBlocked: string | null = null;
-
   constructor(
     input: BuildRunState,
     readonly ctx: StepContext,

@@ -32,6 +32,11 @@ describe('the build state kept on the run row', () => {
     expect(buildStateOf(rowOf(state, 30), usage)).toEqual({ ...state, openQuestions: state.openQuestions ?? [], fileReads: state.fileReads ?? [], usage });
   });
 
+  it('keeps the providers found unusable in this run (the close must not ask them again)', () => {
+    const state: BuildRunState = { ...happyPath().state, unusableProviders: { anthropic: 'AUTH' } };
+    expect(buildStateOf(rowOf(state, 30), state.usage).unusableProviders).toEqual({ anthropic: 'AUTH' });
+  });
+
   it('keeps out of workflow_state what has its own column, the config and the usage; says which event it reflects', () => {
     const stored = toStoredBuildState(happyPath().state, 12);
     for (const key of ['runId', 'status', 'stage', 'round', 'fixRound', 'criteria', 'haltReason', 'config', 'usage', 'counters', 'workspace']) {

@@ -6,7 +6,8 @@ import { initialBuildState } from './initial-state';
 /**
  * How a BuildRunState is kept between steps (engine/state-snapshot.ts): runs.workflow_state
  * holds the records decide() reasons over — proposals, critiques, implementations with their
- * commits, test results, the synthesis, open questions, file reads and the workspace tree —
+ * commits, test results, the synthesis, open questions, file reads, the providers found
+ * unusable and the workspace tree —
  * and the row's own columns hold the rest (status, stage, rounds, criteria, halt reason,
  * config, workspace path, label counters and call sequence), which the API and the report
  * read there, so a copy cannot disagree with them. Usage is read with the lock from
@@ -19,7 +20,7 @@ import { initialBuildState } from './initial-state';
  */
 export type StoredBuildState = Pick<
   BuildRunState,
-  'proposals' | 'critiques' | 'implementations' | 'testRuns' | 'synthesis' | 'openQuestions' | 'fileReads'
+  'proposals' | 'critiques' | 'implementations' | 'testRuns' | 'synthesis' | 'openQuestions' | 'fileReads' | 'unusableProviders'
 > & { tree: string[] };
 
 /** The run-row fields a build state is rebuilt from (RunEntity satisfies it). */
@@ -42,8 +43,9 @@ export interface BuildRunRow {
 
 /** What the step writes to runs.workflow_state: the records, at the event_seq the step leaves. */
 export function toStoredBuildState(state: BuildRunState, eventSeq: number): StoredBuildState & Versioned {
-  const { proposals, critiques, implementations, testRuns, synthesis, openQuestions = [], fileReads = [] } = state;
-  return versioned({ proposals, critiques, implementations, testRuns, synthesis, openQuestions, fileReads, tree: state.workspace.tree }, eventSeq);
+  const { proposals, critiques, implementations, testRuns, synthesis, openQuestions = [], fileReads = [], unusableProviders } = state;
+  const records = { proposals, critiques, implementations, testRuns, synthesis, openQuestions, fileReads, ...(unusableProviders ? { unusableProviders } : {}) };
+  return versioned({ ...records, tree: state.workspace.tree }, eventSeq);
 }
 
 /**

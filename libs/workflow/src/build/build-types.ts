@@ -158,6 +158,8 @@ export interface BuildRunState {
   openQuestions?: OpenQuestion[];
   /** Files the critic, engineer and validator asked to read, oldest first (optional like openQuestions). */
   fileReads?: FileReadRecord[];
+  /** Providers that failed USAGE_LIMIT, AUTH or NOT_FOUND in this run (engine/closing.ts). */
+  unusableProviders?: Record<string, string>;
   usage: UsageSnapshot;
   /** Last ordinal used per label family ('P', 'C', 'I', 'T', 'R', 'S', 'call', 'op'); drives ids. */
   counters: Record<string, number>;

@@ -5,9 +5,21 @@ import { queueCalls, usageAfterStep, type LedgerStep } from './ledger';
 /**
  * Closing: any stage → HALTED; once the calls already in flight have landed (their replies
  * are paid for and recorded) → the closing stage with exactly one call of the closing role,
- * exempt from the budget, or the fact-only close when that role's own provider is exhausted
- * or reported a usage limit.
+ * exempt from the budget. When that role's own provider failed USAGE_LIMIT, AUTH or
+ * NOT_FOUND in this run, the call goes to the role's fallback provider: asking it again would
+ * only fail again (the same bad key twice). With no usable fallback, or when the provider is
+ * exhausted, the close is fact-only.
  */
+
+/** Failures that say the provider cannot answer this run at all, whatever it is asked. */
+export const UNUSABLE_PROVIDER_CODES: ReadonlySet<string> = new Set(['USAGE_LIMIT', 'AUTH', 'NOT_FOUND']);
+
+/** Remembers, for the rest of the run, a provider whose failure says it cannot answer it. */
+export function noteUnusableProvider<G extends string>(state: EngineState<G>, provider: string, code: string | null): void {
+  if (code === null || !UNUSABLE_PROVIDER_CODES.has(code) || state.unusableProviders?.[provider]) return;
+  // a new object: a step works on a copy of its input state, and never writes into the input
+  state.unusableProviders = { ...state.unusableProviders, [provider]: code };
+}
 
 /** What closing needs of a step beyond the ledger: recorded decisions and stage changes. */
 export interface ClosingStep<G extends string> extends LedgerStep<G> {
@@ -19,8 +31,15 @@ export interface HaltOptions<R extends string, G extends string, K extends strin
   refs?: string[];
   /** A closing-role repair refused by the budget: it becomes the closing role's one call. */
   pendingClosing?: CallSpec<R, G, K>;
-  /** The provider that reported a usage limit; if it is the closing role's, no call is attempted. */
-  usageLimitProvider?: string | null;
+}
+
+/** Why `provider` cannot be asked (it failed USAGE_LIMIT, AUTH or NOT_FOUND in this run), or null. */
+function unusableWhy<G extends string>(state: EngineState<G>, who: string, provider: string): string | null {
+  const code = state.unusableProviders?.[provider];
+  if (!code) return null;
+  if (code === 'USAGE_LIMIT') return `${who} ${provider} reported a usage limit`;
+  const what = code === 'AUTH' ? 'rejected its API key (AUTH)' : 'does not know the model or endpoint (NOT_FOUND)';
+  return `${who} ${provider} ${what}`;
 }
 
 export function halt<S extends EngineState<G>, R extends string, G extends string, K extends string, St extends ClosingStep<G>>(
@@ -34,10 +53,6 @@ export function halt<S extends EngineState<G>, R extends string, G extends strin
   step.state.haltReason = reason;
   step.go(def.haltedStage, reason, opts.refs ?? []);
   step.emit('run_halted', { reason });
-  const provider = closingProvider(step, def);
-  if (opts.usageLimitProvider && opts.usageLimitProvider === provider) {
-    def.blockClosing(step, `the ${def.closing.noun}'s provider ${provider} reported a usage limit`);
-  }
   closeWhenSettled(step, def, opts.pendingClosing);
 }
 
@@ -59,11 +74,29 @@ export function closeWhenSettled<S extends EngineState<G>, R extends string, G e
   if (providerExhausted(usageAfterStep(step), step.state.config.budget, provider)) {
     return def.factOnly(step, `the ${def.closing.noun}'s provider ${provider} has reached its own budget cap`);
   }
-  const blocked = def.closingBlocked(step);
-  if (blocked) return def.factOnly(step, blocked);
+  const blocked = unusableWhy(step.state, `the ${def.closing.noun}'s provider`, provider);
+  const agent = def.agentOf(step.state.config as S['config'], def.closing.role);
+  const fallback = blocked && agent.fallback && agent.fallback !== provider ? agent.fallback : null;
+  if (blocked && !fallback) return def.factOnly(step, blocked);
+  if (fallback) {
+    const fallbackBlocked = unusableWhy(step.state, 'its fallback provider', fallback);
+    if (fallbackBlocked) return def.factOnly(step, `${blocked}, and ${fallbackBlocked}`);
+    if (providerExhausted(usageAfterStep(step), step.state.config.budget, fallback)) {
+      return def.factOnly(step, `${blocked}, and its fallback provider ${fallback} has reached its own budget cap`);
+    }
+  }
   step.go(def.closing.stage, `partial synthesis after the halt: the ${def.closing.noun} gets exactly one call, even over budget`);
   def.onClosingStage(step);
-  queueCalls(step, def, [pendingClosing ?? def.closingSpec(step)], { exempt: true });
+  let spec = pendingClosing ?? def.closingSpec(step);
+  if (fallback) {
+    const model = agent.fallback_model ?? spec.model;
+    const reason = `${blocked}; asking the ${def.closing.noun}'s fallback provider ${fallback}/${model} instead`;
+    const stage = step.state.stage;
+    step.decisions.push({ from: stage, to: stage, reason, refs: [] });
+    step.emit('provider_fallback', { role: def.closing.role, from: provider, to: fallback, reason });
+    spec = { ...spec, provider: fallback, model };
+  }
+  queueCalls(step, def, [spec], { exempt: true });
 }
 
 /** Queue calls; a refusal halts the run (the calls that fit are already in flight and will land). */

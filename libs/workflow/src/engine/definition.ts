@@ -16,6 +16,11 @@ export interface EngineState<G extends string> {
   usage: UsageSnapshot;
   counters: Record<string, number>;
   config: { budget: BudgetConfig };
+  /**
+   * Providers that failed USAGE_LIMIT, AUTH or NOT_FOUND in this run (name → code): the close
+   * after a halt never asks them again. Optional: a state stored before it existed has none.
+   */
+  unusableProviders?: Record<string, string>;
 }
 
 /** One call a workflow wants to make, before the budget has had its say. */
@@ -69,9 +74,6 @@ export interface WorkflowDefinition<S extends EngineState<G>, R extends string, 
   onClosingStage(step: St): void;
   /** The close without a model: written from the records alone. */
   factOnly(step: St, why: string): void;
-  /** Why the closing role cannot be called (its provider reported a usage limit), or null. */
-  closingBlocked(step: St): string | null;
-  blockClosing(step: St, why: string): void;
 
   // ---- calls in flight
 

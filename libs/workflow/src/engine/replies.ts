@@ -1,7 +1,7 @@
 import { AGENT_SCHEMAS, formatZodIssues, type AgentSchemaName } from '@roundtable/contracts';
 import type { FinishedCallOf } from './call-types';
 import type { AwaitedCall, CallSpec, EngineState, WorkflowDefinition } from './definition';
-import { halt, requestOrHalt, type ClosingStep } from './closing';
+import { halt, noteUnusableProvider, requestOrHalt, type ClosingStep } from './closing';
 import { repeatCall, retryIfWorthIt } from './retries';
 
 /**
@@ -153,6 +153,7 @@ export function onReply<S extends EngineState<G>, R extends string, G extends st
   def.onLanded(step, call, awaited);
   emitCallFacts(step, call, awaited.label, reply, () => def.gist(step, call, awaited, reply.parsed));
   if (!reply.failure) return def.onArtifact(step, call, awaited, reply.parsed);
+  if (call.status === 'failed') noteUnusableProvider(step.state, call.provider, reply.failure.code);
   if (retryIfWorthIt(step, def, call, awaited)) return;
   if (def.ownFailure?.(step, call, awaited, reply.failure)) return;
   onFailedReply(step, def, call, awaited, reply.failure);
@@ -190,5 +191,5 @@ export function onFailedReply<S extends EngineState<G>, R extends string, G exte
     step.emit('run_halted', { reason });
     return def.factOnly(step, `the ${def.closing.noun} failed, so no model wrote the ${def.closing.product}`);
   }
-  halt(step, def, reason, { refs: [call.id], usageLimitProvider: code === 'USAGE_LIMIT' ? call.provider : null });
+  halt(step, def, reason, { refs: [call.id] });
 }

@@ -23,7 +23,6 @@ export function initialPanelState(runId: string, config: PanelProjectConfig): Pa
     warnings: [],
     appeal: null,
     pending: {},
-    moderatorBlocked: null,
     phaseStartedAt: {},
     phaseSeconds: {},
     calls: [],

@@ -79,10 +79,6 @@ export const panelDefinition: WorkflowDefinition<PanelRunState, PanelRole, Panel
     step.warn({ kind: awaited.kind === 'revote' ? 'revote_failed' : 'verdict_dropped', detail: `${judge}'s ${awaited.kind} after the halt was unusable (${why})`, judges: [judge] });
     closeWhenSettled(step, panelDefinition);
   },
-  closingBlocked: (step) => step.state.moderatorBlocked,
-  blockClosing: (step, why) => {
-    step.state.moderatorBlocked = why;
-  },
   awaited: (step, call) => {
     const pending = step.state.pending[call.role];
     // Stale, duplicate, or a reply this run stopped waiting for.

@@ -1,6 +1,6 @@
 import type { JudgeRole, PanelProjectConfigInput } from '@roundtable/contracts';
 import { JUDGES } from '@roundtable/contracts';
-import { PanelDriver, testPanelConfig, verdictBody } from './panel-scenario.fixture';
+import { moderatorBody, PanelDriver, testPanelConfig, verdictBody } from './panel-scenario.fixture';
 
 /**
  * Issue 13: the panel runs on the same engine as the build, so what the build does with a
@@ -101,5 +101,58 @@ describe('panel workflow on the engine: parity with the build', () => {
     expect(again.events).toEqual([]);
     expect(d.state.verdicts.filter((v) => v.judge === 'vc')).toHaveLength(1);
     expect(JUDGES.filter((j) => j !== 'vc').every((j) => d.state.pending[j])).toBe(true);
+  });
+});
+
+describe("panel workflow: the moderator after a halt on its own provider's AUTH or NOT_FOUND", () => {
+  /** vc and the moderator both on anthropic; vc has no fallback of its own. */
+  function moderatorWith(moderator: Record<string, unknown> = {}): PanelDriver {
+    const base = testPanelConfig();
+    const d = new PanelDriver(testPanelConfig({ moderator: { ...base.moderator, ...moderator } as PanelProjectConfigInput['moderator'] }));
+    d.start();
+    return d;
+  }
+  const onAnthropic = (d: PanelDriver) => d.calls.filter((c) => c.provider === 'anthropic');
+
+  it("a judge's AUTH halt → once the judges in flight land, the moderation goes to the moderator's fallback", () => {
+    const d = moderatorWith({ fallback: 'openai', fallback_model: 'gpt-5' });
+    d.fail('vc', 'AUTH', 'anthropic: HTTP 401 authentication_error: invalid x-api-key');
+    expect(d.state).toMatchObject({ stage: 'HALTED', haltReason: 'vc verdict call failed (AUTH: anthropic: HTTP 401 authentication_error: invalid x-api-key)' });
+    d.roast();
+    expect(d.pending('moderator')).toMatchObject({ provider: 'openai', model: 'gpt-5' });
+    const reason = "the moderator's provider anthropic rejected its API key (AUTH); asking the moderator's fallback provider openai/gpt-5 instead";
+    expect(d.eventsOf('provider_fallback')).toEqual([{ role: 'moderator', from: 'anthropic', to: 'openai', reason }]);
+    expect(d.decisions.map((x) => x.reason)).toContain(reason);
+    d.reply('moderator', moderatorBody());
+    expect(d.eventsOf('run_completed')[0]).toMatchObject({ status: 'halted' });
+    expect(onAnthropic(d).map((c) => c.role)).toEqual(['vc']);
+  });
+
+  it.each([
+    ['AUTH', "the moderator's provider anthropic rejected its API key (AUTH)"],
+    ['NOT_FOUND', "the moderator's provider anthropic does not know the model or endpoint (NOT_FOUND)"],
+  ])('%s with no moderator fallback → a fact-only close, no second call to the failing provider', (code, why) => {
+    const d = moderatorWith();
+    d.fail('vc', code, `anthropic: ${code}`);
+    d.roast();
+    expect(d.calls.some((c) => c.role === 'moderator')).toBe(false);
+    expect(d.decisions.at(-1)?.reason).toBe(`fact-only close: ${why}`);
+    expect(d.eventsOf('run_completed')[0]).toMatchObject({ status: 'halted', verdict: null });
+    expect(onAnthropic(d)).toHaveLength(1);
+  });
+
+  it("remembers the bad key for the rest of the run: a judge that fell back off the moderator's provider keeps the close off it too", () => {
+    const base = testPanelConfig();
+    const judges = { ...base.judges, vc: { ...base.judges.vc, fallback: 'openai' } } as Judges;
+    const d = new PanelDriver(testPanelConfig({ judges }));
+    d.start();
+    d.fail('vc', 'AUTH', 'anthropic: HTTP 401');
+    expect(d.pending('vc')).toMatchObject({ provider: 'openai' });
+    expect(d.state.unusableProviders).toEqual({ anthropic: 'AUTH' });
+    d.fail('pm', 'PROVIDER_ERROR', 'xai: something the provider said');
+    d.roast();
+    expect(d.calls.some((c) => c.role === 'moderator')).toBe(false);
+    expect(d.decisions.at(-1)?.reason).toBe("fact-only close: the moderator's provider anthropic rejected its API key (AUTH)");
+    expect(onAnthropic(d)).toHaveLength(1);
   });
 });

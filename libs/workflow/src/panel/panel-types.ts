@@ -133,8 +133,8 @@ export interface PanelRunState {
   warnings: PanelWarning[];
   appeal: AppealState | null;
   pending: Partial<Record<PanelRole, PendingCall>>;
-  /** Set at a halt when the moderator cannot be called (its provider hit a usage limit): the close is fact-only. */
-  moderatorBlocked: string | null;
+  /** Providers that failed USAGE_LIMIT, AUTH or NOT_FOUND in this run (engine/closing.ts). */
+  unusableProviders?: Record<string, string>;
   /** `usage.elapsedSeconds` when each phase started, and each finished phase's length. */
   phaseStartedAt: Partial<Record<PanelPhase, number>>;
   phaseSeconds: Partial<Record<PanelPhase, number>>;
