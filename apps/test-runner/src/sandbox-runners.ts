@@ -3,6 +3,7 @@ import type { SandboxConfig } from '@roundtable/contracts';
 import type { RoundtableMetrics } from '@roundtable/observability';
 import { dockerEndpoint, DockerEndpoint, DockerTestRunner, ProcessTestRunner, reapOrphans, TestRunner } from '@roundtable/sandbox';
 import type { SandboxFacts } from './run-policy';
+import { TracedTestRunner } from './sandbox-run.span';
 import { MeteredTestRunner } from './sandbox-run.metrics';
 
 /** What WorkspaceOpsService needs: the runner a run's config asks for, and what its policy check needs to know. */
@@ -65,7 +66,7 @@ export class SandboxRunners implements TestRunnerChoice, OnApplicationBootstrap,
   }
 
   for(sandbox: SandboxConfig | undefined): TestRunner {
-    const runner = this.choose(sandbox);
+    const runner = new TracedTestRunner(this.choose(sandbox));
     return this.settings.metrics ? new MeteredTestRunner(runner, this.settings.metrics) : runner;
   }
 
