@@ -11,27 +11,19 @@ import {
 } from '@roundtable/observability';
 
 /**
- * A runner whose every run is a span (`roundtable.sandbox.run`, inside the tests.run op's span):
- * the runner kind and what the run ended with. A failing test suite is an outcome, not an error;
- * only a run the runner could not make (the engine refused) marks the span ERROR.
+ * One test run as a span (`roundtable.sandbox.run`, inside the tests.run op's span): the runner
+ * kind and what the run ended with. A failing test suite is an outcome, not an error; only a run
+ * the runner could not make (the engine refused it) marks the span ERROR.
  */
-export class TracedTestRunner implements TestRunner {
-  constructor(private readonly inner: TestRunner) {}
-
-  get kind(): string {
-    return this.inner.kind;
-  }
-
-  run(req: TestRunRequest): Promise<TestRunOutcome> {
-    return inSpan(SPAN.sandboxRun, { [ATTR_SANDBOX_RUNNER]: this.inner.kind, ...(req.runId ? { [ATTR_RUN_ID]: req.runId } : {}) }, async (span) => {
-      const outcome = await this.inner.run(req);
-      span.setAttributes({
-        [ATTR_SANDBOX_EXIT_CODE]: outcome.exit_code,
-        [ATTR_SANDBOX_TIMED_OUT]: outcome.timed_out,
-        [ATTR_TESTS_PASSED]: outcome.passed,
-        [ATTR_TESTS_FAILED]: outcome.failed,
-      });
-      return outcome;
+export function runInSandboxSpan(runner: TestRunner, req: TestRunRequest): Promise<TestRunOutcome> {
+  return inSpan(SPAN.sandboxRun, { [ATTR_SANDBOX_RUNNER]: runner.kind, ...(req.runId ? { [ATTR_RUN_ID]: req.runId } : {}) }, async (span) => {
+    const outcome = await runner.run(req);
+    span.setAttributes({
+      [ATTR_SANDBOX_EXIT_CODE]: outcome.exit_code,
+      [ATTR_SANDBOX_TIMED_OUT]: outcome.timed_out,
+      [ATTR_TESTS_PASSED]: outcome.passed,
+      [ATTR_TESTS_FAILED]: outcome.failed,
     });
-  }
+    return outcome;
+  });
 }

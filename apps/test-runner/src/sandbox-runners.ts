@@ -3,7 +3,6 @@ import type { SandboxConfig } from '@roundtable/contracts';
 import type { RoundtableMetrics } from '@roundtable/observability';
 import { dockerEndpoint, DockerEndpoint, DockerTestRunner, ProcessTestRunner, reapOrphans, TestRunner } from '@roundtable/sandbox';
 import type { SandboxFacts } from './run-policy';
-import { TracedTestRunner } from './sandbox-run.span';
 import { MeteredTestRunner } from './sandbox-run.metrics';
 
 /** What WorkspaceOpsService needs: the runner a run's config asks for, and what its policy check needs to know. */
@@ -66,7 +65,7 @@ export class SandboxRunners implements TestRunnerChoice, OnApplicationBootstrap,
   }
 
   for(sandbox: SandboxConfig | undefined): TestRunner {
-    const runner = new TracedTestRunner(this.choose(sandbox));
+    const runner = this.choose(sandbox);
     return this.settings.metrics ? new MeteredTestRunner(runner, this.settings.metrics) : runner;
   }
 
