@@ -1,5 +1,5 @@
 import { inSpan } from '@roundtable/observability';
-import { inMemoryTracing } from '../../observability/src/tracing/tracing-test-provider';
+import { inMemoryTracing } from '@roundtable/testing';
 import { checkedOutboxJob, outboxJob } from './outbox';
 
 describe('an outbox row carries the trace context of the span that wrote it', () => {

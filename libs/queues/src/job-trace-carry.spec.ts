@@ -2,7 +2,7 @@ import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobTrace } from '@roundtable/contracts';
 import { inSpan } from '@roundtable/observability';
-import { inMemoryTracing } from '../../observability/src/tracing/tracing-test-provider';
+import { inMemoryTracing } from '@roundtable/testing';
 import { JobProducer } from './job-producer';
 import { JobRoutes } from './job-routes';
 

@@ -14,3 +14,4 @@ export * from './fake-llm/fake-cli';
 export * from './fake-llm/fake-cli-bin';
 export * from './fake-llm/undici-realm';
 export * from './otlp-receiver';
+export * from './in-memory-tracing';

@@ -1,7 +1,7 @@
 import { context, trace } from '@opentelemetry/api';
 import { currentTraceCarrier, withCarriedContext, withTraceCarrier } from './trace-carrier';
 import { inSpan, tracer } from './in-span';
-import { inMemoryTracing } from './tracing-test-provider';
+import { inMemoryTracing } from '@roundtable/testing';
 
 describe('the trace context a job carries', () => {
   describe('with tracing off (no provider registered)', () => {

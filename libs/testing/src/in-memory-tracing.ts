@@ -3,7 +3,7 @@ import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@
 
 /**
  * For unit tests: a tracer provider that keeps its spans in memory, registered as startTracing()
- * registers the real one (NodeTracerProvider: the AsyncLocalStorage context manager). Test code only.
+ * registers the real one (NodeTracerProvider: the AsyncLocalStorage context manager).
  */
 export function inMemoryTracing(): { exporter: InMemorySpanExporter; stop: () => Promise<void> } {
   const exporter = new InMemorySpanExporter();
