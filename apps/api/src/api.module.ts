@@ -1,4 +1,5 @@
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import { BULL_BOARD_INSTANCE } from '@bull-board/nestjs/dist/bull-board.constants';
 import type { BullBoardInstance } from '@bull-board/nestjs';
@@ -7,7 +8,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { QUEUE, type OperatorPolicy } from '@roundtable/contracts';
 import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
-import { ReadinessModule, TerminusReadiness } from '@roundtable/observability';
+import { ReadinessModule, TerminusReadiness, TraceExportLifecycle } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
 import { connectRedis, createRedisConnection, INFRA, JobProducer, queueModules, ServiceOps } from '@roundtable/queues';
 import { QueueBoard } from './queue-board';
@@ -29,6 +30,7 @@ import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
 import { RunsController } from './runs.controller';
+import { RequestSpanInterceptor } from './request-span.interceptor';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
@@ -66,6 +68,9 @@ export class ApiModule {
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
       controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
       providers: [
+        // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
+        { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
+        TraceExportLifecycle,
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         // Held to a deadline at start so a wrong REDIS_URL is said, not waited on forever.
         { provide: REDIS, useFactory: () => connectRedis(env.REDIS_URL) },

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { parseServiceEnv, readOperatorPolicy } from '@roundtable/contracts';
-import { JsonLogger } from '@roundtable/observability';
+import { JsonLogger, startTracing } from '@roundtable/observability';
 import { runService } from '@roundtable/queues';
 import { ApiEnv } from './api.env';
 import { createApiApp } from './create-api-app';
@@ -10,6 +10,8 @@ import { isLoopbackHost, listenHost } from './listen-host';
 
 runService('api', async () => {
   const env = parseServiceEnv('api', ApiEnv);
+  // Before Nest boots, so every span of the service has its provider (off without OTEL_EXPORTER_OTLP_ENDPOINT).
+  await startTracing('api');
   // Read once: a changed policy file takes effect at the next start, the same moment for every replica.
   const { policy, source } = readOperatorPolicy();
   const logger = new JsonLogger({ service: 'api', format: env.LOG_FORMAT });

@@ -1,13 +1,15 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseServiceEnv } from '@roundtable/contracts';
-import { JsonLogger } from '@roundtable/observability';
+import { JsonLogger, startTracing } from '@roundtable/observability';
 import { runService } from '@roundtable/queues';
 import { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorModule } from './orchestrator.module';
 
 runService('orchestrator', async () => {
   const env = parseServiceEnv('orchestrator', OrchestratorEnv);
+  // Before Nest boots, so every span of the service has its provider (off without OTEL_EXPORTER_OTLP_ENDPOINT).
+  await startTracing('orchestrator');
   const logger = new JsonLogger({ service: 'orchestrator', format: env.LOG_FORMAT });
   // Shutdown is Nest's hooks' (runService): SIGTERM closes the worker (running steps finish) and exits 0.
   return NestFactory.createApplicationContext(OrchestratorModule.forRoot(env), { logger, abortOnError: false });

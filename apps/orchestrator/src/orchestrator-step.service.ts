@@ -7,6 +7,7 @@ import type { PanelPromptTemplates, PriceLookup, PromptTemplates } from '@roundt
 import { lockRun } from './sql/lock-run.sql';
 import { RUN_USAGE } from './sql/run-usage.sql';
 import { SETTLE_FINISHED_CALL } from './sql/settle-finished-call.sql';
+import { noteStepOnSpan } from './step-span';
 import { writeStep, type WrittenStep } from './step-writer';
 import type { OrchestratorJobName } from './workflows/workflow-definition';
 import { checkJobTables, workflowRegistry, type WorkflowRegistry } from './workflows/workflow-registry';
@@ -134,6 +135,7 @@ export class OrchestratorStepService {
       usageRow: withLock.usage ?? { used: [], reserved: [] },
       now: new Date(),
     });
+    noteStepOnSpan(run, decided === 'ignored' ? null : (decided.result.state as { stage?: unknown }));
     if (decided === 'ignored') return { written: 'ignored', end: 'commit' };
     return { written: await writeStep(em, run, decided, { commit: true }), end: 'committed' };
   }

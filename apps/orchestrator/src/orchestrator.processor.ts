@@ -2,7 +2,7 @@ import { Processor } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { QUEUE, type JobName } from '@roundtable/contracts';
-import type { RoundtableMetrics } from '@roundtable/observability';
+import { ATTR_JOB_NAME, ATTR_MESSAGING_MESSAGE_ID, ATTR_RUN_ID, ATTR_STEP_OUTCOME, inSpan, SPAN, type RoundtableMetrics } from '@roundtable/observability';
 import { JobRoutes, TypedProcessor, workerOptionsFor } from '@roundtable/queues';
 import type { OrchestratorStepService } from './orchestrator-step.service';
 import { StaleJobError } from './job-to-event';
@@ -19,7 +19,13 @@ export class OrchestratorProcessor extends TypedProcessor {
   constructor(steps: OrchestratorStepService, settings: { concurrency: number; metrics?: RoundtableMetrics }) {
     const apply = (name: JobName) => async (payload: { runId: string }, job: Job) => {
       try {
-        const outcome = await steps.apply(name, payload as Record<string, unknown> & { runId: string }, job.id);
+        // The step's span, a child of the span that enqueued the job (JobRoutes restores its context).
+        const attributes = { [ATTR_RUN_ID]: payload.runId, [ATTR_JOB_NAME]: name, [ATTR_MESSAGING_MESSAGE_ID]: job.id ?? '' };
+        const outcome = await inSpan(SPAN.step(name), attributes, async (span) => {
+          const applied = await steps.apply(name, payload as Record<string, unknown> & { runId: string }, job.id);
+          span.setAttribute(ATTR_STEP_OUTCOME, applied);
+          return applied;
+        });
         if (outcome !== 'applied') log.debug(`${name} for ${payload.runId}: ${outcome}`);
       } catch (e) {
         if (e instanceof StaleJobError) log.warn(e.message);

@@ -1,6 +1,8 @@
 import { Processor } from '@nestjs/bullmq';
 import { Logger, type Type } from '@nestjs/common';
+import { SpanKind } from '@opentelemetry/api';
 import { agentQueueName } from '@roundtable/contracts';
+import { ATTR_CALL_ID, ATTR_GEN_AI_OPERATION_NAME, ATTR_RUN_ID, GEN_AI_OPERATION_NAME_VALUE_CHAT, inSpan, SPAN } from '@roundtable/observability';
 import { JobRoutes, TypedProcessor, workerOptionsFor, type JobProducer, type TypedProcessorSettings } from '@roundtable/queues';
 import type { AgentCallService } from './agent-call.service';
 
@@ -18,7 +20,9 @@ export function agentCallRoutes(provider: string, calls: AgentCallService, produ
   const queueName = agentQueueName(provider);
   return new JobRoutes('agent', queueName, {
     'agent.call': async (p) => {
-      const result = await calls.execute(p.runId, p.callId);
+      // The call's span (GenAI's client span, named and filled in when the try is recorded: agent-call-span.ts).
+      const attributes = { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_CHAT, [ATTR_RUN_ID]: p.runId, [ATTR_CALL_ID]: p.callId };
+      const result = await inSpan(SPAN.agentCall(), attributes, () => calls.execute(p.runId, p.callId), SpanKind.CLIENT);
       if (result.rateLimitMs == null) return;
       log.warn(`${p.callId}: rate limited by the provider, queue ${queueName} backs off ${result.rateLimitMs} ms`);
       await producer.queue(queueName).rateLimit(result.rateLimitMs);

@@ -20,6 +20,7 @@ import {
 import { AgentCallEntity, preparedQuery, RECORD_CALL_OUTCOME, runStatement } from '@roundtable/persistence';
 import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type CliUserDecision, type PricingTable, type ProviderRequest } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
+import { noteCallOnSpan } from './agent-call-span';
 import { runAgentModeEngineer } from './agent-mode-engineer';
 import { failedTryReport, recordedError } from './retry-policy';
 import { storableJson, storableText } from './storable-text';
@@ -240,6 +241,7 @@ export class AgentCallService {
   }
 
   private recorded(call: AgentCallEntity, outcome: CallOutcome): void {
+    noteCallOnSpan(call, outcome);
     try {
       this.opts.onRecorded?.({ provider: call.provider, model: call.model, outcome });
     } catch {

@@ -1,6 +1,7 @@
 import { Processor } from '@nestjs/bullmq';
 import { QUEUE } from '@roundtable/contracts';
 import type { RoundtableMetrics } from '@roundtable/observability';
+import { inWorkspaceOpSpan } from './workspace-op.span';
 import { JobRoutes, TypedProcessor, workerOptionsFor } from '@roundtable/queues';
 import type { WorkspaceOpsService } from './workspace-ops.service';
 
@@ -8,6 +9,6 @@ import type { WorkspaceOpsService } from './workspace-ops.service';
 @Processor(QUEUE.tests, workerOptionsFor('tests'))
 export class TestsProcessor extends TypedProcessor {
   constructor(ops: WorkspaceOpsService, settings: { concurrency: number; metrics?: RoundtableMetrics }) {
-    super(new JobRoutes('tests', QUEUE.tests, { 'tests.run': (p) => ops.runTests(p.runId, p.opId) }), { service: 'test-runner', ...settings });
+    super(new JobRoutes('tests', QUEUE.tests, { 'tests.run': (p) => inWorkspaceOpSpan('tests.run', p, () => ops.runTests(p.runId, p.opId)) }), { service: 'test-runner', ...settings });
   }
 }

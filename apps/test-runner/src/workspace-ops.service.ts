@@ -36,6 +36,7 @@ import type { JobProducer } from '@roundtable/queues';
 import { PolicyRefusedError } from './policy-refused.error';
 import { RunPolicy } from './run-policy';
 import type { TestRunnerChoice } from './sandbox-runners';
+import { runInSandboxSpan } from './sandbox-run.span';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const TAIL = 4096;
@@ -219,7 +220,7 @@ export class WorkspaceOpsService {
       const sandbox = await this.checks.admitTestRun((run.config as unknown as ProjectConfig).sandbox, timeoutS);
       const ws = await this.workspaceOf(run);
       const runner = this.runners.for(sandbox);
-      const outcome = await runner.run({ workspace: ws, command, timeoutMs: Math.round(timeoutS * 1000), runId });
+      const outcome = await runInSandboxSpan(runner, { workspace: ws, command, timeoutMs: Math.round(timeoutS * 1000), runId });
       if (runner.kind === 'process') outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n`;
       const artifactId = `${opId}-out`;
       await this.ds

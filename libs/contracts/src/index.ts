@@ -14,6 +14,7 @@ export * from './config/sandbox-config.schema';
 export * from './config/load-project-config';
 export * from './jobs/job-catalogue';
 export * from './jobs/call-outcome.schema';
+export * from './jobs/job-trace.schema';
 export * from './jobs/inbox-key';
 export * from './events/run-event.schema';
 export * from './config/service-env';

@@ -3,6 +3,7 @@ import { IsNull, LessThan } from 'typeorm';
 import { jobSchema, JobName, JobOf, queueKindOf } from '@roundtable/contracts';
 import { queueNameFor, type JobProducer } from '@roundtable/queues';
 import { OutboxEntity, preparedQuery } from '@roundtable/persistence';
+import { withTraceCarrier } from '@roundtable/observability';
 
 /**
  * A job to send, as an outbox row holds it: one member per job of the catalogue, so `payload`
@@ -56,7 +57,9 @@ export function outboxJob<N extends JobName>(
 /**
  * The job as the catalogue has it: its payload parsed by the job's schema (unknown keys
  * dropped, as the typed producer does) and its queue one its job may go to. Throws
- * OutboxJobInvalidError naming the job and the field.
+ * OutboxJobInvalidError naming the job and the field. The active span's trace context is put in
+ * the payload here, when the row is written inside the step's transaction: the row is sent after
+ * the commit (or by the sweeper, much later), and carries its sender's context with it.
  */
 export function checkedOutboxJob(job: OutboxJob): OutboxJob {
   const name = job.jobName as string;
@@ -66,7 +69,7 @@ export function checkedOutboxJob(job: OutboxJob): OutboxJob {
   } catch {
     throw new OutboxJobInvalidError(name, job.jobId, 'jobName', `${JSON.stringify(name)} is not a job of the catalogue`);
   }
-  const parsed = jobSchema(name as JobName).safeParse(job.payload);
+  const parsed = jobSchema(name as JobName).safeParse(withTraceCarrier(job.payload));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = ['payload', ...issue.path.map(String)].join('.');

@@ -5,3 +5,4 @@ export * from './roundtable-metrics';
 export * from './queue-depth';
 export * from './ops-server';
 export * from './terminus-readiness';
+export * from './tracing';

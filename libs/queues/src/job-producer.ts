@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobName, JobOf, QueueKind, QUEUE, agentQueueName, jobSchema, queueKindOf } from '@roundtable/contracts';
+import { withTraceCarrier } from '@roundtable/observability';
 import { QUEUE_DEFAULTS } from './queue-defaults';
 
 export interface AddOptions {
@@ -22,7 +23,9 @@ export function queueNameFor(kind: QueueKind, provider?: string): string {
 
 /**
  * The typed producer: `add('agent.done', { runId, callId }, { jobId })` is checked at
- * compile time against the catalogue and at run time against the zod schema.
+ * compile time against the catalogue and at run time against the zod schema. The active span's
+ * trace context goes in the payload's `trace` (unless it carries one, as an outbox row does), so
+ * the span that handles the job is a child of the one that sent it; with tracing off, nothing.
  *
  * A service's fixed queues are the ones @nestjs/bullmq registered (`registered`, closed by Nest);
  * an `agent.<provider>` queue, or a queue a test producer was not given, is opened here on first
@@ -54,7 +57,7 @@ export class JobProducer {
 
   async add<N extends JobName>(name: N, payload: JobOf<N>, opts: AddOptions): Promise<void> {
     const kind = queueKindOf(name);
-    const data = jobSchema(name).parse(payload);
+    const data = jobSchema(name).parse(withTraceCarrier(payload));
     await this.queue(queueNameFor(kind, opts.provider)).add(name, data, {
       ...QUEUE_DEFAULTS[kind].job,
       jobId: opts.jobId,

@@ -1,5 +1,6 @@
 import { Job, UnrecoverableError } from 'bullmq';
-import { JobName, JobOf, QueueKind, jobNamesOf, jobSchema } from '@roundtable/contracts';
+import { JobName, JobOf, JobTrace, QueueKind, jobNamesOf, jobSchema } from '@roundtable/contracts';
+import { withCarriedContext } from '@roundtable/observability';
 import { QUEUE_DEFAULTS } from './queue-defaults';
 import { classifyFailure } from './job-failure';
 
@@ -24,14 +25,19 @@ export class JobRoutes {
     }
   }
 
-  /** One delivery: the payload parsed against the catalogue, its handler run, its error classified (job-failure.ts). */
+  /**
+   * One delivery: the payload parsed against the catalogue, its handler run in the trace context
+   * the job carries (so the handler's spans are children of the span that enqueued it), its error
+   * classified (job-failure.ts).
+   */
   async run(job: Job, token?: string): Promise<void> {
     const handler = this.handlers[job.name as JobName] as ((p: unknown, j: Job, t?: string) => Promise<void>) | undefined;
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name} on ${this.queueName}`);
     const parsed = jobSchema(job.name as JobName).safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`bad payload for ${job.name}: ${parsed.error.message}`);
     try {
-      await handler(parsed.data, job, token);
+      const carried = (parsed.data as { trace?: JobTrace }).trace;
+      await withCarriedContext(carried, () => handler(parsed.data, job, token));
     } catch (e) {
       throw await classifyFailure(e, job, token, QUEUE_DEFAULTS[this.kind].infra);
     }

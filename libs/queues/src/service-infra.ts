@@ -3,6 +3,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { TraceExportLifecycle } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
 import { bullRoot, registerQueues, type FixedQueueName } from './bull-modules';
 import { JobProducer } from './job-producer';
@@ -55,5 +56,7 @@ export function infraProviders(env: InfraEnv, service: string, queues: FixedQueu
       inject: [INFRA.redis, ...queues.map((q) => getQueueToken(q))],
     },
     InfraLifecycle,
+    // Flushes the batched spans at shutdown (nothing to do with tracing off).
+    TraceExportLifecycle,
   ];
 }

@@ -13,3 +13,5 @@ export * from './fake-llm/fake-cli-output';
 export * from './fake-llm/fake-cli';
 export * from './fake-llm/fake-cli-bin';
 export * from './fake-llm/undici-realm';
+export * from './otlp-receiver';
+export * from './in-memory-tracing';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { JudgeRole } from '../panel/panel-vocabulary.schema';
 import { Stage } from '../run/run-vocabulary';
 import { CallOutcome } from './call-outcome.schema';
+import { JobTrace } from './job-trace.schema';
 
 /**
  * The one catalogue of queues and jobs. Queue and job names are Redis keys (BullMQ stores
@@ -21,7 +22,8 @@ export function agentQueueName(provider: string): `agent.${string}` {
   return `agent.${provider}`;
 }
 
-const RunRef = z.object({ runId: z.string().min(1) });
+/** Every job names its run, and may carry the trace context of the span that enqueued it (JobTrace). */
+const RunRef = z.object({ runId: z.string().min(1), trace: JobTrace.optional() });
 
 /**
  * What a person reading the queue needs to know about an agent call (Bull Board's job card:
