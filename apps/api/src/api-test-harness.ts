@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
-import { type OperatorPolicy, readOperatorPolicy } from '@roundtable/contracts';
+import { type OperatorPolicy, providerRegistryKey, ProviderWorkerRecord, readOperatorPolicy } from '@roundtable/contracts';
 import { createRedisConnection } from '@roundtable/queues';
 import { createDataSource, createTestDatabase, TestDatabase } from '@roundtable/persistence';
 import type { ApiEnv } from './api.env';
@@ -38,8 +38,44 @@ export function demoConfig(): PostedConfig {
   return cfg;
 }
 
-/** `policy`: the operator policy the api enforces; default the suite's (ROUNDTABLE_POLICY, set by test/setup-policy.js). */
-export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?: OperatorPolicy } = {}): Promise<ApiHarness> {
+/**
+ * Stands in for a live provider-worker in the provider registry (the in-process api has none):
+ * the record a real worker publishes, under the harness's prefix, with a TTL that outlasts a
+ * suite (the harness's close() deletes the prefix). Returns the record.
+ */
+export async function publishTestWorker(
+  env: Pick<ApiEnv, 'REDIS_URL' | 'QUEUE_PREFIX'>,
+  record: Partial<ProviderWorkerRecord> = {},
+  ttlMs = 10 * 60_000,
+): Promise<ProviderWorkerRecord> {
+  const now = new Date().toISOString();
+  const full = ProviderWorkerRecord.parse({
+    worker_id: `test-worker-${randomBytes(3).toString('hex')}`,
+    host: 'test',
+    pid: process.pid,
+    providers: ['replay'],
+    keys: {},
+    clis: {},
+    concurrency: 4,
+    started_at: now,
+    heartbeat_at: now,
+    ...record,
+  });
+  const redis = createRedisConnection(env.REDIS_URL);
+  try {
+    await redis.set(providerRegistryKey(env.QUEUE_PREFIX, full.worker_id), JSON.stringify(full), 'PX', ttlMs);
+  } finally {
+    redis.disconnect();
+  }
+  return full;
+}
+
+/**
+ * `policy`: the operator policy the api enforces; default the suite's (ROUNDTABLE_POLICY, set by test/setup-policy.js).
+ * `servedProviders`: what the stand-in provider-worker in the registry serves (default `replay`, as the
+ * pipelines' worker; [] for none), with no key variable set: the api holds no keys, the workers do.
+ */
+export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?: OperatorPolicy; servedProviders?: string[] } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase({ migrate: true });
   const env: ApiEnv = {
     DATABASE_URL: db.url,
@@ -63,6 +99,8 @@ export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?:
     await ds.initialize();
     app = await createApiApp(env, { logger: ['error'], policy: opts.policy ?? readOperatorPolicy().policy });
     await app.listen(0, '127.0.0.1');
+    const served = opts.servedProviders ?? ['replay'];
+    if (served.length) await publishTestWorker(env, { providers: served });
   } catch (e) {
     await app?.close().catch(() => undefined);
     if (ds.isInitialized) await ds.destroy();

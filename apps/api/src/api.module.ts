@@ -28,6 +28,8 @@ import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
+import { ProviderAvailabilityCheck } from './provider-availability.check';
+import { ProvidersController } from './providers.controller';
 import { RunsController } from './runs.controller';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
@@ -64,7 +66,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
+      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, HealthController, MetricsController],
       providers: [
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         { provide: REDIS, useFactory: () => createRedisConnection(env.REDIS_URL) },
@@ -78,7 +80,7 @@ export class ApiModule {
         {
           provide: RunSubmissionService,
           useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>
-            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy),
+            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy)),
           inject: [DS, REDIS, PRODUCER],
         },
         {

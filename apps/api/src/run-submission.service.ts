@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { addToOutbox, appendRunEvents, OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
 import { ApiError } from './api-error';
 import { YAML_CONTENT_TYPES } from './body-parsers';
 import { submissionIssues } from './config-paths.check';
+import { ProviderAvailabilityCheck, type SubmitOptions } from './provider-availability.check';
 import { runLinks, RunLinks } from './run-links';
 import { unstorableTextIssues } from './storable-text.check';
 
@@ -39,11 +40,12 @@ export class RunSubmissionService {
     private readonly outbox: OutboxDispatcher,
     private readonly publisher: RunEventPublisher,
     private readonly policy: OperatorPolicy,
+    private readonly providers: ProviderAvailabilityCheck,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
-  async submit(body: unknown): Promise<SubmittedRun> {
-    const config = await this.validate(body);
+  async submit(body: unknown, opts: SubmitOptions = {}): Promise<SubmittedRun> {
+    const { config, unserved } = await this.validate(body, opts);
     const { runId, outboxIds, events } = await this.ds.transaction(async (em) => {
       const projectId = newId('prj');
       const runId = newId('run');
@@ -66,7 +68,7 @@ export class RunSubmissionService {
         stage: 'INIT',
         config: stored,
       } as QueryDeepPartialEntity<RunEntity>);
-      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }]);
+      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }, ...unserved]);
       const outboxIds = await addToOutbox(em, [
         { runId, queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(runId, 'start'), payload: { runId } },
       ]);
@@ -77,7 +79,7 @@ export class RunSubmissionService {
   }
 
   /** YAML text or a parsed JSON object, validated, then held against the policy and the paths checked on this machine. */
-  private async validate(body: unknown): Promise<AnyProjectConfig> {
+  private async validate(body: unknown, opts: SubmitOptions): Promise<{ config: AnyProjectConfig; unserved: NewRunEvent[] }> {
     if (body === undefined || body === null || (typeof body !== 'string' && typeof body !== 'object')) {
       throw new ApiError(415, {
         error: 'unsupported_media_type',
@@ -93,9 +95,10 @@ export class RunSubmissionService {
       if (e instanceof ProjectConfigError) throw invalidConfig(e);
       throw e;
     }
-    const issues = [...unstorableTextIssues(config), ...(await submissionIssues(config, this.policy))];
+    const served = await this.providers.check(config, opts.queueUnserved ?? false);
+    const issues = [...unstorableTextIssues(config), ...(await submissionIssues(config, this.policy)), ...served.issues];
     if (issues.length) throw invalidConfig(new ProjectConfigError(issues));
-    return config;
+    return { config, unserved: served.events };
   }
 
   /** The run is committed whatever happens here: a failed send is left to the outbox sweeper. */

@@ -1,8 +1,16 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { ApiError } from './api-error';
 import { parseQuery, RunListQuery } from './query-params';
 import { RunQueryService } from './run-query.service';
 import { RunSubmissionService } from './run-submission.service';
+
+/** `?queue_unserved=true|false` (default false): queue a run whose providers no live worker serves. */
+function parseQueueUnserved(v: unknown): boolean {
+  if (v === undefined || v === 'false') return false;
+  if (v === 'true') return true;
+  throw ApiError.badRequest('invalid_query', 'queue_unserved is true or false (true: accept the run even if no live provider-worker serves a provider it uses; it waits for one)');
+}
 
 @Controller('v1/runs')
 export class RunsController {
@@ -14,8 +22,8 @@ export class RunsController {
   /** Body: the project config, as JSON or as YAML text. */
   @Post()
   @HttpCode(202)
-  async submit(@Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    const run = await this.submission.submit(body);
+  async submit(@Body() body: unknown, @Query('queue_unserved') queueUnserved: unknown, @Res({ passthrough: true }) res: Response) {
+    const run = await this.submission.submit(body, { queueUnserved: parseQueueUnserved(queueUnserved) });
     res.setHeader('Location', run.links.self);
     return run;
   }
