@@ -78,10 +78,15 @@ export class ProviderRegistryPublisher implements OnModuleDestroy {
     await this.redis.set(this.key, JSON.stringify(this.record), 'PX', this.opts.ttlMs ?? PROVIDER_REGISTRY_TTL_MS);
   }
 
-  /** Before the connections close: a worker that stops is gone from the registry at once. */
-  async onModuleDestroy(): Promise<void> {
+  /** No more heartbeats: the record expires TTL after the last one, as a killed worker's does. */
+  stopHeartbeat(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** Before the connections close: a worker that stops is gone from the registry at once. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopHeartbeat();
     await this.redis.del(this.key).catch((e: Error) => this.log.warn(`provider registry entry left to expire: ${e.message}`));
   }
 }

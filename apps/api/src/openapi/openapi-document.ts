@@ -4,6 +4,7 @@ import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
 import * as Replies from './api-replies.schema';
+import { ProvidersReply } from './providers-reply.schema';
 
 type JsonObject = Record<string, unknown>;
 
@@ -35,6 +36,7 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   RunEvent: RunEventEnvelope,
   Health: Replies.HealthReply,
   Ready: Replies.ReadyReply,
+  Providers: ProvidersReply,
 };
 
 /** One registry per direction, so a schema used by another is a $ref to its component, not a copy. */
@@ -102,6 +104,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         post: {
           summary: 'Submit a run',
           description: `The body is a project file: JSON, or YAML as text (application/yaml, text/plain). ${writeNote}`,
+          parameters: [{ name: 'queue_unserved', in: 'query', schema: { type: 'boolean', default: false }, description: 'accept a run whose providers no live provider-worker serves; it waits, and a provider_unserved event says so' }],
           requestBody: {
             required: true,
             content: {
@@ -111,7 +114,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           },
           responses: {
             '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: { Location: { schema: { type: 'string' } } } },
-            '400': error('The project file is not valid; `issues` names each field.'),
+            '400': error('The project file is not valid, or no live provider-worker serves a provider it uses (`?queue_unserved=true` queues it anyway); `issues` names each field.'),
             '413': error(`The body is larger than API_BODY_LIMIT (${s.bodyLimit}).`),
             ...WRITE_ERRORS,
           },
@@ -123,6 +126,12 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
           ],
           responses: { '200': json('Runs', 'RunList'), '400': error('A query parameter is not valid.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/providers': {
+        get: {
+          summary: 'The live provider-workers: per provider, who serves it, which key variables are set there, CLI versions, queue depth',
+          responses: { '200': json('The provider registry', 'Providers'), ...AUTH_ERRORS },
         },
       },
       '/v1/runs/{id}': {
