@@ -95,9 +95,11 @@ export class RunSubmissionService {
       if (e instanceof ProjectConfigError) throw invalidConfig(e);
       throw e;
     }
-    const served = await this.providers.check(config, opts.queueUnserved ?? false);
-    const issues = [...unstorableTextIssues(config), ...(await submissionIssues(config, this.policy)), ...served.issues];
+    const issues = [...unstorableTextIssues(config), ...(await submissionIssues(config, this.policy))];
     if (issues.length) throw invalidConfig(new ProjectConfigError(issues));
+    // Only a file the policy accepts is asked who can serve it.
+    const served = await this.providers.check(config, opts.queueUnserved ?? false);
+    if (served.issues.length) throw invalidConfig(new ProjectConfigError(served.issues));
     return { config, unserved: served.events };
   }
 
