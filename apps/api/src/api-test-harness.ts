@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
-import { type OperatorPolicy, providerRegistryKey, ProviderWorkerRecord, readOperatorPolicy } from '@roundtable/contracts';
+import { type OperatorPolicy, type ProviderWorkerRecord, readOperatorPolicy } from '@roundtable/contracts';
+import { publishStandInWorker } from '@roundtable/testing';
 import { createRedisConnection } from '@roundtable/queues';
 import { createDataSource, createTestDatabase, TestDatabase } from '@roundtable/persistence';
 import type { ApiEnv } from './api.env';
@@ -38,36 +39,9 @@ export function demoConfig(): PostedConfig {
   return cfg;
 }
 
-/**
- * Stands in for a live provider-worker in the provider registry (the in-process api has none):
- * the record a real worker publishes, under the harness's prefix, with a TTL that outlasts a
- * suite (the harness's close() deletes the prefix). Returns the record.
- */
-export async function publishTestWorker(
-  env: Pick<ApiEnv, 'REDIS_URL' | 'QUEUE_PREFIX'>,
-  record: Partial<ProviderWorkerRecord> = {},
-  ttlMs = 10 * 60_000,
-): Promise<ProviderWorkerRecord> {
-  const now = new Date().toISOString();
-  const full = ProviderWorkerRecord.parse({
-    worker_id: `test-worker-${randomBytes(3).toString('hex')}`,
-    host: 'test',
-    pid: process.pid,
-    providers: ['replay'],
-    keys: {},
-    clis: {},
-    concurrency: 4,
-    started_at: now,
-    heartbeat_at: now,
-    ...record,
-  });
-  const redis = createRedisConnection(env.REDIS_URL);
-  try {
-    await redis.set(providerRegistryKey(env.QUEUE_PREFIX, full.worker_id), JSON.stringify(full), 'PX', ttlMs);
-  } finally {
-    redis.disconnect();
-  }
-  return full;
+/** A stand-in provider-worker's record in the harness's registry (libs/testing publishStandInWorker): the in-process api has none. */
+export function publishTestWorker(env: Pick<ApiEnv, 'REDIS_URL' | 'QUEUE_PREFIX'>, record: Partial<ProviderWorkerRecord> = {}, ttlMs?: number): Promise<ProviderWorkerRecord> {
+  return publishStandInWorker(env.REDIS_URL, env.QUEUE_PREFIX, record, ttlMs);
 }
 
 /**

@@ -13,3 +13,4 @@ export * from './fake-llm/fake-cli-output';
 export * from './fake-llm/fake-cli';
 export * from './fake-llm/fake-cli-bin';
 export * from './fake-llm/undici-realm';
+export * from './provider-registry-stand-in';
