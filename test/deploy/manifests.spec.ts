@@ -9,7 +9,7 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
-import { type OperatorPolicy, parseOperatorPolicy, providerPolicyIssues, sandboxPolicyIssues } from '@roundtable/contracts';
+import { DEFAULT_API_KEYS, type OperatorPolicy, parseOperatorPolicy, providerPolicyIssues, sandboxPolicyIssues } from '@roundtable/contracts';
 import { ApiEnv } from '../../apps/api/src/api.env';
 import { COMPOSE_FILE, composeCli, composeSchemaErrors, interpolate, loadCompose } from './compose-validation';
 import { loadKustomization, loadManifests, manifestFiles, REPO_ROOT, schemaError, unknownFieldErrors, type Manifest } from './k8s-validation';
@@ -55,6 +55,9 @@ function expectDeploymentPolicy(policy: OperatorPolicy): void {
   expect(sandboxPolicyIssues({ sandbox: { runner: 'process' } }, policy).map((i) => i.path)).toEqual(['sandbox.runner']);
   expect(policy.sandbox.images).toEqual(['roundtable/sandbox:latest']);
 }
+
+/** Provider keys: the default policy's api_keys and any `*_API_KEY`. */
+const PROVIDER_KEY = new RegExp(`^(${Object.keys(DEFAULT_API_KEYS).join('|')}|[A-Z0-9_]+_API_KEY)$`);
 
 /** Names of variables that hold credentials: keys, tokens, passwords, URLs that embed them. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|DATABASE_URL|REDIS_URL/;
@@ -169,6 +172,15 @@ describe('k8s/', () => {
     expect(key?.valueFrom?.secretKeyRef).toEqual({ name: 'roundtable-secrets', key: 'ANTHROPIC_API_KEY', optional: true });
     // The Secret is not applied from the repository (its values would be in git).
     expect(applied.filter((m) => m.doc.kind === 'Secret')).toEqual([]);
+  });
+
+  it('gives provider keys to the provider-worker groups only, each group its own: the api holds none (the provider registry tells it who does)', () => {
+    const keysOf = (w: IDeployment | IJob) => containersOf(podSpec(w)).flatMap((c) => (c.env ?? []).map((e) => e.name).filter((n) => PROVIDER_KEY.test(n)));
+    for (const w of [...deployments.filter((d) => !isProviderWorker(d)), ...ofKind<IJob>('Job')]) expect({ where: w.metadata?.name, keys: keysOf(w) }).toEqual({ where: w.metadata?.name, keys: [] });
+    const groups = Object.fromEntries(deployments.filter(isProviderWorker).map((d) => [d.metadata?.name, keysOf(d)]));
+    expect(groups).toEqual({ 'worker-anthropic': ['ANTHROPIC_API_KEY'], 'worker-replay': [] });
+    // A group serves the providers its PROVIDER_QUEUES names: the anthropic key goes where `anthropic` is consumed.
+    expect(envOf(podSpec(byName('worker-anthropic')).containers[0], 'PROVIDER_QUEUES')?.value).toBe('anthropic');
   });
 
   it("scales each provider-worker group on a Prometheus query of its own queue's depth", () => {
@@ -329,6 +341,12 @@ describe('docker-compose.yml', () => {
       }
     }
     expect(named('worker-anthropic').environment).toHaveProperty('ANTHROPIC_API_KEY', null);
+  });
+
+  it('gives provider keys to the provider-worker services only, each group its own: the api holds none', () => {
+    const keys = Object.fromEntries(Object.entries(services).map(([s, svc]) => [s, Object.keys(svc.environment ?? {}).filter((k) => PROVIDER_KEY.test(k))]));
+    expect(Object.fromEntries(Object.entries(keys).filter(([, k]) => k.length))).toEqual({ 'worker-anthropic': ['ANTHROPIC_API_KEY'] });
+    expect(named('worker-anthropic').environment).toHaveProperty('PROVIDER_QUEUES', 'anthropic');
   });
 
   it('requires API_TOKENS: the api listens on 0.0.0.0, so its environment refuses to start without tokens', () => {

@@ -82,6 +82,9 @@ describe('every reply matches the served OpenAPI document', () => {
     expect((await api('GET', '/healthz', { token: 'none' })).status).toBe(200);
     expect((await api('GET', '/readyz', { token: 'none' })).status).toBe(200);
     expect((await api('GET', '/metrics', { token: 'read' })).status).toBe(200);
+    // The provider registry: the pipeline's provider-worker has published itself.
+    const providers = await api<{ providers: unknown[] } | unknown[]>('GET', '/v1/providers', { token: 'read' });
+    expect(providers.status).toBe(200);
   });
 
   it('a build run: submitted, followed live, listed, read, reported, its calls filtered, its stream resumed', async () => {

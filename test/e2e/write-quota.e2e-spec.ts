@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createDataSource, createTestDatabase, type TestDatabase } from '@roundtable/persistence';
 import { createRedisConnection } from '@roundtable/queues';
-import { deleteRedisPrefix, freePort, projectConfigFrom, randomQueuePrefix, type RunningService, startService, stopService, TEST_REDIS_URL } from '@roundtable/testing';
+import { deleteRedisPrefix, freePort, projectConfigFrom, publishStandInWorker, randomQueuePrefix, type RunningService, startService, stopService, TEST_REDIS_URL } from '@roundtable/testing';
 
 const DEMO = path.join(__dirname, '../../examples/dd-demo/project.yaml');
 const TOKEN = 'e2e-quota-token-0123456789abcdef';
@@ -21,6 +21,8 @@ describe('the write quota across api replicas', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase({ migrate: true });
+    // No provider-worker runs here: a stand-in's registry record lets the api accept the demo (replay).
+    await publishStandInWorker(TEST_REDIS_URL, prefix);
     for (let i = 0; i < 2; i++) {
       const port = String(await freePort());
       const svc = await startService('api', {

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { parse as parseYaml } from 'yaml';
-import { type OperatorPolicy, readOperatorPolicy } from '@roundtable/contracts';
+import { type OperatorPolicy, type ProviderWorkerRecord, readOperatorPolicy } from '@roundtable/contracts';
+import { publishStandInWorker } from '@roundtable/testing';
 import { createRedisConnection } from '@roundtable/queues';
 import { createDataSource, createTestDatabase, TestDatabase } from '@roundtable/persistence';
 import type { ApiEnv } from './api.env';
@@ -38,8 +39,17 @@ export function demoConfig(): PostedConfig {
   return cfg;
 }
 
-/** `policy`: the operator policy the api enforces; default the suite's (ROUNDTABLE_POLICY, set by test/setup-policy.js). */
-export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?: OperatorPolicy } = {}): Promise<ApiHarness> {
+/** A stand-in provider-worker's record in the harness's registry (libs/testing publishStandInWorker): the in-process api has none. */
+export function publishTestWorker(env: Pick<ApiEnv, 'REDIS_URL' | 'QUEUE_PREFIX'>, record: Partial<ProviderWorkerRecord> = {}, ttlMs?: number): Promise<ProviderWorkerRecord> {
+  return publishStandInWorker(env.REDIS_URL, env.QUEUE_PREFIX, record, ttlMs);
+}
+
+/**
+ * `policy`: the operator policy the api enforces; default the suite's (ROUNDTABLE_POLICY, set by test/setup-policy.js).
+ * `servedProviders`: what the stand-in provider-worker in the registry serves (default `replay`, as the
+ * pipelines' worker; [] for none), with no key variable set: the api holds no keys, the workers do.
+ */
+export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?: OperatorPolicy; servedProviders?: string[] } = {}): Promise<ApiHarness> {
   const db = await createTestDatabase({ migrate: true });
   const env: ApiEnv = {
     DATABASE_URL: db.url,
@@ -63,6 +73,8 @@ export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?:
     await ds.initialize();
     app = await createApiApp(env, { logger: ['error'], policy: opts.policy ?? readOperatorPolicy().policy });
     await app.listen(0, '127.0.0.1');
+    const served = opts.servedProviders ?? ['replay'];
+    if (served.length) await publishTestWorker(env, { providers: served });
   } catch (e) {
     await app?.close().catch(() => undefined);
     if (ds.isInitialized) await ds.destroy();

@@ -29,6 +29,8 @@ import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
+import { ProviderAvailabilityCheck } from './provider-availability.check';
+import { ProvidersController } from './providers.controller';
 import { RunsController } from './runs.controller';
 import { RequestSpanInterceptor } from './request-span.interceptor';
 
@@ -66,7 +68,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, HealthController, MetricsController],
+      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -84,7 +86,7 @@ export class ApiModule {
         {
           provide: RunSubmissionService,
           useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>
-            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy),
+            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy)),
           inject: [DS, REDIS, PRODUCER],
         },
         {

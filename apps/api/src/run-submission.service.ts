@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { addToOutbox, appendRunEvents, OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
 import { ApiError } from './api-error';
@@ -10,6 +10,7 @@ import { IdempotencyClaim, keyReusedError } from './idempotency-key';
 import { within } from './within';
 import { YAML_CONTENT_TYPES } from './body-parsers';
 import { submissionIssues } from './config-paths.check';
+import { ProviderAvailabilityCheck, type SubmitOptions } from './provider-availability.check';
 import { runLinks, RunLinks } from './run-links';
 import { unstorableTextIssues } from './storable-text.check';
 
@@ -58,24 +59,26 @@ export class RunSubmissionService {
     private readonly outbox: OutboxDispatcher,
     private readonly publisher: RunEventPublisher,
     private readonly policy: OperatorPolicy,
+    private readonly providers: ProviderAvailabilityCheck,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
   /**
-   * With an Idempotency-Key (`claim`), a submit is answered once: the same key and body again get
-   * the first answer (the same run, never a second), another body under the key is a 422. The
+   * With an Idempotency-Key (`opts.claim`), a submit is answered once: the same key and body again
+   * get the first answer (the same run, never a second), another body under the key is a 422. The
    * key's unique index decides between two concurrent submits: the loser's transaction rolls back
    * and it answers with the winner's run.
    */
-  async submit(body: unknown, claim?: IdempotencyClaim): Promise<SubmittedRun> {
+  async submit(body: unknown, opts: SubmitOptions & { claim?: IdempotencyClaim } = {}): Promise<SubmittedRun> {
+    const { claim } = opts;
     if (claim) {
       const earlier = await this.runOfClaim(claim);
       if (earlier) return earlier;
     }
-    const config = await this.validate(body);
+    const { config, unserved } = await this.validate(body, opts);
     let stored: { runId: string; outboxIds: number[]; events: RunEventEnvelope[] };
     try {
-      stored = await this.store(config, claim);
+      stored = await this.store(config, unserved, claim);
     } catch (e) {
       const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
       if (winner) return winner;
@@ -85,8 +88,8 @@ export class RunSubmissionService {
     return submitted(stored.runId);
   }
 
-  /** The rows, the run_created event and the run.start outbox row, in one transaction. */
-  private store(config: AnyProjectConfig, claim: IdempotencyClaim | undefined) {
+  /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. */
+  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined) {
     return this.ds.transaction(async (em) => {
       const projectId = newId('prj');
       const runId = newId('run');
@@ -110,7 +113,7 @@ export class RunSubmissionService {
         config: stored,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
-      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }]);
+      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }, ...unserved]);
       const outboxIds = await addToOutbox(em, [
         { runId, queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(runId, 'start'), payload: { runId } },
       ]);
@@ -129,7 +132,7 @@ export class RunSubmissionService {
   }
 
   /** YAML text or a parsed JSON object, validated, then held against the policy and the paths checked on this machine. */
-  private async validate(body: unknown): Promise<AnyProjectConfig> {
+  private async validate(body: unknown, opts: SubmitOptions): Promise<{ config: AnyProjectConfig; unserved: NewRunEvent[] }> {
     if (body === undefined || body === null || (typeof body !== 'string' && typeof body !== 'object')) {
       throw new ApiError(415, {
         error: 'unsupported_media_type',
@@ -147,7 +150,10 @@ export class RunSubmissionService {
     }
     const issues = [...unstorableTextIssues(config), ...(await submissionIssues(config, this.policy))];
     if (issues.length) throw invalidConfig(new ProjectConfigError(issues));
-    return config;
+    // Only a file the policy accepts is asked who can serve it.
+    const served = await this.providers.check(config, opts.queueUnserved ?? false);
+    if (served.issues.length) throw invalidConfig(new ProjectConfigError(served.issues));
+    return { config, unserved: served.events };
   }
 
   /** The run is committed whatever happens here: a send not done in REDIS_WAIT_MS is left to the outbox sweeper. */

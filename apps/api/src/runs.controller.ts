@@ -1,10 +1,18 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { ApiError } from './api-error';
 import { principalOf } from './bearer-auth.middleware';
 import { idempotencyKeyOf, requestHashOf } from './idempotency-key';
 import { parseQuery, RunListQuery } from './query-params';
 import { RunQueryService } from './run-query.service';
 import { RunSubmissionService } from './run-submission.service';
+
+/** `?queue_unserved=true|false` (default false): queue a run whose providers no live worker serves. */
+function parseQueueUnserved(v: unknown): boolean {
+  if (v === undefined || v === 'false') return false;
+  if (v === 'true') return true;
+  throw ApiError.badRequest('invalid_query', 'queue_unserved is true or false (true: accept the run even if no live provider-worker serves a provider it uses; it waits for one)');
+}
 
 @Controller('v1/runs')
 export class RunsController {
@@ -16,10 +24,11 @@ export class RunsController {
   /** Body: the project config, as JSON or as YAML text. An Idempotency-Key header makes a retried submit answer with the first run. */
   @Post()
   @HttpCode(202)
-  async submit(@Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async submit(@Body() body: unknown, @Query('queue_unserved') queueUnserved: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const queue = parseQueueUnserved(queueUnserved);
     const key = idempotencyKeyOf(req.headers['idempotency-key']);
     const claim = key === null ? undefined : { principal: principalOf(res)?.name ?? 'anonymous', key, requestHash: requestHashOf(body) };
-    const run = await this.submission.submit(body, claim);
+    const run = await this.submission.submit(body, { queueUnserved: queue, claim });
     res.setHeader('Location', run.links.self);
     return run;
   }

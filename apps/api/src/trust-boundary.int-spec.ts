@@ -88,7 +88,7 @@ async function expectRefused(cfg: unknown, path: string, line: string | RegExp):
   return issue!;
 }
 
-/** The api checks api_key_env against its own environment (until issue 15): the key variables the attacks name are set here. */
+/** The key variables the attacks name are set here, so what refuses them is the policy, not a missing key (the api checks no key of its own since issue 15: the provider registry says which worker holds which). */
 async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   Object.assign(process.env, vars);

@@ -10,6 +10,7 @@ import type { ProviderWorkerEnv } from './provider-worker.env';
 import { agentCallProcessorFor } from './agent-call.processor';
 import { DiscoveredProviderQueues } from './discovered-provider-queues';
 import { readQueueSettings } from './latest-provider-config';
+import { ProviderRegistryPublisher } from './provider-registry.publisher';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
@@ -52,6 +53,15 @@ export class ProviderWorkerModule {
             });
           },
           inject: [DS, PRODUCER, ServiceOps],
+        },
+        {
+          provide: ProviderRegistryPublisher,
+          useFactory: async (r: Redis) => {
+            const publisher = new ProviderRegistryPublisher(r, { prefix: env.QUEUE_PREFIX, providers: env.PROVIDER_QUEUES, concurrency: env.PROVIDER_CONCURRENCY, policy, cliUser });
+            await publisher.start();
+            return publisher;
+          },
+          inject: [REDIS],
         },
         ...named.map((provider) => {
           const processor = agentCallProcessorFor(provider);

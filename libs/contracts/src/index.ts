@@ -33,3 +33,4 @@ export * from './policy/policy-checks';
 export * from './policy/read-operator-policy';
 export * from './text/unstorable-text';
 export * from './workspace/workspace-op.schema';
+export * from './providers/provider-worker-record.schema';

@@ -15,3 +15,4 @@ export * from './fake-llm/fake-cli-bin';
 export * from './fake-llm/undici-realm';
 export * from './otlp-receiver';
 export * from './in-memory-tracing';
+export * from './provider-registry-stand-in';

@@ -17,6 +17,7 @@ describe('buildOpenApiDocument', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v1/providers',
       '/v1/runs',
       '/v1/runs/{id}',
       '/v1/runs/{id}/appeal',

@@ -4,6 +4,7 @@ import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
 import * as Replies from './api-replies.schema';
+import { ProvidersReply } from './providers-reply.schema';
 import { RUN_EVENT_DISCRIMINATOR, RUN_EVENT_FRAMES, RunEventFrame } from './run-event-frames.schema';
 
 type JsonObject = Record<string, unknown>;
@@ -38,6 +39,7 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   ...RUN_EVENT_FRAMES,
   Health: Replies.HealthReply,
   Ready: Replies.ReadyReply,
+  Providers: ProvidersReply,
 };
 
 /** One registry per direction, so a schema used by another is a $ref to its component, not a copy. */
@@ -114,6 +116,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           summary: 'Submit a run',
           description: `The body is a project file: JSON, or YAML as text (application/yaml, text/plain). ${writeNote}`,
           parameters: [
+            { name: 'queue_unserved', in: 'query', schema: { type: 'boolean', default: false }, description: 'accept a run whose providers no live provider-worker serves; it waits, and a provider_unserved event says so' },
             {
               name: 'Idempotency-Key',
               in: 'header',
@@ -132,7 +135,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           },
           responses: {
             '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: location },
-            '400': error('The project file is not valid (`issues` names each field), the JSON is malformed, it nests too deep, or the Idempotency-Key header is malformed.'),
+            '400': error('The project file is not valid (`issues` names each field), the JSON is malformed, it nests too deep, the Idempotency-Key header is malformed, or no live provider-worker serves a provider it uses (`?queue_unserved=true` queues it anyway).'),
             '413': tooLarge,
             '415': error('The body is neither JSON nor YAML text: send application/json or application/yaml (text/yaml, application/x-yaml, text/plain).'),
             '422': error('The Idempotency-Key was first sent with another body (`run_id` is the run it made): send a new key.'),
@@ -146,6 +149,12 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
           ],
           responses: { '200': json('Runs', 'RunList'), '400': error('A query parameter is not valid.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/providers': {
+        get: {
+          summary: 'The live provider-workers: per provider, who serves it, which key variables are set there, CLI versions, queue depth',
+          responses: { '200': json('The provider registry', 'Providers'), ...AUTH_ERRORS },
         },
       },
       '/v1/runs/{id}': {

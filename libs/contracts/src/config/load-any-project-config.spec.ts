@@ -91,6 +91,14 @@ describe('loadAnyProjectConfig', () => {
     expect(issues.find((i) => i.path === 'judges.competitor.provider')?.message).toContain('unknown provider "grok"');
   });
 
+  it('never checks a judge\'s key against a service\'s environment (refuse: the keys are the provider-workers\')', () => {
+    const raw = panel();
+    raw.providers = { replay: { type: 'replay', cassette: '/c.yaml' }, claude: { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' } };
+    raw.moderator = { provider: 'claude', model: 'sonnet' };
+    for (const j of Object.values(raw.judges as Record<string, { model: string }>)) j.model = 'm1';
+    expect(() => loadAnyProjectConfig(raw, { env: {}, variables: 'refuse' })).not.toThrow();
+  });
+
   it('refuses a relative cassette when there is no baseDir (a config posted to the API)', () => {
     expect(issuesOf(panel())).toEqual([expect.objectContaining({ path: 'providers.replay.cassette' })]);
   });

@@ -51,7 +51,7 @@ function resolveCassettes(cfg: PanelProjectConfig, opts: LoadOptions, issues: Co
 }
 
 /** The panel's version of the build loader's cross-checks: every judge and the moderator name a declared provider. */
-function crossCheckPanel(cfg: PanelProjectConfig, env: LoadOptions['env'], issues: ConfigIssue[]): void {
+function crossCheckPanel(cfg: PanelProjectConfig, env: LoadOptions['env'] | null, issues: ConfigIssue[]): void {
   const known = Object.keys(cfg.providers);
   const used = new Set<string>();
   const agents: [string, PanelProjectConfig['moderator']][] = [
@@ -72,9 +72,10 @@ function crossCheckPanel(cfg: PanelProjectConfig, env: LoadOptions['env'], issue
   for (const name of Object.keys(cfg.budget.per_provider)) {
     if (!cfg.providers[name]) issues.push({ path: `budget.per_provider.${name}`, message: `unknown provider "${name}" (known: ${known.join(', ')})` });
   }
-  for (const name of used) {
+  // Keys are checked in a user's own shell only (see LoadOptions.env): a service's environment holds none.
+  for (const name of env ? used : []) {
     const pc = cfg.providers[name];
-    if ('api_key_env' in pc && !env[pc.api_key_env]) {
+    if ('api_key_env' in pc && !env?.[pc.api_key_env]) {
       issues.push({
         path: `providers.${name}.api_key_env`,
         message: `provider "${name}" needs the environment variable ${pc.api_key_env}, which is not set; export it or point the judges at another provider`,
@@ -92,7 +93,7 @@ function loadPanelConfig(raw: Record<string, unknown>, opts: LoadOptions): Panel
     throw new ProjectConfigError([...issues, ...zodIssuesToConfigIssues(parsed.error).filter((i) => !envPaths.has(i.path))]);
   }
   const cfg = resolveCassettes(parsed.data, opts, issues);
-  crossCheckPanel(cfg, opts.env, issues);
+  crossCheckPanel(cfg, opts.variables === 'refuse' ? null : opts.env, issues);
   if (issues.length) throw new ProjectConfigError(issues);
   return cfg;
 }

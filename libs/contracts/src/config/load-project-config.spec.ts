@@ -284,6 +284,13 @@ describe('loadProjectConfig: files that are refused', () => {
     expect(issue.message).toContain('ANTHROPIC_API_KEY');
   });
 
+  it('never checks a key against a service\'s environment (refuse: the keys are the provider-workers\')', () => {
+    const cfg = base();
+    cfg.providers.anthropic = { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' };
+    cfg.agents.synthesizer.provider = 'anthropic';
+    expect(loadProjectConfig(cfg, { env: {}, variables: 'refuse' }).agents.synthesizer.provider).toBe('anthropic');
+  });
+
   it('checks the key of a provider used only as a fallback', () => {
     const cfg = base();
     cfg.providers.gemini = { type: 'gemini', api_key_env: 'GEMINI_API_KEY' };

@@ -16,7 +16,11 @@ export class ProjectConfigError extends Error {
 }
 
 export interface LoadOptions {
-  /** Environment for `${VAR}` expansion and the api_key_env check. */
+  /**
+   * Environment for `${VAR}` expansion and, when expanding (a user's own shell), the api_key_env
+   * check. The services (`refuse`) never check a key: keys live on the provider-workers, and the
+   * api asks the provider registry which worker holds which (apps/api provider-availability.check.ts).
+   */
   env: Record<string, string | undefined>;
   /**
    * Directory of the project file: relative paths (repo, cassette) are resolved against it.
@@ -106,7 +110,7 @@ function resolvePaths(cfg: ProjectConfig, opts: LoadOptions, issues: ConfigIssue
 }
 
 /** Checks that need more than one field: names that must refer to something, keys that must be set. */
-function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'], issues: ConfigIssue[]): void {
+function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'] | null, issues: ConfigIssue[]): void {
   const known = Object.keys(cfg.providers);
   const usedProviders = new Set<string>();
   for (const [role, agent] of Object.entries(cfg.agents)) {
@@ -129,9 +133,9 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'], issues: ConfigI
     }
   }
   checkAgentMode(cfg, issues);
-  for (const name of usedProviders) {
+  for (const name of env ? usedProviders : []) {
     const pc = cfg.providers[name];
-    if ('api_key_env' in pc && !env[pc.api_key_env]) {
+    if ('api_key_env' in pc && !env?.[pc.api_key_env]) {
       issues.push({
         path: `providers.${name}.api_key_env`,
         message: `provider "${name}" needs the environment variable ${pc.api_key_env}, which is not set; export it or point the agents at another provider`,
@@ -215,7 +219,7 @@ export function loadProjectConfig(input: string | unknown, opts: LoadOptions): P
     throw new ProjectConfigError([...issues, ...zodIssuesToConfigIssues(parsed.error).filter((i) => !envPaths.has(i.path))]);
   }
   const cfg = resolvePaths(parsed.data, opts, issues);
-  crossCheck(cfg, opts.env, issues);
+  crossCheck(cfg, opts.variables === 'refuse' ? null : opts.env, issues);
   if (issues.length) throw new ProjectConfigError(issues);
   return cfg;
 }

@@ -24,6 +24,7 @@ const quality = { status: 'ok' as const, figures: { max_jaccard: 0.2, pairs: [],
 /** One minimal valid payload per type; the mapped type makes a new event without an entry a compile error. */
 const valid: { [T in RunEventType]: RunEventPayload<T> } = {
   run_created: { project: 'dd-demo', workflow: 'build' },
+  provider_unserved: { provider: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY', reason: 'no live provider-worker serves provider "anthropic"', start: 'start worker-anthropic' },
   run_started: {},
   stage_changed: { from: 'INIT', to: 'PROPOSE', reason: 'run started' },
   agent_call_queued: call,
@@ -66,6 +67,7 @@ const valid: { [T in RunEventType]: RunEventPayload<T> } = {
 /** An obviously wrong payload per type: a required field missing or of the wrong kind. */
 const invalid: Record<RunEventType, Record<string, unknown>> = {
   run_created: { project: 'dd-demo' },
+  provider_unserved: { provider: 'anthropic', reason: 'no worker', start: 'x' },
   run_started: { workspace: 42 },
   stage_changed: { from: 'INIT', to: 'LUNCH', reason: 'x' },
   agent_call_queued: { ...call, attempt: 1.5 },

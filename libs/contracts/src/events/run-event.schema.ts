@@ -49,6 +49,12 @@ const CallMetrics = z.object({
 /** The catalogue of event types, snake_case, each with its payload schema. */
 export const RUN_EVENT_PAYLOADS = {
   run_created: z.object({ project: z.string(), workflow: z.string() }),
+  /**
+   * At submission with `?queue_unserved=true`: a provider the run uses that no live
+   * provider-worker serves (or whose workers all lack its key variable); its calls wait on
+   * `agent.<provider>` until one starts. `start` says which worker group to start.
+   */
+  provider_unserved: z.object({ provider: z.string(), api_key_env: z.string().nullable(), reason: z.string(), start: z.string() }),
   run_started: z.object({ workspace: z.string().nullish() }),
   // Any workflow's stage: the build's (seed §8) or the panel's (ROAST, DEBATE …).
   stage_changed: z.object({ from: RunStage, to: RunStage, reason: z.string() }),

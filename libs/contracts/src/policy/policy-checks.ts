@@ -63,7 +63,7 @@ export function providerPolicyIssues(name: string, pc: ProviderConfig, policy: O
         return [
           {
             path: at('api_key_env'),
-            message: `${pc.api_key_env} is not a provider key in ${POLICY}; keys: ${list(Object.keys(policy.api_keys))} (the operator adds it under api_keys)`,
+            message: `${pc.api_key_env} is not a provider key in ${POLICY}; keys: ${list(Object.keys(policy.api_keys))} (the operator adds it under api_keys, for provider "${name}" to be called)`,
           },
         ];
       }

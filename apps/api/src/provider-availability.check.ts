@@ -1,0 +1,83 @@
+import type { Redis } from 'ioredis';
+import { type AnyProjectConfig, type ConfigIssue, EVERY_PROVIDER, isPanelConfig, type NewRunEvent, type OperatorPolicy, type ProviderWorkerRecord } from '@roundtable/contracts';
+import { readProviderRegistry } from './provider-registry.reader';
+
+export interface SubmitOptions {
+  /** `?queue_unserved=true`: accept a run whose providers no live worker serves; it waits for one. */
+  queueUnserved?: boolean;
+}
+
+/** A provider a run uses that no live worker can call. */
+export interface UnservedProvider {
+  provider: string;
+  /** The key variable the worker group needs, for a provider that sends one. */
+  api_key_env: string | null;
+  reason: string;
+  /** The worker group to start. */
+  start: string;
+}
+
+/** Every provider name an agent, judge or moderator calls, its fallback included. */
+export function providersUsed(config: AnyProjectConfig): Set<string> {
+  const agents = isPanelConfig(config) ? [...Object.values(config.judges), config.moderator] : Object.values(config.agents);
+  const used = new Set<string>();
+  for (const a of agents) {
+    used.add(a.provider);
+    if (a.fallback) used.add(a.fallback);
+  }
+  return used;
+}
+
+/** Pure: which of the run's providers the live workers leave unserved, and why. */
+export function unservedProviders(config: AnyProjectConfig, workers: ProviderWorkerRecord[], policy: OperatorPolicy): UnservedProvider[] {
+  const out: UnservedProvider[] = [];
+  for (const provider of [...providersUsed(config)].sort()) {
+    const pc = config.providers[provider];
+    const keyEnv = pc && 'api_key_env' in pc ? pc.api_key_env : null;
+    // A variable the policy does not hold as a key is refused by the policy check, which says so: never advise setting it.
+    if (keyEnv && !policy.api_keys[keyEnv]) continue;
+    const serving = workers.filter((w) => w.providers.includes(provider) || w.providers.includes(EVERY_PROVIDER));
+    const group = `worker-${provider}`;
+    const withKey = keyEnv ? ` and ${keyEnv} set` : '';
+    const start = `start a provider-worker with PROVIDER_QUEUES=${provider}${withKey} (docker compose and k8s: ${group})`;
+    if (!serving.length) {
+      out.push({ provider, api_key_env: keyEnv, reason: `no live provider-worker serves provider "${provider}"`, start });
+    } else if (keyEnv && !serving.some((w) => w.keys[keyEnv])) {
+      const ids = serving.map((w) => w.worker_id).join(', ');
+      out.push({ provider, api_key_env: keyEnv, reason: `the provider-workers serving provider "${provider}" (${ids}) all lack ${keyEnv}`, start: `set ${keyEnv} on ${group}, or ${start}` });
+    }
+  }
+  return out;
+}
+
+/** What the registry says of a submission: issues that refuse it, or (queue_unserved) events it is created with. */
+export interface Availability {
+  issues: ConfigIssue[];
+  events: NewRunEvent[];
+}
+
+/**
+ * Provider keys live on the workers, so a submission is held against the live provider registry,
+ * not the api's own environment: a provider no worker serves (or whose workers all lack its key)
+ * is an issue naming it, the variable and the worker group to start, before the run waits on a
+ * queue nobody consumes. `queueUnserved`
+ * (`?queue_unserved=true`) accepts the run anyway, to wait for that worker: the run's events say
+ * so (`provider_unserved`).
+ */
+export class ProviderAvailabilityCheck {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly policy: OperatorPolicy,
+  ) {}
+
+  async check(config: AnyProjectConfig, queueUnserved: boolean): Promise<Availability> {
+    const unserved = unservedProviders(config, await readProviderRegistry(this.redis, this.prefix), this.policy);
+    if (queueUnserved) return { issues: [], events: unserved.map((u) => ({ type: 'provider_unserved' as const, payload: { ...u } })) };
+    const issues = unserved.map((u) => ({
+      path: u.api_key_env ? `providers.${u.provider}.api_key_env` : `providers.${u.provider}`,
+      message: `${u.reason}: ${u.start}; or post with ?queue_unserved=true to queue the run until one starts`,
+    }));
+    return { issues, events: [] };
+  }
+}
