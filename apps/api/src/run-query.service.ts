@@ -109,14 +109,15 @@ export class RunQueryService {
   }
 }
 
-/** The audit line both reports end with. A total cost is claimed only when every completed call had a known price. */
+/** The audit line both reports end with: the known cost, and how many completed calls it leaves out for want of a price. */
 function reportAudit(usage: UsageSummary['usage'], unpricedCalls: number): ReportAudit {
   return {
     calls: usage.calls,
     failedCalls: usage.failed_calls,
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
-    costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
+    costUsd: usage.cost_usd,
+    unpricedCalls,
     seconds: usage.seconds,
   };
 }
