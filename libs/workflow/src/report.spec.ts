@@ -151,4 +151,11 @@ describe('renderBuildReport', () => {
     const r = renderBuildReport({ state: { ...d.state, status: 'halted', haltReason: 'budget' }, decisions: [...d.decisions, halt as never], audit });
     expect(r).toContain('Halt reason: budget\nResume: `roundtable resume run1`');
   });
+
+  it('keeps what subscription calls would have cost at list price apart from what was billed per call', () => {
+    const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, costUsd: 0.1, subscriptionCostUsd: 0.06, unpricedCalls: 2 } });
+    expect(r).toContain('cost $0.04 billed per call, $0.06 at list price on subscriptions (not billed per call) + 2 calls unpriced, 49 s.');
+    const none = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, costUsd: 0.1, subscriptionCostUsd: null } });
+    expect(none).toContain('cost $0.10, 49 s.');
+  });
 });

@@ -18,6 +18,11 @@ export interface ReportAudit {
   costUsd: number | null;
   /** Completed calls with no known price, left out of costUsd (a model missing from the pricing table). */
   unpricedCalls?: number;
+  /**
+   * The part of costUsd priced for calls on a subscription (billing 'subscription': the CLI providers): what
+   * they would have cost at list price (or the CLI's own estimate), not what was paid for them.
+   */
+  subscriptionCostUsd?: number | null;
   seconds: number | null;
 }
 
@@ -200,12 +205,19 @@ function risksSection(state: BuildRunState): string[] {
   return out;
 }
 
+/** Paid per call, apart from what the subscription calls would have cost at list price. */
+function costText(costUsd: number, subscriptionUsd: number | null): string {
+  if (!subscriptionUsd) return formatUsd(costUsd);
+  const paid = Math.max(0, Math.round((costUsd - subscriptionUsd) * 1e6) / 1e6);
+  return `${formatUsd(paid)} billed per call, ${formatUsd(subscriptionUsd)} at list price on subscriptions (not billed per call)`;
+}
+
 /** The audit's first sentence, shared by the build and panel reports: calls, tokens, cost, time. */
 export function auditFigures(audit: ReportAudit): string {
   // The known sum and how many calls it leaves out: one unpriced model must not hide what the others cost.
   const unpriced = audit.unpricedCalls ? plural(audit.unpricedCalls, 'call') + ' unpriced' : null;
   const cost =
-    audit.costUsd === null ? `cost n/a${unpriced ? ` (${unpriced})` : ''}` : `cost ${formatUsd(audit.costUsd)}${unpriced ? ` + ${unpriced}` : ''}`;
+    audit.costUsd === null ? `cost n/a${unpriced ? ` (${unpriced})` : ''}` : `cost ${costText(audit.costUsd, audit.subscriptionCostUsd ?? null)}${unpriced ? ` + ${unpriced}` : ''}`;
   const seconds = audit.seconds === null ? 'n/a' : `${Math.round(audit.seconds)} s`;
   const failed = audit.failedCalls > 0 ? ` (${audit.failedCalls} failed)` : '';
   const tokens = audit.inputTokens + audit.outputTokens;
