@@ -19,7 +19,8 @@ export async function followToExit(
   let result = await followRun({ client: ctx.client, runId, io: ctx.io, mode, signal: ctx.signal, ...rest });
   // The API ends a stream at the first terminal event; a resumed run (or an appealed panel) has more after
   // it. Asking again after the last sequence seen gets the rest, or 204 once the log holds nothing more.
-  while (throughLog && result.status !== null && !ctx.signal?.aborted) {
+  // (Polling, an API without /events, reads the run's state, not its log: there is nothing further to ask.)
+  while (throughLog && result.transport === 'sse' && result.status !== null && !ctx.signal?.aborted) {
     const more = await followRun({ client: ctx.client, runId, io: ctx.io, mode, signal: ctx.signal, ...rest, after: result.lastSequence });
     if (more.lastSequence === result.lastSequence) break;
     result = { ...more, status: more.status ?? result.status };
