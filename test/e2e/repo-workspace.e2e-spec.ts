@@ -155,7 +155,7 @@ describe('a run against an existing git repository (separate processes, Docker s
     // The report lists the diff per implementation and over all rounds.
     const report = await (await fetch(`${pipeline.api}/v1/runs/${id}/report`)).text();
     const commit = (rev: string) => git(repo, 'rev-parse', rev).trim().slice(0, 12);
-    expect(report).toContain(`## Diff\nBranch ${branch} in a git worktree of ${repo}, from base ${before.head.slice(0, 12)}.`);
+    expect(report).toContain(`## Diff\nBranch ${branch} in a git worktree of ${repo} (checked out at ${String(prepare.result.path)}), from base ${before.head.slice(0, 12)}.`);
     expect(report).toContain(`- I1 → ${commit(`${branch}~1`)}: calc.py +4 −0, test_mul.py +6 −0`);
     expect(report).toContain(`- I1f1 → ${commit(branch)}: calc.py +1 −1`);
     expect(report).toContain('All rounds against the base: 2 files, +10 −0 (calc.py +4 −0, test_mul.py +6 −0).');

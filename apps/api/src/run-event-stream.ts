@@ -5,7 +5,7 @@ import type { RunEventEnvelope } from '@roundtable/contracts';
 import { readRunEventsJson } from '@roundtable/events';
 import type { Closable, RunEventHub } from './run-event-hub';
 import { HEARTBEAT_FRAME, jsonEventFrame, retryFrame } from './sse-frames';
-import { endsStream } from './stream-end';
+import { APPEAL_PENDING_SQL, endsStream } from './stream-end';
 
 export interface RunEventStreamOptions {
   /** Idle time after which a heartbeat comment is sent (and the log is checked for anything pub/sub lost). */
@@ -57,6 +57,11 @@ export class RunEventStream implements Closable {
     private readonly ds: DataSource,
     private readonly hub: RunEventHub,
     private readonly opts: RunEventStreamOptions,
+    /**
+     * `?through=end`: a stream-end event ends the stream only when the log holds nothing after it and no
+     * appeal is pending, so a client that asks gets a resumed run's and an appeal's events on one stream.
+     */
+    private readonly throughLog = false,
   ) {
     this.lastSent = after;
   }
@@ -108,7 +113,7 @@ export class RunEventStream implements Closable {
       // The common case, taken synchronously: with hundreds of clients per event, a promise each adds up.
       this.sendLive(frame);
       this.lastSent = event.sequence;
-      if (isTerminal(event.type)) this.finish();
+      if (isTerminal(event.type)) this.endAtStreamEnd();
       return;
     }
     if (this.pending.length >= this.opts.maxPending) return this.drop(`${this.pending.length} live events waiting`);
@@ -148,7 +153,10 @@ export class RunEventStream implements Closable {
         }
         this.sendLive(next.frame);
         this.lastSent = event.sequence;
-        if (isTerminal(event.type)) return this.finish();
+        if (isTerminal(event.type)) {
+          if (!this.throughLog) return this.finish();
+          this.endAtStreamEnd();
+        }
       }
     } finally {
       this.pumping = false;
@@ -162,6 +170,8 @@ export class RunEventStream implements Closable {
   private async catchUp(): Promise<boolean> {
     const read = (after: number) => readRunEventsJson(this.ds, this.runId, after, this.opts.pageSize);
     let next = read(this.lastSent);
+    // Through the log: the type of the last frame this catch-up sent, checked once the log is read out.
+    let lastType: string | null = null;
     for (;;) {
       const page = await next;
       if (this.closed) return false;
@@ -176,16 +186,39 @@ export class RunEventStream implements Closable {
       for (const e of page) {
         chunk += jsonEventFrame(e.sequence, e.type, e.json);
         this.lastSent = e.sequence;
+        lastType = e.type;
         if (isTerminal(e.type)) {
           terminal = true;
-          break;
+          // Through the log, a stream end in its middle (a halt before a resume) is just another frame.
+          if (!this.throughLog) break;
         }
       }
       // Replay waits for the socket instead of buffering: a 10,000-event log is never all in memory.
       if (chunk && !this.write(chunk)) await this.drained();
-      if (terminal) return true;
-      if (!full) return false;
+      if (terminal && !this.throughLog) return true;
+      if (!full) {
+        if (this.throughLog && lastType !== null && isTerminal(lastType)) this.endAtStreamEnd();
+        return false;
+      }
     }
+  }
+
+  /**
+   * After a stream-end frame: ends the stream, or, through the log, ends it once the run's log holds nothing
+   * after the last frame sent and no appeal is pending (what the 204 of a new request checks); otherwise
+   * what follows arrives live or at the next catch-up, as any other event.
+   */
+  private endAtStreamEnd(): void {
+    if (!this.throughLog) return this.finish();
+    // The stream-end just sent: the stream ends only if it is still the log's last event when the read lands.
+    const end = this.lastSent;
+    this.ds
+      .query(`SELECT r.event_seq, ${APPEAL_PENDING_SQL} AS appeal_pending FROM runs r WHERE r.id = $1`, [this.runId])
+      .then((rows: { event_seq: number; appeal_pending: boolean }[]) => {
+        const head = rows[0];
+        if (head && Number(head.event_seq) === end && !head.appeal_pending) this.finish();
+      })
+      .catch((e: unknown) => this.fail(e));
   }
 
   /** Writes a chunk; false when the socket's buffer is full. */

@@ -335,6 +335,35 @@ describe('GET /v1/runs/:id/events: a resumed run', () => {
   });
 });
 
+describe('GET /v1/runs/:id/events?through=end', () => {
+  it('follows a resumed run past each terminal event to the end of its log, then closes', async () => {
+    const runId = await newRun();
+    await append(runId, [note(2), { type: 'run_completed', payload: { status: 'halted' } }]);
+    await append(runId, [note(4), completed]);
+    const frames = await readToEnd(await openSse(url(runId, '?through=end')));
+    expect(ids(frames)).toEqual([1, 2, 3, 4, 5]);
+    expect(frames.filter((f) => f.id !== undefined).map((f) => f.id)).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('stays open after a live run_completed while more is appended (an appeal), and closes at the end of the log', async () => {
+    const runId = await newRun();
+    const conn = await openSse(url(runId, '?through=end'));
+    await conn.waitFor(isId(1));
+    // The terminal event and what follows it in one transaction: the stream must not end in between.
+    await append(runId, [completed, note(3)]);
+    await conn.waitFor(isId(3));
+    await append(runId, [{ type: 'run_completed', payload: { status: 'done', verdict: 'ACCEPT', confidence: 0.9 } }]);
+    expect(ids(await readToEnd(conn))).toEqual([1, 2, 3, 4]);
+  });
+
+  it('refuses any other value of through, naming the field', async () => {
+    const runId = await newRun();
+    const res = await fetch(url(runId, '?through=forever'));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_query', issues: [{ path: 'through' }] });
+  });
+});
+
 describe('shutdown', () => {
   it('ends open streams so the api can close (their clients reconnect elsewhere with Last-Event-ID)', async () => {
     const own = await open(await startApi());

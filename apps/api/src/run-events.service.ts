@@ -35,6 +35,15 @@ interface RunHead {
   appeal_pending: boolean;
 }
 
+/** `?through=end`: follow past stream-end events to the end of the log (see RunEventStream). */
+export function throughLogOf(query: Record<string, unknown> | undefined): boolean {
+  const raw = query?.through;
+  if (raw === undefined) return false;
+  if (raw === 'end') return true;
+  const message = 'through must be "end" (follow past run_completed to the end of the log: a resume, an appeal), given once';
+  throw ApiError.badRequest('invalid_query', message, { issues: [{ path: 'through', message }] });
+}
+
 /** GET /v1/runs/:id/events: checks the request, then hands the response to a RunEventStream. */
 export class RunEventsService {
   constructor(
@@ -46,6 +55,7 @@ export class RunEventsService {
   /** Errors thrown from here (404, 400, 503) are answered as JSON: nothing has been written yet. */
   async open(runId: string, lastEventId: unknown, query: Record<string, unknown> | undefined, res: ServerResponse): Promise<void> {
     const after = resumePoint(lastEventId, query);
+    const throughLog = throughLogOf(query);
     const [head] = (await this.ds.query(
       `SELECT r.event_seq, e.type AS last_type, ${APPEAL_PENDING_SQL} AS appeal_pending
          FROM runs r LEFT JOIN run_events e ON e.run_id = r.id AND e.sequence = r.event_seq
@@ -66,7 +76,7 @@ export class RunEventsService {
       res.end();
       return;
     }
-    const stream = new RunEventStream(runId, after, res, this.ds, this.hub, this.opts);
+    const stream = new RunEventStream(runId, after, res, this.ds, this.hub, this.opts, throughLog);
     try {
       await stream.subscribe();
     } catch (e) {

@@ -16,7 +16,11 @@ interface TotalsRow {
   output_tokens: string | number;
   cost_usd: string | null;
   unpriced: string | number;
+  subscription_cost_usd: string | null;
 }
+
+/** The usage, and what the subscription calls in it would have cost at list price (not billed per call). */
+type UsageWithSubscription = UsageSummary & { subscriptionCostUsd: number | null };
 
 /** Read side of runs: lists, one run with its usage against its caps, and the report. */
 export class RunQueryService {
@@ -49,26 +53,26 @@ export class RunQueryService {
     // row (the audit's usage is the calls' own, below). A run from before snapshots shows its
     // row's columns and no records until its next step writes one.
     const state = buildStateOf(run, emptyUsage());
-    const [decisions, { usage, unpricedCalls }] = await Promise.all([
+    const [decisions, { usage, unpricedCalls, subscriptionCostUsd }] = await Promise.all([
       this.ds.getRepository(DecisionEntity).find({ where: { runId: id }, order: { id: 'ASC' } }),
       this.usageOf(run, now),
     ]);
     return renderBuildReport({
       state,
       decisions: decisions.map((d) => ({ from: d.fromStage as Stage, to: d.toStage as Stage, reason: d.reason, refs: d.refs })),
-      audit: reportAudit(usage, unpricedCalls),
+      audit: reportAudit(usage, unpricedCalls, subscriptionCostUsd),
     });
   }
 
   private async panelReport(run: RunEntity): Promise<string> {
-    const [decisions, { usage, unpricedCalls }] = await Promise.all([
+    const [decisions, { usage, unpricedCalls, subscriptionCostUsd }] = await Promise.all([
       this.ds.getRepository(DecisionEntity).find({ where: { runId: run.id }, order: { id: 'ASC' } }),
       this.usageOf(run, new Date()),
     ]);
     return renderPanelReport({
       state: panelStateOfRun(run),
       decisions: decisions.map((d) => ({ from: d.fromStage as PanelStage, to: d.toStage as PanelStage, reason: d.reason, refs: d.refs })),
-      audit: reportAudit(usage, unpricedCalls),
+      audit: reportAudit(usage, unpricedCalls, subscriptionCostUsd),
     });
   }
 
@@ -79,7 +83,7 @@ export class RunQueryService {
   }
 
   /** Usage from the audit log itself (finished calls), so it agrees with GET /calls row for row. */
-  private async usageOf(run: RunEntity, now: Date): Promise<UsageSummary> {
+  private async usageOf(run: RunEntity, now: Date): Promise<UsageWithSubscription> {
     const rows: TotalsRow[] = await this.ds.query(
       `SELECT provider,
               COUNT(*) AS calls,
@@ -87,7 +91,8 @@ export class RunQueryService {
               COALESCE(SUM(input_tokens), 0) AS input_tokens,
               COALESCE(SUM(output_tokens), 0) AS output_tokens,
               SUM(cost_usd) AS cost_usd,
-              COUNT(*) FILTER (WHERE status = 'completed' AND cost_usd IS NULL) AS unpriced
+              COUNT(*) FILTER (WHERE status = 'completed' AND cost_usd IS NULL) AS unpriced,
+              SUM(cost_usd) FILTER (WHERE billing = 'subscription') AS subscription_cost_usd
          FROM agent_calls
         WHERE run_id = $1 AND status IN ('completed', 'failed')
         GROUP BY provider
@@ -105,18 +110,24 @@ export class RunQueryService {
         unpricedCalls: Number(r.unpriced),
       }),
     );
-    return summarizeUsage(totals, runSeconds(run.startedAt, run.finishedAt, now));
+    const subscription = rows.filter((r) => r.subscription_cost_usd !== null).map((r) => Number(r.subscription_cost_usd));
+    return {
+      ...summarizeUsage(totals, runSeconds(run.startedAt, run.finishedAt, now)),
+      subscriptionCostUsd: subscription.length ? Math.round(subscription.reduce((a, b) => a + b, 0) * 1e6) / 1e6 : null,
+    };
   }
 }
 
-/** The audit line both reports end with. A total cost is claimed only when every completed call had a known price. */
-function reportAudit(usage: UsageSummary['usage'], unpricedCalls: number): ReportAudit {
+/** The audit line both reports end with: the known cost, and how many completed calls it leaves out for want of a price. */
+function reportAudit(usage: UsageSummary['usage'], unpricedCalls: number, subscriptionCostUsd: number | null): ReportAudit {
   return {
     calls: usage.calls,
     failedCalls: usage.failed_calls,
     inputTokens: usage.input_tokens,
     outputTokens: usage.output_tokens,
-    costUsd: unpricedCalls > 0 ? null : usage.cost_usd,
+    costUsd: usage.cost_usd,
+    unpricedCalls,
+    subscriptionCostUsd,
     seconds: usage.seconds,
   };
 }

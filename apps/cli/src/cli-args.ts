@@ -6,7 +6,7 @@ import { UsageError } from './usage-error';
 export { DEFAULT_API } from './cli-catalogue';
 export { UsageError } from './usage-error';
 
-export type OptionValues = Record<string, string | boolean | undefined>;
+export type OptionValues = Record<string, string | string[] | boolean | undefined>;
 
 export interface ParsedCli {
   /** null: no command given (`roundtable`, `roundtable --help`). */

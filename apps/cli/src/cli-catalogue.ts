@@ -10,6 +10,8 @@ export interface OptionSpec {
   /** Placeholder shown in help for a string option (N, URL, STAGE …). */
   value?: string;
   help: string;
+  /** A string option that may be given more than once; its value is the list, in the order given. */
+  repeatable?: boolean;
 }
 
 export interface CommandSpec {
@@ -60,14 +62,34 @@ export const COMMANDS: CommandSpec[] = [
       limit: { type: 'string', value: 'N', help: 'at most N runs (1–500, default 50)' },
     },
   },
-  { name: 'show', args: ['run'], summary: 'one run: status, stage, verdict, usage against its caps', options: {} },
+  {
+    name: 'watch',
+    args: ['run'],
+    summary: 'the live view of any run (as run --follow draws it), from its first event',
+    options: {},
+    notes: [
+      'A finished run is replayed; a running one is replayed, then followed until it ends. Halts that were',
+      "resumed and a panel's appeal are followed through: the view ends where the run's log ends.",
+      'The exit code tells how the run ended, as for run --follow.',
+    ],
+  },
+  {
+    name: 'show',
+    args: ['run'],
+    summary: "one run: status, stage, verdict, usage against its caps (a panel: the judges' scores and re-vote deltas)",
+    options: {},
+  },
   {
     name: 'calls',
     args: ['run'],
     summary: "a run's agent calls (the audit log), in the order they were issued",
     options: {
-      role: { type: 'string', value: 'R', help: 'only this role (proposer, critic, reviser, engineer, validator, synthesizer)' },
-      stage: { type: 'string', value: 'S', help: 'only this stage (PROPOSE, CRITIQUE …)' },
+      role: {
+        type: 'string',
+        value: 'R',
+        help: 'only this role (build: proposer, critic, reviser, engineer, validator, synthesizer; panel: vc, engineer, pm, customer, competitor, moderator)',
+      },
+      stage: { type: 'string', value: 'S', help: 'only this stage (build: PROPOSE, CRITIQUE …; panel: ROAST, DEBATE, REVOTE, MODERATE, APPEAL)' },
       failed: { type: 'boolean', help: 'only calls that errored or whose reply did not validate' },
     },
   },
@@ -79,6 +101,8 @@ export const COMMANDS: CommandSpec[] = [
     notes: [
       'The call can be given as <run>/<call>, or with --run. Without either, the run id is read from the',
       'call id itself: call ids are <run id>-c<n>, so run_ab12-c3 belongs to run_ab12.',
+      "A label (C1, P2, I1f1, as `calls` and the report show them) names the run's latest call with that",
+      'label: run_ab12/C1, or C1 --run run_ab12.',
     ],
   },
   {
@@ -91,8 +115,30 @@ export const COMMANDS: CommandSpec[] = [
     name: 'resume',
     args: ['run'],
     summary: 'restart a halted run where its last decision stopped, optionally with raised caps',
-    options: { from: { type: 'string', value: 'STAGE', help: 're-run from this stage (e.g. CRITIQUE)' }, ...CAP_OPTIONS },
-    notes: ['Recorded work is reused, never re-billed. The API answers 409 when the run is not halted.'],
+    options: {
+      from: { type: 'string', value: 'STAGE', help: 're-run from this stage (e.g. CRITIQUE)' },
+      follow: { type: 'boolean', short: 'f', help: 'stay attached and render what the resume does live until the run ends' },
+      ...CAP_OPTIONS,
+    },
+    notes: [
+      'Recorded work is reused, never re-billed. The API answers 409 when the run is not halted.',
+      'With --follow the exit code tells how the run ended, as for run --follow.',
+    ],
+  },
+  {
+    name: 'appeal',
+    args: ['run'],
+    summary: 'put new evidence before some judges of a finished panel run; they re-score and the moderator answers again',
+    options: {
+      evidence: { type: 'string', value: 'TEXT', repeatable: true, help: 'one item of evidence (repeat for more)' },
+      judge: { type: 'string', value: 'J', repeatable: true, help: 'a judge who re-scores: vc, engineer, pm, customer, competitor (repeat, or J1,J2)' },
+      follow: { type: 'boolean', short: 'f', help: "stay attached and render the appeal's events live until it ends" },
+      ...CAP_OPTIONS,
+    },
+    notes: [
+      'POST /v1/runs/:id/appeal. The API answers 409 unless the run is a finished panel not yet appealed.',
+      'Caps raise the budget first, for an appeal the budget would refuse.',
+    ],
   },
   {
     name: 'cancel',

@@ -18,14 +18,19 @@ export interface CommanderParse {
   /** --api, --token, --json, --help, wherever they stood. */
   globals: Record<string, string | boolean | undefined>;
   /** The command's own options, under their names as typed (`max-calls`, not commander's `maxCalls`). */
-  options: Record<string, string | boolean | undefined>;
+  options: Record<string, string | string[] | boolean | undefined>;
 }
 
 /** A string option's value is `<value>`, as node's parseArgs wrote it: "option '--status <value>' argument missing". */
 const flagsOf = (name: string, o: OptionSpec): string => `${o.short ? `-${o.short}, ` : ''}--${name}${o.type === 'string' ? ' <value>' : ''}`;
 
 function withOptions(cmd: Command, specs: Record<string, OptionSpec>): Command {
-  for (const [name, o] of Object.entries(specs)) cmd.addOption(new Option(flagsOf(name, o), o.help));
+  for (const [name, o] of Object.entries(specs)) {
+    const option = new Option(flagsOf(name, o), o.help);
+    // commander keeps the last of a repeated option; a repeatable one collects them all.
+    if (o.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+    cmd.addOption(option);
+  }
   return cmd;
 }
 
@@ -73,7 +78,7 @@ export function parseWithCommander(argv: string[]): CommanderParse {
   if (!ran) return { command: null, positionals: [], globals: root.opts(), options: {} };
   const options: CommanderParse['options'] = {};
   for (const o of ran.options) {
-    const value = ran.getOptionValue(o.attributeName()) as string | boolean | undefined;
+    const value = ran.getOptionValue(o.attributeName()) as string | string[] | boolean | undefined;
     if (value !== undefined) options[o.long!.slice(2)] = value;
   }
   return { command: ran.name(), positionals: ran.args, globals: root.opts(), options };

@@ -1,6 +1,7 @@
 import { ApiClient, ApiHttpError, ApiUnreachableError } from './api-client';
 import { parseCli, ParsedCli, UsageError } from './cli-args';
 import { CommandContext, makeContext } from './command-context';
+import { appealCommand } from './commands/appeal.command';
 import { callCommand } from './commands/call.command';
 import { callShowCommand } from './commands/call-show.command';
 import { callsCommand } from './commands/calls.command';
@@ -11,6 +12,7 @@ import { resumeCommand } from './commands/resume.command';
 import { runCommand } from './commands/run.command';
 import { runsCommand } from './commands/runs.command';
 import { showCommand } from './commands/show.command';
+import { watchCommand } from './commands/watch.command';
 import { EXIT } from './exit-codes';
 import { commandHelp, mainHelp } from './help';
 import { ProjectFileError } from './project-file';
@@ -27,6 +29,8 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   resume: resumeCommand,
   cancel: cancelCommand,
   events: eventsCommand,
+  watch: watchCommand,
+  appeal: appealCommand,
   call: callCommand,
 };
 

@@ -30,6 +30,8 @@ export interface FollowResult {
   /** The run's final status; null when following stopped before the run ended (Ctrl-C). */
   status: string | null;
   transport: 'sse' | 'polling';
+  /** The sequence of the last event delivered (the `after` given when none was). */
+  lastSequence: number;
 }
 
 /**
@@ -37,6 +39,11 @@ export interface FollowResult {
  * every schema (~0.4 s); the type ties each name to the catalogue and a spec checks the set.
  */
 export const TERMINAL_EVENTS: ReadonlySet<string> = new Set<RunEventType>(['run_completed', 'run_failed', 'run_cancelled']);
+/**
+ * Where the API ends a stream (apps/api/src/stream-end.ts): a terminal event, or the end of a finished panel's
+ * appeal, whose events come after run_completed. A stream closed after appeal_completed has not dropped.
+ */
+const STREAM_END: ReadonlySet<string> = new Set<RunEventType>([...TERMINAL_EVENTS, 'appeal_completed'] as RunEventType[]);
 const TERMINAL = TERMINAL_EVENTS;
 
 let activeFollows = 0;
@@ -100,8 +107,10 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
   const renderer = new RunRenderer(style, { caps: detail.caps as RunCaps, autonomy: opts.autonomy });
   const live = new LiveOutput(io.stdout, tty);
   let status: string | null = null;
+  let lastSequence = opts.after ?? 0;
 
   const onEvent = async (ev: RunEventEnvelope) => {
+    lastSequence = Math.max(lastSequence, ev.sequence);
     const terminal = TERMINAL.has(ev.type);
     if (terminal) status = statusOfTerminal(ev);
     if (mode === 'json') {
@@ -137,7 +146,7 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
       signal: opts.signal,
       retryMs: opts.retryMs,
       idleTimeoutMs: opts.idleTimeoutMs,
-      isTerminal: (m) => TERMINAL.has(m.event) || TERMINAL.has(typeOfData(m.data) ?? ''),
+      isTerminal: (m) => STREAM_END.has(m.event) || STREAM_END.has(typeOfData(m.data) ?? ''),
       onReconnect: ({ attempt, reason }) => {
         live.finish();
         io.stderr.write(`event stream dropped (${reason}); reconnecting (attempt ${attempt})\n`);
@@ -165,5 +174,28 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
   } finally {
     live.finish();
   }
-  return { status, transport };
+  return { status, transport, lastSequence };
+}
+
+/**
+ * The sequence the run's log ends at now, read through every terminal event (a resumed run has one per halt):
+ * where `resume --follow` starts, so it shows what the resume adds and not the run's history again.
+ */
+export async function logEndOf(client: ApiClient, runId: string, signal?: AbortSignal): Promise<number> {
+  let after = 0;
+  for (;;) {
+    let last = after;
+    const end = await readEventStream({
+      url: client.url(`/v1/runs/${seg(runId)}/events`),
+      headers: client.authHeaders(),
+      lastEventId: after ? String(after) : null,
+      signal,
+      isTerminal: (m) => STREAM_END.has(m.event) || STREAM_END.has(typeOfData(m.data) ?? ''),
+      onMessage: (m) => {
+        if (m.id !== null && /^\d+$/.test(m.id)) last = Math.max(last, Number(m.id));
+      },
+    });
+    if (end.end !== 'terminal' || last === after) return last;
+    after = last;
+  }
 }

@@ -1,5 +1,6 @@
 import { BuildDriver, critiqueBody, happyPath, proposalBody, testConfig } from './build/build-scenario.fixture';
-import { renderBuildReport } from './report';
+import { haltLines, renderBuildReport } from './report';
+import { foldRepeatedCriteria } from './repeated-criteria';
 
 const audit = { calls: 8, failedCalls: 0, inputTokens: 12_000, outputTokens: 8_461, costUsd: null, seconds: 49 };
 
@@ -64,7 +65,7 @@ describe('renderBuildReport', () => {
     expect(r).toContain(
       [
         '## Diff',
-        'Branch roundtable/run1 in a git worktree of /src/calc, from base aaaaaaaaaaaa.',
+        'Branch roundtable/run1 in a git worktree of /src/calc (checked out at /ws/run1/workspace), from base aaaaaaaaaaaa.',
         '- I1 → 111111111111: calc.py +4 −0, test_calc.py +5 −0',
         '- I1f1 → 222222222222: calc.py +1 −1',
         'All rounds against the base: 3 files, +9 −0 (calc.py +4 −0, logo.png (binary), test_calc.py +5 −0).',
@@ -108,5 +109,53 @@ describe('renderBuildReport', () => {
     f.reply(critiqueBody('P1', 'NEEDS_EVIDENCE', { problems: [] , tests_required: ['measure the data frequency'] }));
     const r = renderBuildReport({ state: f.state, decisions: f.decisions, audit });
     expect(r).toContain('- (critic) C1 (NEEDS_EVIDENCE) on P1: test: measure the data frequency');
+  });
+
+  it('states the known cost and how many calls it leaves out, rather than a bare n/a', () => {
+    const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, costUsd: 0.12, unpricedCalls: 1 } });
+    expect(r).toContain('8 agent calls, 20,461 tokens (in 12,000 / out 8,461), cost $0.12 + 1 call unpriced, 49 s.');
+    const none = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, costUsd: null, unpricedCalls: 8 } });
+    expect(none).toContain('cost n/a (8 calls unpriced), 49 s.');
+  });
+
+  it('lists a restated acceptance criterion once, naming the ids that repeat it (the dd-demo lock)', () => {
+    const folded = foldRepeatedCriteria([
+      { id: 'AC1', text: '[] -> 0.0' },
+      { id: 'AC4', text: '[0, 1, 2] -> 0.0 and [-5, -3, -1] -> 0.0 (monotone from a non-positive start)' },
+      { id: 'AC5', text: '[100, 120, 90, 60] -> 0.5 (ends at trough)' },
+      { id: 'AC6', text: '[100, 80, 110, 55, 120, 108] -> 0.5 (largest of several drawdowns, not the first or last)' },
+      { id: 'AC8', text: '[100, 120, 90, 60] -> 0.5 (ends at trough; catches a loop that stops one element early)' },
+      { id: 'AC9', text: '[100, 80, 110, 55, 120, 108] -> 0.5' },
+      { id: 'AC10', text: '[0, 1, 2] -> 0.0' },
+    ]);
+    expect(folded.map((c) => [c.id, c.repeatedBy])).toEqual([
+      ['AC1', []],
+      ['AC4', ['AC10']],
+      ['AC5', ['AC8']],
+      ['AC6', ['AC9']],
+    ]);
+    const state = { ...d.state, criteria: [{ id: 'AC1', text: '[] -> 0.0' }, { id: 'AC2', text: '[] -> 0.0 (empty)' }] };
+    const r = renderBuildReport({ state, decisions: d.decisions, audit });
+    expect(r).toContain('- AC1: [] -> 0.0 (restated as AC2)\n');
+    expect(r).not.toContain('- AC2:');
+  });
+
+  it('a halted run says how to resume it; a resumed run lists its halts', () => {
+    const halt = { from: 'IMPLEMENT', to: 'HALTED', reason: 'budget: max_calls 8 reached', refs: [] };
+    expect(haltLines('run1', 'halted', [halt])).toEqual([
+      'Resume: `roundtable resume run1` (POST /v1/runs/run1/resume), raising the cap that stopped it with e.g. `--max-calls N`; recorded work is reused, not re-billed.',
+    ]);
+    expect(haltLines('run1', 'done', [halt])).toEqual(['Resumed after 1 halt:', '- at IMPLEMENT: budget: max_calls 8 reached']);
+    expect(haltLines('run1', 'halted', [halt, { ...halt, from: 'FIX' }])).toContain('- at IMPLEMENT: budget: max_calls 8 reached');
+    expect(haltLines('run1', 'done', [])).toEqual([]);
+    const r = renderBuildReport({ state: { ...d.state, status: 'halted', haltReason: 'budget' }, decisions: [...d.decisions, halt as never], audit });
+    expect(r).toContain('Halt reason: budget\nResume: `roundtable resume run1`');
+  });
+
+  it('keeps what subscription calls would have cost at list price apart from what was billed per call', () => {
+    const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, costUsd: 0.1, subscriptionCostUsd: 0.06, unpricedCalls: 2 } });
+    expect(r).toContain('cost $0.04 billed per call, $0.06 at list price on subscriptions (not billed per call) + 2 calls unpriced, 49 s.');
+    const none = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, costUsd: 0.1, subscriptionCostUsd: null } });
+    expect(none).toContain('cost $0.10, 49 s.');
   });
 });

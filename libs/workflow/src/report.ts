@@ -1,6 +1,7 @@
 import type { BuildRunState, Decision, DiffStatEntry, TestRunRecord } from './build/build-types';
 import { unresolvedCriticisms } from './build/unresolved-criticisms';
 import { formatUsd } from './budget';
+import { foldRepeatedCriteria } from './repeated-criteria';
 
 /**
  * The run report (seed §9) as markdown, from the records alone. It states only what the rows
@@ -13,8 +14,15 @@ export interface ReportAudit {
   failedCalls: number;
   inputTokens: number;
   outputTokens: number;
-  /** null: at least one call had no known price, so no total can be claimed. */
+  /** The sum of the known prices; null when no call had one. */
   costUsd: number | null;
+  /** Completed calls with no known price, left out of costUsd (a model missing from the pricing table). */
+  unpricedCalls?: number;
+  /**
+   * The part of costUsd priced for calls on a subscription (billing 'subscription': the CLI providers): what
+   * they would have cost at list price (or the CLI's own estimate), not what was paid for them.
+   */
+  subscriptionCostUsd?: number | null;
   seconds: number | null;
 }
 
@@ -50,6 +58,25 @@ function verdictSection(state: BuildRunState, decisions: Decision[]): string[] {
   }
   out.push(`Status: ${state.status} (stage ${state.stage})`);
   if (state.haltReason) out.push(`Halt reason: ${state.haltReason}`);
+  out.push(...haltLines(state.runId, state.status, decisions));
+  return out;
+}
+
+/**
+ * A halted run says how to go on; a run that was halted and resumed lists its halts (each decision into
+ * HALTED), which the final status no longer shows. Shared with the panel report.
+ */
+export function haltLines(runId: string, status: string, decisions: readonly { from: string; to: string; reason: string }[]): string[] {
+  const out: string[] = [];
+  const halts = decisions.filter((d) => d.to === 'HALTED');
+  if (status === 'halted') {
+    out.push(`Resume: \`roundtable resume ${runId}\` (POST /v1/runs/${runId}/resume), raising the cap that stopped it with e.g. \`--max-calls N\`; recorded work is reused, not re-billed.`);
+  }
+  const earlier = status === 'halted' ? halts.slice(0, -1) : halts;
+  if (earlier.length) {
+    out.push(`Resumed after ${plural(earlier.length, 'halt')}:`);
+    for (const h of earlier) out.push(`- at ${h.from}: ${h.reason}`);
+  }
   return out;
 }
 
@@ -84,7 +111,9 @@ function diffSection(state: BuildRunState): string[] {
   const latest = committed[committed.length - 1]?.diff;
   if (!latest) return [];
   const origin = latest.source === 'empty' ? SOURCE_TEXT.empty : `${SOURCE_TEXT[latest.source]} ${state.config.repo ?? 'the project directory'}`;
-  const out = ['## Diff', `Branch ${latest.branch} in ${origin}, from base ${latest.baseCommit.slice(0, 12)}.`];
+  // Where the branch lives: the run's checkout (a worktree's branch is in the repository too).
+  const at = state.workspace.path ? ` (checked out at ${state.workspace.path})` : '';
+  const out = ['## Diff', `Branch ${latest.branch} in ${origin}${at}, from base ${latest.baseCommit.slice(0, 12)}.`];
   for (const impl of committed) out.push(`- ${impl.label} → ${impl.diff!.commit.slice(0, 12)}: ${statText(impl.diff!.roundDiffstat)}`);
   const added = latest.diffstat.reduce((n, f) => n + (f.added ?? 0), 0);
   const deleted = latest.diffstat.reduce((n, f) => n + (f.deleted ?? 0), 0);
@@ -153,7 +182,7 @@ function questionsSection(state: BuildRunState): string[] {
   else for (const q of questions) out.push(`- (${q.role}) ${q.question}`);
   if (state.criteria?.length) {
     out.push(`Acceptance criteria${state.unresolved ? ' (locked at the round limit with open criticisms)' : ''}:`);
-    for (const c of state.criteria) out.push(`- ${c.id}: ${c.text}`);
+    for (const c of foldRepeatedCriteria(state.criteria)) out.push(`- ${c.id}: ${c.text}${c.repeatedBy.length ? ` (restated as ${c.repeatedBy.join(', ')})` : ''}`);
   } else {
     out.push('Acceptance criteria: none locked.');
   }
@@ -176,9 +205,19 @@ function risksSection(state: BuildRunState): string[] {
   return out;
 }
 
+/** Paid per call, apart from what the subscription calls would have cost at list price. */
+function costText(costUsd: number, subscriptionUsd: number | null): string {
+  if (!subscriptionUsd) return formatUsd(costUsd);
+  const paid = Math.max(0, Math.round((costUsd - subscriptionUsd) * 1e6) / 1e6);
+  return `${formatUsd(paid)} billed per call, ${formatUsd(subscriptionUsd)} at list price on subscriptions (not billed per call)`;
+}
+
 /** The audit's first sentence, shared by the build and panel reports: calls, tokens, cost, time. */
 export function auditFigures(audit: ReportAudit): string {
-  const cost = audit.costUsd === null ? 'cost n/a' : `cost ${formatUsd(audit.costUsd)}`;
+  // The known sum and how many calls it leaves out: one unpriced model must not hide what the others cost.
+  const unpriced = audit.unpricedCalls ? plural(audit.unpricedCalls, 'call') + ' unpriced' : null;
+  const cost =
+    audit.costUsd === null ? `cost n/a${unpriced ? ` (${unpriced})` : ''}` : `cost ${costText(audit.costUsd, audit.subscriptionCostUsd ?? null)}${unpriced ? ` + ${unpriced}` : ''}`;
   const seconds = audit.seconds === null ? 'n/a' : `${Math.round(audit.seconds)} s`;
   const failed = audit.failedCalls > 0 ? ` (${audit.failedCalls} failed)` : '';
   const tokens = audit.inputTokens + audit.outputTokens;

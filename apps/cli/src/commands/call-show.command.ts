@@ -1,4 +1,5 @@
 import { seg } from '../api-client';
+import { callIdOfLabel, looksLikeLabel, refuseBareLabel } from '../call-label';
 import { resolveCallRef } from '../call-ref';
 import { CommandContext, printJson, printLines } from '../command-context';
 import { EXIT } from '../exit-codes';
@@ -30,7 +31,9 @@ function messageText(content: unknown): string {
 /** `call-show <call>`: the header, then each message under `--- <role>`, then the reply. */
 export async function callShowCommand(ctx: CommandContext): Promise<number> {
   const runOption = typeof ctx.cli.options.run === 'string' ? ctx.cli.options.run : undefined;
-  const { runId, callId } = resolveCallRef(ctx.cli.args.call, runOption);
+  refuseBareLabel(ctx.cli.args.call, runOption);
+  const { runId, callId: ref } = resolveCallRef(ctx.cli.args.call, runOption);
+  const callId = (looksLikeLabel(ref) && (await callIdOfLabel(ctx.client, runId, ref))) || ref;
   const call = await ctx.client.getJson<CallDetail>(`/v1/runs/${seg(runId)}/calls/${seg(callId)}`);
   if (ctx.cli.json) {
     printJson(ctx, call);

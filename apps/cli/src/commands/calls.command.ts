@@ -3,7 +3,7 @@ import { CommandContext, printJson, printLines } from '../command-context';
 import { EXIT } from '../exit-codes';
 import { fmtSeconds, fmtUsd } from '../format';
 import type { CallSummary } from '../poll-events';
-import { renderPlainRows, renderTable } from '../table';
+import { DEFAULT_TABLE_WIDTH, renderPlainRows, renderTable } from '../table';
 
 const outcome = (c: CallSummary): string => (c.status === 'failed' ? 'failed' : c.valid === false ? 'invalid' : c.status === 'completed' ? 'ok' : c.status);
 
@@ -61,6 +61,7 @@ export async function callsCommand(ctx: CommandContext): Promise<number> {
       ],
       rows,
       s,
+      ctx.io.stdout.columns || DEFAULT_TABLE_WIDTH,
     ),
   );
   return EXIT.OK;

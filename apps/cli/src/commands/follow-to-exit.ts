@@ -13,9 +13,18 @@ export async function followToExit(
   ctx: CommandContext,
   runId: string,
   mode: FollowMode,
-  extra: { after?: number; autonomy?: number | null } = {},
+  extra: { after?: number; autonomy?: number | null; throughLog?: boolean } = {},
 ): Promise<number> {
-  const result = await followRun({ client: ctx.client, runId, io: ctx.io, mode, signal: ctx.signal, ...extra });
+  const { throughLog, ...rest } = extra;
+  let result = await followRun({ client: ctx.client, runId, io: ctx.io, mode, signal: ctx.signal, ...rest });
+  // The API ends a stream at the first terminal event; a resumed run (or an appealed panel) has more after
+  // it. Asking again after the last sequence seen gets the rest, or 204 once the log holds nothing more.
+  // (Polling, an API without /events, reads the run's state, not its log: there is nothing further to ask.)
+  while (throughLog && result.transport === 'sse' && result.status !== null && !ctx.signal?.aborted) {
+    const more = await followRun({ client: ctx.client, runId, io: ctx.io, mode, signal: ctx.signal, ...rest, after: result.lastSequence });
+    if (more.lastSequence === result.lastSequence) break;
+    result = { ...more, status: more.status ?? result.status };
+  }
   let status = result.status;
   if (status === null) {
     if (ctx.signal?.aborted) {

@@ -1,7 +1,7 @@
 import { intOption } from '../cli-args';
 import { CommandContext, printJson, printLines } from '../command-context';
 import { EXIT } from '../exit-codes';
-import { renderPlainRows, renderTable } from '../table';
+import { DEFAULT_TABLE_WIDTH, renderPlainRows, renderTable } from '../table';
 import { paintStatus, paintVerdict } from '../terminal';
 
 interface RunSummary {
@@ -51,6 +51,7 @@ export async function runsCommand(ctx: CommandContext): Promise<number> {
       ],
       rows,
       s,
+      ctx.io.stdout.columns || DEFAULT_TABLE_WIDTH,
     ),
   );
   return EXIT.OK;

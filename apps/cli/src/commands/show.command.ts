@@ -2,6 +2,7 @@ import { seg } from '../api-client';
 import { CommandContext, printJson, printLines } from '../command-context';
 import { EXIT } from '../exit-codes';
 import { fmtConfidence, fmtInt, fmtUsd, fmtWholeSeconds } from '../format';
+import { panelShowLines, PanelSummary } from '../panel-show';
 import type { RunDetail } from '../poll-events';
 import { paintStatus, paintVerdict } from '../terminal';
 
@@ -9,7 +10,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** `show <run>`: one run as `key: value` lines; usage beside each cap. */
 export async function showCommand(ctx: CommandContext): Promise<number> {
-  const run = await ctx.client.getJson<RunDetail>(`/v1/runs/${seg(ctx.cli.args.run)}`);
+  const run = await ctx.client.getJson<RunDetail & { panel?: PanelSummary }>(`/v1/runs/${seg(ctx.cli.args.run)}`);
   if (ctx.cli.json) {
     printJson(ctx, run);
     return EXIT.OK;
@@ -27,13 +28,15 @@ export async function showCommand(ctx: CommandContext): Promise<number> {
     `time ${of(u.seconds == null ? '-' : fmtWholeSeconds(u.seconds), num(caps.max_seconds), fmtWholeSeconds)}`,
   ].join(', ');
   const rounds = `round ${of(String(run.round), num(caps.max_rounds), String)}, fix round ${of(String(run.fix_round), num(caps.max_fix_rounds), String)}`;
+  const verdict = run.verdict ?? run.panel?.recommendation ?? null;
   const lines: [string, string][] = [
     ['run', `${s.bold(run.id)} (${run.workflow})`],
     ['project', run.project],
     ['status', paintStatus(s, run.status)],
     ['stage', run.stage],
-    ['rounds', rounds],
-    ['verdict', run.verdict ? `${paintVerdict(s, run.verdict)} (confidence ${fmtConfidence(run.confidence)})` : '-'],
+    // A panel has no critique rounds or fix rounds: its judges' scores say where it stands.
+    ...(run.panel ? panelShowLines(run.panel, s) : [['rounds', rounds] as [string, string]]),
+    ['verdict', verdict ? `${paintVerdict(s, verdict)} (confidence ${fmtConfidence(run.verdict ? run.confidence : (run.panel?.confidence ?? null))})` : '-'],
   ];
   if (run.halt_reason) lines.push(['halt reason', s.yellow(run.halt_reason)]);
   lines.push(['usage', usage]);

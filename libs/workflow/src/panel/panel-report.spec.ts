@@ -75,4 +75,14 @@ describe('renderPanelReport', () => {
     expect(text).toContain('- vc: 5 → 7 (+2): E1: 30 flats will pay');
     expect(text).toContain('- pm: 6 → unchanged');
   });
+
+  it('a halted panel says how to resume it, and its audit line keeps the known cost beside the unpriced calls', () => {
+    const d = new PanelDriver(testPanelConfig({ budget: { max_calls: 4 } }));
+    d.start();
+    d.roast();
+    d.fail('moderator', 'PROVIDER_ERROR', 'HTTP 500');
+    const text = report(d, { ...AUDIT, unpricedCalls: 2 });
+    expect(text).toContain('Resume: `roundtable resume run1` (POST /v1/runs/run1/resume)');
+    expect(text).toContain('cost $0.12 + 2 calls unpriced');
+  });
 });

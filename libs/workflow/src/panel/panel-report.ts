@@ -1,5 +1,5 @@
 import { JUDGES, type JudgeRole } from '@roundtable/contracts';
-import { auditFigures, type ReportAudit } from '../report';
+import { auditFigures, haltLines, type ReportAudit } from '../report';
 import { currentVerdicts } from './panel-context-packs';
 import type { PanelDecision, PanelRunState, RevoteRecord } from './panel-types';
 
@@ -37,6 +37,7 @@ function recommendationSection(state: PanelRunState, decisions: PanelDecision[])
   }
   out.push(`Status: ${state.status} (stage ${state.stage})`);
   if (state.haltReason) out.push(`Halt reason: ${state.haltReason}`);
+  out.push(...haltLines(state.runId, state.status, decisions));
   if (state.lowConfidence) out.push('Low confidence: the panel was uniform (one stance, scores within a point), so agreement here is a weak signal.');
   return out;
 }

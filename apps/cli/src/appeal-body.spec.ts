@@ -1,0 +1,17 @@
+import { appealBody } from './appeal-body';
+import { UsageError } from './cli-args';
+
+describe('appealBody', () => {
+  it('collects every --evidence and --judge (repeated or comma-separated), and caps when given', () => {
+    expect(appealBody({ evidence: ['62 % use no suite', ' a second '], judge: ['vc,Competitor', 'pm'] })).toEqual({
+      evidence: ['62 % use no suite', 'a second'],
+      judges: ['vc', 'competitor', 'pm'],
+    });
+    expect(appealBody({ evidence: 'one', judge: 'vc', 'max-calls': '40' })).toEqual({ evidence: ['one'], judges: ['vc'], caps: { max_calls: 40 } });
+  });
+
+  it('names the missing option', () => {
+    expect(() => appealBody({ judge: ['vc'] })).toThrow(new UsageError('appeal needs --evidence TEXT (at least one item; repeat it for more)'));
+    expect(() => appealBody({ evidence: ['x'] })).toThrow(/appeal needs --judge J/);
+  });
+});
