@@ -179,11 +179,17 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             runId,
             { name: 'Last-Event-ID', in: 'header', description: 'resume after this sequence (wins over ?after=)', schema: { type: 'integer', minimum: 0 } },
             { name: 'after', in: 'query', description: 'resume after this sequence', schema: { type: 'integer', minimum: 0 } },
+            {
+              name: 'through',
+              in: 'query',
+              description: 'end: follow past run_completed (a resume, an appeal) to the end of the log, closing when the stream-end event is the last and no appeal is pending',
+              schema: { type: 'string', enum: ['end'] },
+            },
           ],
           responses: {
             '200': { description: 'An event stream; the schema is that of each data frame', content: { 'text/event-stream': { schema: ref('RunEvent') } } },
             '204': { description: 'Every event up to the end of the run (and of its appeal) was seen already: nothing more will come, do not reconnect.' },
-            '400': error('Last-Event-ID or `after` is not a whole number from 0, or is beyond the run\'s last event (invalid_resume_point).'),
+            '400': error('Last-Event-ID or `after` is not a whole number from 0, or is beyond the run\'s last event (invalid_resume_point); or `through` is not end (invalid_query).'),
             '404': error('No such run.'),
             '503': error('The live feed (Redis) does not answer (event_stream_unavailable).'),
             ...AUTH_ERRORS,
