@@ -1,6 +1,16 @@
+import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { type AnyProjectConfig, type ConfigIssue, EVERY_PROVIDER, isPanelConfig, type NewRunEvent, type OperatorPolicy, type ProviderWorkerRecord } from '@roundtable/contracts';
 import { readProviderRegistry } from './provider-registry.reader';
+import { within } from './within';
+
+/**
+ * How long a submission waits for the registry (Redis). Past it the run is accepted unchecked,
+ * with a provider_unserved event per provider saying so: a submit must answer within 2 s with
+ * Redis gone (the run is stored and starts when Redis and a worker are back), and what this check
+ * guards is availability, not policy (the policy was checked before, without Redis).
+ */
+export const REGISTRY_WAIT_MS = 500;
 
 export interface SubmitOptions {
   /** `?queue_unserved=true`: accept a run whose providers no live worker serves; it waits for one. */
@@ -50,6 +60,22 @@ export function unservedProviders(config: AnyProjectConfig, workers: ProviderWor
   return out;
 }
 
+/** The events of a run accepted while the registry did not answer: each of its providers, unchecked. */
+function uncheckedProviders(config: AnyProjectConfig): NewRunEvent[] {
+  return [...providersUsed(config)].sort().map((provider) => {
+    const pc = config.providers[provider];
+    return {
+      type: 'provider_unserved' as const,
+      payload: {
+        provider,
+        api_key_env: pc && 'api_key_env' in pc ? pc.api_key_env : null,
+        reason: `the provider registry (Redis) did not answer within ${REGISTRY_WAIT_MS} ms: provider "${provider}" was not checked`,
+        start: `the run starts once Redis answers and a provider-worker serving "${provider}" is live`,
+      },
+    };
+  });
+}
+
 /** What the registry says of a submission: issues that refuse it, or (queue_unserved) events it is created with. */
 export interface Availability {
   issues: ConfigIssue[];
@@ -65,6 +91,8 @@ export interface Availability {
  * so (`provider_unserved`).
  */
 export class ProviderAvailabilityCheck {
+  private readonly log = new Logger('api');
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -72,7 +100,13 @@ export class ProviderAvailabilityCheck {
   ) {}
 
   async check(config: AnyProjectConfig, queueUnserved: boolean): Promise<Availability> {
-    const unserved = unservedProviders(config, await readProviderRegistry(this.redis, this.prefix), this.policy);
+    const late = (e: Error) => this.log.warn(`the provider registry answered after the submission went on: ${e.message}`);
+    const read = await within(readProviderRegistry(this.redis, this.prefix), REGISTRY_WAIT_MS, late).catch((e: Error) => {
+      this.log.warn(`the provider registry could not be read (${e.message}): the submission's providers are not checked`);
+      return { done: false as const };
+    });
+    if (!read.done) return { issues: [], events: uncheckedProviders(config) };
+    const unserved = unservedProviders(config, read.value, this.policy);
     if (queueUnserved) return { issues: [], events: unserved.map((u) => ({ type: 'provider_unserved' as const, payload: { ...u } })) };
     const issues = unserved.map((u) => ({
       path: u.api_key_env ? `providers.${u.provider}.api_key_env` : `providers.${u.provider}`,

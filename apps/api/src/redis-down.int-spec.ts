@@ -44,6 +44,10 @@ describe('POST /v1/runs with Redis gone', () => {
     const { id } = (await res.json()) as { id: string };
     expect(await api.ds.getRepository(RunEntity).findOneByOrFail({ id })).toMatchObject({ status: 'queued', idempotencyKey: key });
     expect((await api.ds.getRepository(OutboxEntity).findOneByOrFail({ runId: id })).sentAt).toBeNull();
+    // The registry is in Redis too: the run's providers went unchecked, and its events say so.
+    const events: { type: string; payload: { reason: string } }[] = await api.ds.query(`SELECT type, payload FROM run_events WHERE run_id = $1 ORDER BY sequence`, [id]);
+    expect(events.map((e) => e.type)).toEqual(['run_created', 'provider_unserved']);
+    expect(events[1].payload.reason).toMatch(/the provider registry \(Redis\) did not answer within 500 ms: provider "replay" was not checked/);
 
     // /readyz says which dependency is missing, within its own deadline.
     const ready = await timed(() => fetch(`${api.base}/readyz`));
