@@ -2,8 +2,10 @@
 # Smoke test of the compose deployment: builds the images without a registry, brings the whole
 # stack up (docker-compose.yml), submits examples/dd-demo through the API, waits for the run to
 # be `done` with verdict ACCEPT (after checking that the api wants its token and holds a project
-# to the deployment's policy, docker/policy.yaml), scales worker-replay to 2, and tears everything down (volumes
-# too), whatever happened. Exit 0 only when every step passed; on a failure the services' logs
+# to the deployment's policy, docker/policy.yaml), runs the same demo on a real SDK — worker-anthropic holding
+# ANTHROPIC_API_KEY, the api holding none, the Anthropic SDK pointed at a fake LLM server on the host
+# (test/deploy/compose-smoke.real-sdk.yml) — after checking GET /v1/providers and the 400 for a provider no
+# worker serves, scales worker-replay to 2, and tears everything down (volumes too), whatever happened. Exit 0 only when every step passed; on a failure the services' logs
 # are printed.
 #
 #   bash test/deploy/compose-smoke.sh
@@ -52,7 +54,8 @@ elif [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 else
   fail "neither 'docker compose' nor 'docker-compose' is installed"
 fi
-compose() { "${compose_bin[@]}" -p "$project" -f "$root/docker-compose.yml" "$@"; }
+compose_files=(-f "$root/docker-compose.yml" -f "$root/test/deploy/compose-smoke.real-sdk.yml")
+compose() { "${compose_bin[@]}" -p "$project" "${compose_files[@]}" "$@"; }
 
 # --- images: no registry needed ------------------------------------------------------------------
 
@@ -80,11 +83,12 @@ export ROUNDTABLE_TOKEN API_TOKENS="smoke:$ROUNDTABLE_TOKEN:write"
 deadline=$((SECONDS + timeout_s))
 ok=0
 
+
 teardown() {
   local status=$?
   if [ "${RT_SMOKE_KEEP:-}" = 1 ]; then
     say "left up (RT_SMOKE_KEEP=1): api ${ROUNDTABLE_API:-not up}; take it down with:"
-    say "  ${compose_bin[*]} -p $project -f $root/docker-compose.yml down -v; rm -rf $work"
+    say "  ${compose_bin[*]} -p $project ${compose_files[*]} down -v; rm -rf $work; kill ${fake_llm_pid:-}"
     exit "$status"
   fi
   if [ "$ok" != 1 ]; then
@@ -97,6 +101,7 @@ teardown() {
       docker logs --tail 80 "$id" 2>&1 | sed $'s/\e\\[[0-9;]*m//g' >&2 || true
     done
   fi
+  kill "${fake_llm_pid:-}" 2>/dev/null || true
   compose down -v --remove-orphans --timeout 30 >/dev/null 2>&1 || say "compose down failed (project $project)"
   # The sandbox wrote as uid 10001; a root container removes what this user may not.
   rm -rf "$work" 2>/dev/null ||
@@ -108,12 +113,32 @@ trap teardown EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# The real-SDK run's stand-in provider: the fake LLM wire server on the host, answering the demo's
+# replies; worker-anthropic reaches it as host.docker.internal (the host's gateway).
+node test/deploy/build-smoke-tools.mjs >&2 || fail "building the smoke's fake LLM server failed"
+node dist/test/fake-llm-host.js examples/dd-demo/cassette.yaml 0.0.0.0 >"$work/fake-llm.out" 2>&1 &
+fake_llm_pid=$!
+for _ in $(seq 50); do grep -q '"port"' "$work/fake-llm.out" 2>/dev/null && break; sleep 0.1; done
+fake_llm_port="$(node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\n")[0]).port))' "$work/fake-llm.out")" ||
+  fail "the fake LLM server did not start: $(cat "$work/fake-llm.out")"
+export RT_FAKE_LLM_URL="http://host.docker.internal:$fake_llm_port"
+# The smoke's policy: the deployment's, plus the one URL ANTHROPIC_API_KEY may go to here
+export RT_SMOKE_POLICY="$work/policy.yaml"
+# (OPENAI_API_KEY keeps its official URL: the smoke's run on openai is refused by the registry, no worker serving it.)
+{
+  cat docker/policy.yaml
+  printf 'api_keys:\n  ANTHROPIC_API_KEY: { provider_type: anthropic, base_urls: ["%s"] }\n' "$RT_FAKE_LLM_URL"
+  printf '  OPENAI_API_KEY: { provider_type: openai_compat, base_urls: ["https://api.openai.com/v1"] }\n'
+} >"$RT_SMOKE_POLICY"
+# Passed through to worker-anthropic alone (docker-compose.yml); the api's environment has no key.
+export ANTHROPIC_API_KEY="sk-ant-smoke-$(node -e 'process.stdout.write(require("node:crypto").randomBytes(8).toString("hex"))')"
+
 remaining() { echo $((deadline - SECONDS)); }
 [ "$(remaining)" -gt 0 ] || fail "no time left after the build"
 
 t0=$SECONDS
 say "docker compose up -d (project $project)"
-timeout "$(remaining)" "${compose_bin[@]}" -p "$project" -f "$root/docker-compose.yml" up -d --no-build >&2 ||
+timeout "$(remaining)" "${compose_bin[@]}" -p "$project" "${compose_files[@]}" up -d --no-build >&2 ||
   fail "compose up failed"
 api_port="$(compose port api 3000 | sed -E 's/.*:([0-9]+)$/\1/')"
 [ -n "$api_port" ] || fail "api publishes no port"
@@ -200,7 +225,54 @@ async function demo() {
   console.log(`run ${id} done, verdict ${run.verdict}, last test run: ${passing[1]} passed`);
 }
 
-const step = { ready, demo }[process.argv[2]];
+async function realSdk() {
+  // The registry: worker-anthropic published itself with its key set (never its value).
+  let anthropic;
+  while (Date.now() < deadline) {
+    const r = await call('GET', '/v1/providers');
+    if (r.status !== 200) throw new Error(`GET /v1/providers answered HTTP ${r.status}: ${r.text.slice(0, 500)}`);
+    anthropic = r.json.providers.find((p) => p.name === 'anthropic');
+    if (anthropic?.workers?.length) break;
+    await sleep(500);
+  }
+  if (!anthropic?.workers?.length || anthropic.keys?.ANTHROPIC_API_KEY !== true) {
+    throw new Error(`GET /v1/providers does not show worker-anthropic with ANTHROPIC_API_KEY set: ${JSON.stringify(anthropic)}`);
+  }
+  if (JSON.stringify(anthropic).includes(process.env.ANTHROPIC_API_KEY)) throw new Error('GET /v1/providers shows the key itself');
+  console.log(`GET /v1/providers: anthropic served by ${anthropic.workers.length} worker(s), ANTHROPIC_API_KEY set there`);
+  const config = parse(readFileSync('examples/dd-demo/project.yaml', 'utf8'));
+  const onProvider = (provider, model) => {
+    for (const role of Object.keys(config.agents)) config.agents[role] = { ...config.agents[role], provider, model };
+  };
+  // No worker serves openai: a 400 naming the variable and the worker group to start.
+  config.providers = { openai: { type: 'openai_compat', api_key_env: 'OPENAI_API_KEY' } };
+  onProvider('openai', 'gpt-5-mini');
+  const unserved = await call('POST', '/v1/runs', config);
+  if (unserved.status !== 400 || !unserved.text.includes('worker-openai')) {
+    throw new Error(`a run on a provider no worker serves answered HTTP ${unserved.status}, not a 400 naming worker-openai: ${unserved.text.slice(0, 1000)}`);
+  }
+  console.log('a run on a provider no worker serves: 400 naming worker-openai');
+  config.providers = { anthropic: { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY', base_url: process.env.RT_FAKE_LLM_URL } };
+  onProvider('anthropic', 'claude-haiku-4-5');
+  const sub = await call('POST', '/v1/runs', config);
+  if (sub.status !== 202) throw new Error(`POST /v1/runs on anthropic answered HTTP ${sub.status}: ${sub.text.slice(0, 2000)}`);
+  const id = sub.json.id;
+  let run;
+  while (Date.now() < deadline) {
+    run = (await call('GET', `/v1/runs/${id}`)).json;
+    if (['done', 'halted', 'needs_input', 'cancelled', 'failed'].includes(run.status)) break;
+    await sleep(500);
+  }
+  if (run?.status !== 'done' || run.verdict !== 'ACCEPT') {
+    throw new Error(`the real-SDK run ${id} ended ${run?.status} (verdict ${run?.verdict}, halt reason ${run?.halt_reason ?? 'none'})`);
+  }
+  const calls = (await call('GET', `/v1/runs/${id}/calls`)).json;
+  const list = Array.isArray(calls) ? calls : calls.calls ?? [];
+  if (!list.length || !list.every((c) => c.provider === 'anthropic')) throw new Error(`run ${id}'s calls are not all on anthropic: ${JSON.stringify(list).slice(0, 500)}`);
+  console.log(`real-SDK run ${id} done, verdict ACCEPT, ${list.length} calls through the Anthropic SDK`);
+}
+
+const step = { ready, demo, 'real-sdk': realSdk }[process.argv[2]];
 step().then(() => process.exit(0), (e) => { console.error(e.message); process.exit(1); });
 EOF
 
@@ -213,10 +285,18 @@ node "$client" demo "$(remaining)" >&2 || fail "the dd-demo run did not finish d
 demo_s=$((SECONDS - t0))
 say "dd-demo done with ACCEPT in ${demo_s}s"
 
+# --- a real SDK: the key on its worker only --------------------------------------------------------
+
+t0=$SECONDS
+if compose exec -T api printenv ANTHROPIC_API_KEY >/dev/null 2>&1; then fail "the api's container holds ANTHROPIC_API_KEY"; fi
+node "$client" real-sdk "$(remaining)" >&2 || fail "the real-SDK run did not finish done/ACCEPT"
+real_sdk_s=$((SECONDS - t0))
+say "real-SDK run (worker-anthropic, keyless api) done with ACCEPT in ${real_sdk_s}s"
+
 # --- one provider group scales alone -----------------------------------------------------------------
 
 t0=$SECONDS
-timeout "$(remaining)" "${compose_bin[@]}" -p "$project" -f "$root/docker-compose.yml" \
+timeout "$(remaining)" "${compose_bin[@]}" -p "$project" "${compose_files[@]}" \
   up -d --no-build --no-recreate --no-deps --scale worker-replay=2 worker-replay >&2 || fail "scaling worker-replay failed"
 running_of() { # $1: service; prints how many of its containers are running
   local n=0 id
@@ -233,4 +313,4 @@ anthropic_n="$(running_of worker-anthropic)"
 say "worker-replay scaled to 2 (worker-anthropic still 1) in $((SECONDS - t0))s"
 
 ok=1
-say "PASSED in $((SECONDS - started))s (images ${build_s}s, up ${up_s}s, demo ${demo_s}s)"
+say "PASSED in $((SECONDS - started))s (images ${build_s}s, up ${up_s}s, demo ${demo_s}s, real SDK ${real_sdk_s}s)"

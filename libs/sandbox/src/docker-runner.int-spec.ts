@@ -151,10 +151,11 @@ describe('DockerTestRunner (real Docker)', () => {
     expect(forked).toBeGreaterThan(0);
     expect(forked).toBeLessThan(64);
 
-    // The classic shell bomb never ends by itself: the wall clock ends it.
+    // The classic shell bomb never ends by itself: the wall clock ends it. The shell then becomes
+    // `sleep` by exec, not by a fork the exhausted pids limit could refuse (which ended the run early).
     const id = runId();
     const started = Date.now();
-    const bomb = await runner.run({ workspace: ws, command: 'bomb() { bomb | bomb & }; bomb; sleep 60', timeoutMs: 4000, runId: id });
+    const bomb = await runner.run({ workspace: ws, command: 'bomb() { bomb | bomb & }; bomb; exec sleep 60', timeoutMs: 4000, runId: id });
     expect(bomb.timed_out).toBe(true);
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(await containersOfRun(id)).toEqual([]);

@@ -20,6 +20,8 @@ export interface FakeLlmServerOptions {
   apiKey?: string;
   /** OpenAI wire: refuse `json_schema` response formats with a 400, as models without strict mode do. */
   rejectJsonSchema?: boolean;
+  /** The address to listen on (default 127.0.0.1); 0.0.0.0 lets containers reach it through the host's gateway (the compose smoke). */
+  host?: string;
 }
 
 /** One request as the server received it; auth headers are redacted. */
@@ -220,7 +222,7 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions): Promise<Fa
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(0, opts.host ?? '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
