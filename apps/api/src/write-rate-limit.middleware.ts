@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttler';
 import { ApiError } from './api-error';
 import { isWrite, principalOf } from './bearer-auth.middleware';
+import { within } from './within';
 
 /** A full bucket (RATE_LIMIT_WRITES_PER_MIN writes) refills in a minute: one write every 60 / limit s. */
 export const WRITE_QUOTA_REFILL_MS = 60_000;
@@ -44,23 +45,15 @@ export function writeRateLimit(opts: { perMinute: number; storage: ThrottlerStor
   let loggedAt = 0;
   const take = async (key: string) => {
     const args = [key, WRITE_QUOTA_REFILL_MS, perMinute, NO_BLOCK, THROTTLER] as const;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from Redis in ${waitMs} ms`)), waitMs);
-    });
-    const asked = storage.increment(...args);
-    asked.catch(() => undefined); // a late failure has been counted in memory already
-    try {
-      return await Promise.race([asked, late]);
-    } catch (e) {
-      if (Date.now() - loggedAt > OUTAGE_LOG_EVERY_MS) {
-        loggedAt = Date.now();
-        log.warn(`write quota: Redis (REDIS_URL) did not answer (${(e as Error).message}); counting writes in this replica until it does`);
-      }
-      return fallback.increment(...args);
-    } finally {
-      clearTimeout(timer);
+    // A late answer or failure is dropped: the write has been counted in memory already.
+    const answer = await within(storage.increment(...args), waitMs, () => undefined).catch((e: Error) => ({ done: false as const, reason: e.message }));
+    if (answer.done) return answer.value;
+    if (Date.now() - loggedAt > OUTAGE_LOG_EVERY_MS) {
+      loggedAt = Date.now();
+      const reason = 'reason' in answer ? answer.reason : `no answer from Redis in ${waitMs} ms`;
+      log.warn(`write quota: Redis (REDIS_URL) did not answer (${reason}); counting writes in this replica until it does`);
     }
+    return fallback.increment(...args);
   };
   return (req: Request, res: Response, next: NextFunction): void => {
     if (perMinute === 0 || !isWrite(req)) return next();
