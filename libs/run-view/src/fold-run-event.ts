@@ -1,0 +1,89 @@
+import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
+import { emptyPanelView, emptyRunView } from './empty-run-view';
+import { foldBuildEvent } from './fold-build-event';
+import { foldCallEvent } from './fold-calls';
+import { closePendingJudges, foldPanelEvent } from './fold-panel-event';
+import type { RunNotice, RunView, RunViewStatus } from './run-view';
+
+type P<T extends RunEventType> = RunEventPayload<T>;
+
+const NOTICE_TYPES: ReadonlySet<string> = new Set<RunNotice['kind']>(['budget_warning', 'provider_fallback', 'provider_unserved', 'files_rejected', 'panel_warning']);
+
+/**
+ * The reducer: (RunView, envelope) → RunView, for every event type of every workflow. The
+ * sequence gate comes first: an envelope at or below the last sequence folded is a duplicate
+ * (a reconnect's replay, a second tab's) or out of order, and changes nothing — so a live
+ * stream, a replay after reload and any mix of the two converge on the same view. Pure: the
+ * view depends on the envelopes only (times are their created_at, never the clock). An event
+ * type this version does not know advances the sequence and changes nothing else.
+ */
+export function foldRunEvent(view: RunView, ev: RunEventEnvelope): RunView {
+  if (ev.sequence <= view.lastSequence) return view;
+  if (view.runId !== null && ev.run_id !== view.runId) return view;
+  const seen: RunView = { ...view, runId: ev.run_id, lastSequence: ev.sequence, lastEventAt: ev.created_at };
+  return foldCallEvent(seen, ev) ?? foldBuildEvent(seen, ev) ?? foldPanelEvent(seen, ev) ?? foldRunLifecycle(seen, ev);
+}
+
+/** Folds a whole log (or the next part of one) in order. */
+export function foldRunEvents(envelopes: Iterable<RunEventEnvelope>, from: RunView = emptyRunView()): RunView {
+  let view = from;
+  for (const ev of envelopes) view = foldRunEvent(view, ev);
+  return view;
+}
+
+function foldRunLifecycle(view: RunView, ev: RunEventEnvelope): RunView {
+  if (NOTICE_TYPES.has(ev.type)) {
+    const notice = { kind: ev.type, sequence: ev.sequence, payload: ev.payload } as RunNotice;
+    return { ...view, notices: [...view.notices, notice] };
+  }
+  switch (ev.type) {
+    case 'run_created': {
+      const p = ev.payload as P<'run_created'>;
+      const panel = p.workflow === 'panel' ? (view.panel ?? emptyPanelView()) : view.panel;
+      return { ...view, project: p.project, workflow: p.workflow, status: view.status === 'unknown' ? 'queued' : view.status, startedAt: view.startedAt ?? ev.created_at, panel };
+    }
+    case 'run_started': {
+      const p = ev.payload as P<'run_started'>;
+      return { ...view, status: 'running', stage: 'INIT', workspace: p.workspace ?? null, startedAt: ev.created_at };
+    }
+    case 'stage_changed': {
+      const p = ev.payload as P<'stage_changed'>;
+      const entry = { stage: p.to, from: p.from, reason: p.reason || null, at: ev.created_at, sequence: ev.sequence };
+      return { ...view, stage: p.to, stages: [...view.stages, entry] };
+    }
+    case 'open_question_raised':
+      return { ...view, openQuestions: [...view.openQuestions, ev.payload as P<'open_question_raised'>] };
+    case 'run_halted': {
+      const p = ev.payload as P<'run_halted'>;
+      const halts = [...view.halts, { reason: p.reason, at: ev.created_at, sequence: ev.sequence }];
+      return { ...view, status: 'halted', endReason: p.reason, halts, panel: closePendingJudges(view.panel, 'stopped') };
+    }
+    case 'run_completed': {
+      const p = ev.payload as P<'run_completed'>;
+      const panel = p.panel ? { ...(view.panel ?? emptyPanelView()), completion: p.panel } : view.panel;
+      const status = p.status as RunViewStatus;
+      return {
+        ...view,
+        status,
+        verdict: p.verdict ?? null,
+        confidence: p.confidence ?? null,
+        endReason: status === 'done' ? null : view.endReason,
+        panel: status === 'done' ? panel : closePendingJudges(panel, 'stopped'),
+      };
+    }
+    case 'run_failed': {
+      const p = ev.payload as P<'run_failed'>;
+      return { ...view, status: 'failed', endReason: p.reason, panel: closePendingJudges(view.panel, 'failed') };
+    }
+    case 'run_cancelled': {
+      const p = ev.payload as P<'run_cancelled'>;
+      return { ...view, status: 'cancelled', endReason: p.reason ?? null, panel: closePendingJudges(view.panel, 'stopped') };
+    }
+    case 'run_resumed': {
+      const p = ev.payload as P<'run_resumed'>;
+      return { ...view, status: 'running', verdict: null, confidence: null, endReason: null, resumes: [...view.resumes, { ...p, sequence: ev.sequence }] };
+    }
+    default:
+      return view;
+  }
+}

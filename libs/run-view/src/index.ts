@@ -1,0 +1,6 @@
+export * from './run-view';
+export { emptyRunView, emptyPanelView } from './empty-run-view';
+export { foldRunEvent, foldRunEvents } from './fold-run-event';
+export { PANEL_EVENT_TYPES } from './fold-panel-event';
+export { JUDGE_ORDER } from './judge-order';
+export * from './run-view-queries';

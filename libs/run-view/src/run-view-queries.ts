@@ -1,0 +1,25 @@
+import type { CallView, RunView } from './run-view';
+
+/** What the terminal's progress line and the run page's header both ask of a view. */
+
+export const pendingCalls = (view: RunView): CallView[] => view.calls.filter((c) => c.state === 'queued');
+
+/** Seconds from the run's start to its latest event: the events' own clock, so replay and live agree. */
+export function elapsedSeconds(view: RunView): number | null {
+  if (view.startedAt === null || view.lastEventAt === null) return null;
+  const span = Date.parse(view.lastEventAt) - Date.parse(view.startedAt);
+  return Number.isNaN(span) ? null : Math.max(0, span / 1000);
+}
+
+const ENDED = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
+
+/** The run has reached an end (it may still resume, or a panel take an appeal). */
+export const hasEnded = (view: RunView): boolean => ENDED.has(view.status);
+
+/** The call's duration in ms: its own latency when the provider measured one, else queue to end. */
+export function callDurationMs(call: CallView): number | null {
+  if (call.latencyMs !== null) return call.latencyMs;
+  if (call.finishedAt === null) return null;
+  const span = Date.parse(call.finishedAt) - Date.parse(call.queuedAt);
+  return Number.isNaN(span) ? null : span;
+}
