@@ -1,11 +1,13 @@
 // Bundles each service to dist/apps/<name>/main.js and the migration CLI to
-// dist/tools/migrate.js (how: tools/bundle-options.mjs).
+// dist/tools/migrate.js (how: tools/bundle-options.mjs), and the browser workbench to
+// dist/apps/web (how: tools/build-web.mjs).
 //
 // Usage: node tools/build.mjs [target ...]   (no argument: every target)
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleOptions, root } from './bundle-options.mjs';
+import { buildWeb } from './build-web.mjs';
 
 /** Every buildable target: name → entry (source) and outfile (under dist/). */
 const TARGETS = {
@@ -15,6 +17,8 @@ const TARGETS = {
   'test-runner': { entry: 'apps/test-runner/src/main.ts', outfile: 'dist/apps/test-runner/main.js' },
   cli: { entry: 'apps/cli/src/main.ts', outfile: 'dist/apps/cli/main.js' },
   migrate: { entry: 'libs/persistence/src/migrate.main.ts', outfile: 'dist/tools/migrate.js' },
+  // A browser bundle, not a Node service: build-web.mjs writes index.html and hashed assets.
+  web: { entry: 'apps/web/src/main.tsx', outfile: 'dist/apps/web/index.html', browser: true },
 };
 
 const requested = process.argv.slice(2);
@@ -27,7 +31,7 @@ const names = requested.length ? requested : Object.keys(TARGETS);
 
 let failed = false;
 for (const name of names) {
-  const { entry, outfile } = TARGETS[name];
+  const { entry, outfile, browser } = TARGETS[name];
   if (!existsSync(path.join(root, entry))) {
     // Asked for by name, a missing entry is an error; in a full build it is a service not written yet.
     if (requested.length) {
@@ -39,6 +43,10 @@ for (const name of names) {
     continue;
   }
   try {
+    if (browser) {
+      for (const f of await buildWeb()) console.log(`built ${f}`);
+      continue;
+    }
     const out = path.join(root, outfile);
     const result = await build({ ...bundleOptions(entry, outfile), write: false });
     // Write then rename: a service starting while another build runs must never load a
