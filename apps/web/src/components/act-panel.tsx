@@ -1,0 +1,245 @@
+import type { JudgeRole } from '@roundtable/contracts';
+import { JUDGE_ORDER, type RunView } from '@roundtable/run-view';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { appealBody, CAP_FIELDS, resumeBody, type CapName, type FormIssues } from '../lib/act-requests';
+import { ApiHttpError } from '../lib/api-client';
+import type { RunCaps, RunDetail } from '../lib/api-types';
+import { useApp } from './app-context';
+import { JUDGE_NAMES } from './panel-sections';
+import { Section } from './section';
+
+/** The build's stages a resume may restart from (contracts' Stage, restated: no zod in the browser). */
+const RESUME_STAGES = ['PROPOSE', 'CRITIQUE', 'REVISE', 'IMPLEMENT', 'TEST', 'FIX', 'REVIEW', 'SYNTHESIZE'];
+
+function actError(e: unknown): string {
+  if (e instanceof ApiHttpError) {
+    if (e.status === 403) return 'This token is read-only: acting on a run needs a write token.';
+    const issues = e.body?.issues?.map((i) => `${i.path}: ${i.message}`).join('; ');
+    return `${e.message}${issues ? ` — ${issues}` : ''}${e.body?.error ? ` (${e.body.error})` : ''}`;
+  }
+  return `Could not reach the api: ${(e as Error).message}`;
+}
+
+function CapInputs({ prefix, values, caps, issues, onChange }: { prefix: string; values: Partial<Record<CapName, string>>; caps: RunCaps | undefined; issues: FormIssues; onChange: (name: CapName, v: string) => void }) {
+  return (
+    <fieldset className="caps">
+      <legend>Raise caps (leave blank to keep)</legend>
+      {CAP_FIELDS.map((f) => {
+        const id = `${prefix}-${f.name}`;
+        const issue = issues[`caps.${f.name}`];
+        const current = caps?.[f.name];
+        return (
+          <div className="field" key={f.name} data-field={`caps.${f.name}`}>
+            <label htmlFor={id}>{f.label}</label>
+            <input id={id} inputMode="decimal" value={values[f.name] ?? ''} placeholder={current === null || current === undefined ? 'no cap' : `now ${current}`} onChange={(e) => onChange(f.name, e.target.value)} aria-invalid={issue ? true : undefined} aria-describedby={issue ? `${id}-issue` : undefined} />
+            {issue && (
+              <span id={`${id}-issue`} className="error small">
+                {issue}
+              </span>
+            )}
+          </div>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+/** One act's outcome line: what was asked and what the api said. */
+function Outcome({ text, error }: { text: string | null; error: string | null }) {
+  if (error)
+    return (
+      <p role="alert" className="error">
+        {error}
+      </p>
+    );
+  if (text)
+    return (
+      <p role="status" className="good-text">
+        {text}
+      </p>
+    );
+  return null;
+}
+
+function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: () => void }) {
+  const { api } = useApp();
+  const [caps, setCaps] = useState<Partial<Record<CapName, string>>>({});
+  const [from, setFrom] = useState('');
+  const [issues, setIssues] = useState<FormIssues>({});
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const built = resumeBody({ from, caps });
+    setDone(null);
+    setError(null);
+    if (!built.ok) return setIssues(built.issues);
+    setIssues({});
+    setBusy(true);
+    try {
+      await api.resume(runId, built.body);
+      setDone('Resume requested: the run picks up where it stopped.');
+      setCaps({});
+      onActed();
+    } catch (err) {
+      setError(actError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} className="act-form" aria-label="Resume">
+      <CapInputs prefix="resume" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} />
+      {view.workflow !== 'panel' && (
+        <div className="field">
+          <label htmlFor="resume-from">From stage</label>
+          <select id="resume-from" value={from} onChange={(e) => setFrom(e.target.value)}>
+            <option value="">where it stopped</option>
+            {RESUME_STAGES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <button type="submit" disabled={busy}>
+        Resume run
+      </button>
+      <Outcome text={done} error={error} />
+    </form>
+  );
+}
+
+function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDetail | null; onActed: () => void }) {
+  const { api } = useApp();
+  const [evidence, setEvidence] = useState('');
+  const [judges, setJudges] = useState<JudgeRole[]>([]);
+  const [caps, setCaps] = useState<Partial<Record<CapName, string>>>({});
+  const [issues, setIssues] = useState<FormIssues>({});
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const canAppeal = detail?.panel?.can_appeal;
+  const toggle = (j: JudgeRole) => setJudges((js) => (js.includes(j) ? js.filter((x) => x !== j) : JUDGE_ORDER.filter((x) => x === j || js.includes(x))));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setDone(null);
+    setError(null);
+    const built = appealBody({ evidence, judges, caps });
+    if (!built.ok) return setIssues(built.issues);
+    setIssues({});
+    setBusy(true);
+    try {
+      await api.appeal(runId, built.body);
+      setDone(`Appeal requested: ${judges.map((j) => JUDGE_NAMES[j]).join(', ')} re-score with the new evidence.`);
+      setEvidence('');
+      onActed();
+    } catch (err) {
+      setError(actError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} className="act-form" aria-label="Appeal the panel">
+      {typeof canAppeal === 'string' && <p className="muted">The api says: {canAppeal}</p>}
+      <div className="field" data-field="evidence">
+        <label htmlFor="appeal-evidence">Evidence (one item a line)</label>
+        <textarea id="appeal-evidence" rows={4} value={evidence} onChange={(e) => setEvidence(e.target.value)} aria-invalid={issues.evidence ? true : undefined} aria-describedby={issues.evidence ? 'appeal-evidence-issue' : undefined} />
+        {issues.evidence && (
+          <span id="appeal-evidence-issue" className="error small">
+            {issues.evidence}
+          </span>
+        )}
+      </div>
+      <fieldset data-field="judges" aria-describedby={issues.judges ? 'appeal-judges-issue' : undefined}>
+        <legend>Judges who re-score</legend>
+        <div className="checks-row">
+          {JUDGE_ORDER.map((j) => (
+            <label key={j} className="check">
+              <input type="checkbox" checked={judges.includes(j)} onChange={() => toggle(j)} /> {JUDGE_NAMES[j]}
+            </label>
+          ))}
+        </div>
+        {issues.judges && (
+          <span id="appeal-judges-issue" className="error small">
+            {issues.judges}
+          </span>
+        )}
+      </fieldset>
+      <CapInputs prefix="appeal" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} />
+      <button type="submit" disabled={busy}>
+        Appeal
+      </button>
+      <Outcome text={done} error={error} />
+    </form>
+  );
+}
+
+function CancelButton({ runId, onActed }: { runId: string; onActed: () => void }) {
+  const { api } = useApp();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const cancel = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.cancel(runId);
+      setDone('Cancel requested.');
+      onActed();
+    } catch (err) {
+      setError(actError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="act-form">
+      <button type="button" className="danger" onClick={cancel} disabled={busy}>
+        Cancel run
+      </button>
+      <Outcome text={done} error={error} />
+    </div>
+  );
+}
+
+/** An act the run page offers: shown when `when` holds for the run as folded. Approve / reject / answer slot in here. */
+interface Act {
+  key: string;
+  title: string;
+  when: (view: RunView) => boolean;
+  render: () => ReactNode;
+}
+
+const RUNNING = new Set(['unknown', 'queued', 'running']);
+const RESUMABLE = new Set(['halted', 'needs_input', 'failed', 'cancelled']);
+
+/**
+ * The acts on a run (write tokens and an open api only; the page leaves this out otherwise). Each
+ * act is an entry of ACTS below, shown when the run's state allows it, so approve, reject and
+ * answer join as entries without touching the rest of the page.
+ */
+export function ActPanel({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: () => void }) {
+  const acts: Act[] = [
+    { key: 'cancel', title: 'Cancel', when: (v) => RUNNING.has(v.status), render: () => <CancelButton runId={runId} onActed={onActed} /> },
+    { key: 'resume', title: 'Resume', when: (v) => RESUMABLE.has(v.status), render: () => <ResumeForm runId={runId} view={view} detail={detail} onActed={onActed} /> },
+    { key: 'appeal', title: 'Appeal the panel', when: (v) => v.panel !== null && v.status === 'done', render: () => <AppealForm runId={runId} detail={detail} onActed={onActed} /> },
+  ];
+  const shown = acts.filter((a) => a.when(view));
+  return (
+    <Section title="Act" className="act">
+      {shown.length === 0 && <p className="muted">Nothing to do on a run that is {view.status}.</p>}
+      <div className="acts" data-slot="acts">
+        {shown.map((a) => (
+          <div key={a.key} className="act-item" data-act={a.key}>
+            <h3>{a.title}</h3>
+            {a.render()}
+          </div>
+        ))}
+      </div>
+    </Section>
+  );
+}

@@ -1,0 +1,21 @@
+import { createContext, useContext } from 'react';
+import type { ApiClient } from '../lib/api-client';
+import type { Me } from '../lib/api-types';
+
+export interface AppContextValue {
+  api: ApiClient;
+  /** Who the token is; null while /v1/me is being asked. */
+  me: Me | null;
+  navigate: (path: string) => void;
+}
+
+export const AppContext = createContext<AppContextValue | null>(null);
+
+export function useApp(): AppContextValue {
+  const ctx = useContext(AppContext);
+  if (!ctx) throw new Error('useApp outside <App>');
+  return ctx;
+}
+
+/** Acts (cancel, resume, appeal) are shown only to a write token or an open api: absent, not disabled, otherwise. */
+export const canAct = (me: Me | null): boolean => me !== null && (me.role === 'write' || me.role === 'open');

@@ -1,0 +1,73 @@
+import type { RunView } from '@roundtable/run-view';
+import type { RunDetail } from '../lib/api-types';
+import { fmtCost, fmtInt } from '../lib/format';
+import { Section } from './section';
+
+interface Line {
+  name: string;
+  used: number | null;
+  cap: number | null;
+  show: (n: number | null) => string;
+}
+
+function BudgetLine({ l }: { l: Line }) {
+  const share = l.used !== null && l.cap ? Math.min(1, l.used / l.cap) : null;
+  const tone = share === null ? '' : share >= 1 ? 'over' : share >= 0.8 ? 'near' : '';
+  return (
+    <div className={`budget-line ${tone}`}>
+      <span className="budget-name">{l.name}</span>
+      <span className="budget-figures">
+        {l.show(l.used)} <span className="muted">of {l.cap === null ? 'no cap' : l.show(l.cap)}</span>
+      </span>
+      {share !== null && (
+        <meter min={0} max={1} low={0.8} high={0.99} optimum={0} value={share} aria-label={`${l.name}: ${Math.round(share * 100)} % of the cap`}>
+          {Math.round(share * 100)} %
+        </meter>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The run's usage against its caps. GET /v1/runs/:id is the authority (refetched as calls end);
+ * until it answers, the tally the view folded from the call events stands in.
+ */
+export function Budget({ view, detail }: { view: RunView; detail: RunDetail | null }) {
+  const u = detail?.usage;
+  const c = detail?.caps;
+  const lines: Line[] = [
+    { name: 'Calls', used: u?.calls ?? view.usage.calls, cap: c?.max_calls ?? null, show: fmtInt },
+    { name: 'Tokens', used: u?.tokens ?? view.usage.tokens, cap: c?.max_tokens ?? null, show: fmtInt },
+    { name: 'Cost', used: u ? u.cost_usd : view.usage.costUsd, cap: c?.max_cost_usd ?? null, show: fmtCost },
+    { name: 'Seconds', used: u?.seconds !== undefined && u?.seconds !== null ? Math.round(u.seconds) : null, cap: c?.max_seconds ?? null, show: fmtInt },
+  ];
+  if (view.workflow !== 'panel') {
+    lines.push({ name: 'Rounds', used: detail?.round ?? null, cap: c?.max_rounds ?? null, show: fmtInt });
+    lines.push({ name: 'Fix rounds', used: detail?.fix_round ?? null, cap: c?.max_fix_rounds ?? null, show: fmtInt });
+  }
+  const unpriced = u?.unpriced_calls ?? view.usage.unpricedCalls;
+  const failed = u?.failed_calls ?? view.usage.failedCalls;
+  const warnings = view.notices.filter((n) => n.kind === 'budget_warning');
+  return (
+    <Section title="Budget">
+      <div className="budget">
+        {lines.map((l) => (
+          <BudgetLine key={l.name} l={l} />
+        ))}
+      </div>
+      <p className="muted">
+        {failed > 0 && `${failed} failed call${failed === 1 ? '' : 's'} counted. `}
+        {unpriced > 0 && `${unpriced} call${unpriced === 1 ? '' : 's'} had no known price, so the cost leaves them out.`}
+      </p>
+      {warnings.length > 0 && (
+        <ul className="notices">
+          {warnings.map((w) => w.kind === 'budget_warning' && (
+            <li key={w.sequence} className="warn">
+              {w.payload.cap}: {w.payload.used} used of {w.payload.limit}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,203 @@
+import { hasEnded, type RunView } from '@roundtable/run-view';
+import { useEffect, useMemo } from 'react';
+import type { BuildRecords, PanelRecords, RunRecords } from '../lib/api-types';
+import { fmtCost, fmtInt } from '../lib/format';
+import { reportHtml } from '../lib/report-html';
+import type { StreamState } from '../lib/run-event-stream';
+import { ActPanel } from './act-panel';
+import { canAct, useApp } from './app-context';
+import { Budget } from './budget';
+import { BuildSections } from './build-sections';
+import { Link } from './link';
+import { PanelSections } from './panel-sections';
+import { StatusBadge } from './runs-page';
+import { Empty, Section } from './section';
+import { Timeline } from './timeline';
+import { errorText, useAsync, type Async } from './use-async';
+import { useRunFollow } from './use-run-follow';
+
+const STREAM_TEXT: Record<StreamState, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', ended: 'ended' };
+
+/**
+ * What, in the view, changes the records (GET /v1/runs/:id/records): each *_recorded event and the
+ * panel's verdicts, turns, re-votes, close and appeals. The records are refetched when it changes.
+ */
+function recordsKey(v: RunView): string {
+  const b = v.build;
+  const p = v.panel;
+  return [
+    v.lastSequence > 0 ? 1 : 0,
+    b.proposals.length,
+    b.critiques.length,
+    b.criteria ? 1 : 0,
+    b.implementations.length,
+    b.tests.filter((t) => t.result).length,
+    b.reviews.length,
+    b.synthesis ? 1 : 0,
+    p ? p.judges.filter((j) => j.verdict).length : '-',
+    p?.roast ? 1 : 0,
+    p?.debate.length ?? '-',
+    p ? p.judges.filter((j) => j.revote).length : '-',
+    p?.moderator ? 1 : 0,
+    p?.appeals.map((a) => (a.after ? 2 : 1)).join('') ?? '-',
+    v.status,
+  ].join('|');
+}
+
+function Notices({ view }: { view: RunView }) {
+  const lines = view.notices
+    .map((n) => {
+      switch (n.kind) {
+        case 'provider_fallback':
+          return `${n.payload.role} moved from ${n.payload.from} to ${n.payload.to}: ${n.payload.reason}`;
+        case 'provider_unserved':
+          return `No worker serves ${n.payload.provider} yet (${n.payload.reason}); start ${n.payload.start}.`;
+        case 'panel_warning':
+          return `Panel warning (${n.payload.kind}): ${n.payload.detail}`;
+        default:
+          return null; // budget warnings sit in Budget, rejected files in Implementations
+      }
+    })
+    .filter((l): l is string => l !== null);
+  if (!lines.length && !view.halts.length) return null;
+  return (
+    <ul className="notices" aria-label="Notices">
+      {view.halts.map((h) => (
+        <li key={h.sequence} className="warn">
+          Halted: {h.reason}
+        </li>
+      ))}
+      {lines.map((l, i) => (
+        <li key={i} className="warn">
+          {l}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Report({ report }: { report: Async<string> | null }) {
+  const html = useMemo(() => (report?.state === 'ok' ? reportHtml(report.value) : null), [report]);
+  return (
+    <Section title="Report">
+      {report === null ? (
+        <Empty>The report is written when the run ends.</Empty>
+      ) : report.state === 'loading' ? (
+        <Empty>Loading the report…</Empty>
+      ) : report.state === 'error' ? (
+        <p className="error">Could not load the report: {errorText(report.error)}</p>
+      ) : (
+        // reportHtml escapes every raw HTML token and unsafe link: model text never becomes markup.
+        <div className="report prose" dangerouslySetInnerHTML={{ __html: html ?? '' }} />
+      )}
+    </Section>
+  );
+}
+
+/** The run page: the live view (folded from the event stream), and the documents fetched as events say they changed. */
+export function RunPage({ runId }: { runId: string }) {
+  const { api, me } = useApp();
+  const { view, stream, refused, reconnects, restart } = useRunFollow(runId);
+  const ended = hasEnded(view);
+  const isPanel = view.panel !== null || view.workflow === 'panel';
+
+  const detailKey = `${view.status}|${view.usage.calls}|${view.resumes.length}|${view.panel?.appeals.length ?? 0}|${view.lastSequence > 0}`;
+  const detail = useAsync(() => api.run(runId), detailKey);
+  const records = useAsync<RunRecords>(view.lastSequence > 0 ? () => api.records(runId) : null, recordsKey(view));
+  const endKey = ended ? `${view.lastSequence}` : 'running';
+  const diff = useAsync(ended && !isPanel ? () => api.diff(runId) : null, `diff|${endKey}`);
+  const report = useAsync(ended ? () => api.report(runId) : null, `report|${endKey}`);
+
+  // Another tab (or the CLI) may resume or appeal an ended run: look now and then, and follow again if so.
+  const detailValue = detail.state === 'ok' ? detail.value : null;
+  useEffect(() => {
+    if (stream !== 'ended' || refused) return;
+    const t = setInterval(() => {
+      api.run(runId).then(
+        (d) => {
+          if (d.status === 'queued' || d.status === 'running' || d.panel?.appeal?.status === 'running') restart();
+        },
+        () => undefined,
+      );
+    }, 5000);
+    return () => clearInterval(t);
+  }, [api, runId, stream, refused, restart]);
+
+  const rec = records.state === 'ok' ? records.value : null;
+  const buildRecords = rec?.workflow === 'build' ? (rec as BuildRecords) : null;
+  const panelRecords = rec?.workflow === 'panel' ? (rec as PanelRecords) : null;
+  const project = view.project ?? detailValue?.project ?? null;
+
+  return (
+    <div className="run-page">
+      <p className="crumbs">
+        <Link to="/runs">Runs</Link> / <span className="mono">{runId}</span>
+      </p>
+      <h1>
+        Run <span className="mono">{runId}</span>
+      </h1>
+      <dl className="run-facts">
+        <div>
+          <dt id="lbl-stream">Stream</dt>
+          <dd>
+            <span role="status" aria-labelledby="lbl-stream" className={`stream stream-${stream}`}>
+              {STREAM_TEXT[stream]}
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt id="lbl-run-status">Run status</dt>
+          <dd aria-labelledby="lbl-run-status">
+            <StatusBadge status={view.status === 'unknown' ? '…' : view.status} />
+          </dd>
+        </div>
+        <div>
+          <dt id="lbl-verdict">Verdict</dt>
+          <dd aria-labelledby="lbl-verdict">{view.verdict ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Project</dt>
+          <dd>{project ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Workflow</dt>
+          <dd>{view.workflow ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Stage</dt>
+          <dd>{view.stage ?? '—'}</dd>
+        </div>
+        <div>
+          <dt>Calls</dt>
+          <dd>
+            {fmtInt(view.usage.calls)} · {fmtInt(view.usage.tokens)} tokens · {fmtCost(view.usage.costUsd)}
+          </dd>
+        </div>
+      </dl>
+      {stream === 'reconnecting' && (
+        <p className="warn" role="alert">
+          The event stream dropped; reconnecting with Last-Event-ID {view.lastSequence} (the page keeps what it has).
+        </p>
+      )}
+      {stream === 'live' && reconnects > 0 && (
+        <p className="muted">
+          Reconnected after the stream dropped ({reconnects}×): the api replayed after the last event seen, and the view folds each event once.
+        </p>
+      )}
+      {refused && (
+        <p className="error" role="alert">
+          The event stream was refused: {refused}
+        </p>
+      )}
+      {view.endReason && <p className={view.status === 'done' ? 'muted' : 'warn'}>{view.endReason}</p>}
+      <Notices view={view} />
+      {canAct(me) && <ActPanel runId={runId} view={view} detail={detailValue} onActed={restart} />}
+      <Timeline view={view} runId={runId} />
+      <Budget view={view} detail={detailValue} />
+      {records.state === 'error' && view.lastSequence > 0 && <p className="muted">The run&apos;s records could not be loaded ({errorText(records.error)}); the page shows what the events say.</p>}
+      {view.workflow === 'build' && <BuildSections view={view} records={buildRecords} runId={runId} diff={ended ? diff : null} />}
+      {isPanel && <PanelSections view={view} records={panelRecords} />}
+      <Report report={ended ? report : null} />
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { emptyRunView, foldRunEvent, type RunView } from '@roundtable/run-view';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { followRunEvents, type FollowOutcome, type StreamState } from '../lib/run-event-stream';
+import { useApp } from './app-context';
+
+export interface RunFollow {
+  /** The run's live state: only what libs/run-view folds from the envelopes. */
+  view: RunView;
+  stream: StreamState;
+  /** Why the stream stopped for good (a 404, a 403), or null. */
+  refused: string | null;
+  /** How many times the stream dropped and was picked up again (the page says so). */
+  reconnects: number;
+  /** Follow again from the last sequence folded: after an act (resume, appeal) adds events to an ended log. */
+  restart: () => void;
+}
+
+/**
+ * Follows GET /v1/runs/:id/events?through=end and folds every envelope into a RunView. A reload
+ * or a second tab starts from the empty view and replays the log; a reconnect sends the last
+ * sequence folded as Last-Event-ID; either way the reducer's sequence gate converges.
+ */
+export function useRunFollow(runId: string): RunFollow {
+  const { api } = useApp();
+  const [view, setView] = useState<RunView>(() => emptyRunView(runId));
+  const viewRef = useRef(view);
+  const [stream, setStream] = useState<StreamState>('connecting');
+  const [refused, setRefused] = useState<string | null>(null);
+  const [reconnects, setReconnects] = useState(0);
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(() => {
+    const ac = new AbortController();
+    setRefused(null);
+    followRunEvents({
+      url: `/v1/runs/${encodeURIComponent(runId)}/events?through=end`,
+      token: api.token,
+      lastSequence: () => viewRef.current.lastSequence,
+      onEnvelope: (e) => {
+        const next = foldRunEvent(viewRef.current, e);
+        if (next !== viewRef.current) {
+          viewRef.current = next;
+          setView(next);
+        }
+      },
+      onState: (s) => {
+        if (s === 'reconnecting') setReconnects((n) => n + 1);
+        setStream(s);
+      },
+      signal: ac.signal,
+    }).then((outcome: FollowOutcome) => {
+      if (outcome.kind === 'unauthorized') {
+        // Any api call's 401 shows the token screen; ask one so the app's handler runs.
+        api.me().catch(() => undefined);
+      } else if (outcome.kind === 'refused') {
+        setStream('ended');
+        setRefused(`${outcome.message} (${outcome.status})`);
+      }
+    });
+    return () => ac.abort();
+  }, [api, runId, generation]);
+
+  const restart = useCallback(() => setGeneration((g) => g + 1), []);
+  return { view, stream, refused, reconnects, restart };
+}

@@ -1,0 +1,106 @@
+import type { ApiErrorBody, CallDetail, Me, RunDetail, RunListItem, RunRecords } from './api-types';
+
+/** A reply the api refused: its status and, when it sent one, its JSON error body. */
+export class ApiHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | null,
+  ) {
+    super(body?.message ?? `the api answered ${status}`);
+  }
+}
+
+export interface ApiClientOptions {
+  token: () => string | null;
+  /** Called on every 401 before the error is thrown: the app clears the token and asks again. */
+  onUnauthorized: () => void;
+  fetch?: typeof fetch;
+  base?: string;
+}
+
+/** A project file as the api takes it: JSON text as JSON, anything else as YAML text (apps/api body-parsers.ts). */
+export function projectFileContentType(text: string): 'application/json' | 'text/yaml' {
+  return /^\s*\{/.test(text) ? 'application/json' : 'text/yaml';
+}
+
+/**
+ * Every call the workbench makes to the api, each with the tab's bearer token. Replies that are
+ * not 2xx become ApiHttpError; a 401 also tells the app, whatever page made the call.
+ */
+export class ApiClient {
+  private readonly doFetch: typeof fetch;
+  private readonly base: string;
+
+  constructor(private readonly o: ApiClientOptions) {
+    this.doFetch = o.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+    this.base = o.base ?? '';
+  }
+
+  /** The tab's token now (the event stream sends it itself). */
+  token = (): string | null => this.o.token();
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
+    const token = this.o.token();
+    return token ? { ...extra, Authorization: `Bearer ${token}` } : extra;
+  }
+
+  private async request(path: string, init: RequestInit = {}, accept = 'application/json'): Promise<Response> {
+    const res = await this.doFetch(this.base + path, {
+      ...init,
+      headers: this.headers({ Accept: accept, ...((init.headers as Record<string, string>) ?? {}) }),
+      cache: 'no-store',
+    });
+    if (res.ok) return res;
+    if (res.status === 401) this.o.onUnauthorized();
+    let body: ApiErrorBody | null = null;
+    try {
+      const parsed = (await res.json()) as Partial<ApiErrorBody>;
+      if (typeof parsed?.message === 'string') body = parsed as ApiErrorBody;
+    } catch {
+      // not a JSON error body
+    }
+    throw new ApiHttpError(res.status, body);
+  }
+
+  private async json<T>(path: string, init?: RequestInit): Promise<T> {
+    return (await (await this.request(path, init)).json()) as T;
+  }
+
+  private async text(path: string, accept: string): Promise<string> {
+    return (await this.request(path, {}, accept)).text();
+  }
+
+  private post<T>(path: string, body: unknown): Promise<T> {
+    return this.json<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  }
+
+  me = () => this.json<Me>('/v1/me');
+
+  listRuns(filter: { status?: string; workflow?: string } = {}) {
+    const q = new URLSearchParams();
+    if (filter.status) q.set('status', filter.status);
+    if (filter.workflow) q.set('workflow', filter.workflow);
+    const qs = q.toString();
+    return this.json<RunListItem[]>(`/v1/runs${qs ? `?${qs}` : ''}`);
+  }
+
+  run = (id: string) => this.json<RunDetail>(`/v1/runs/${encodeURIComponent(id)}`);
+  records = (id: string) => this.json<RunRecords>(`/v1/runs/${encodeURIComponent(id)}/records`);
+  call = (id: string, callId: string) => this.json<CallDetail>(`/v1/runs/${encodeURIComponent(id)}/calls/${encodeURIComponent(callId)}`);
+  report = (id: string) => this.text(`/v1/runs/${encodeURIComponent(id)}/report`, 'text/markdown');
+  diff = (id: string) => this.text(`/v1/runs/${encodeURIComponent(id)}/diff`, 'text/x-diff');
+  file = (id: string, path: string) => this.text(`/v1/runs/${encodeURIComponent(id)}/files?path=${encodeURIComponent(path)}`, 'text/plain');
+
+  /** The project file as typed or uploaded: posted as it is, YAML as YAML text. */
+  submitRun(projectFile: string) {
+    return this.json<{ id: string; status: string }>('/v1/runs', {
+      method: 'POST',
+      headers: { 'Content-Type': projectFileContentType(projectFile) },
+      body: projectFile,
+    });
+  }
+
+  cancel = (id: string) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/cancel`, {});
+  resume = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/resume`, body);
+  appeal = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/appeal`, body);
+}
