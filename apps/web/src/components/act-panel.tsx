@@ -20,11 +20,14 @@ function actError(e: unknown): string {
   return `Could not reach the api: ${(e as Error).message}`;
 }
 
-function CapInputs({ prefix, values, caps, issues, onChange }: { prefix: string; values: Partial<Record<CapName, string>>; caps: RunCaps | undefined; issues: FormIssues; onChange: (name: CapName, v: string) => void }) {
+/** The caps a panel counts: it has no build rounds or fix rounds. */
+const PANEL_CAPS: readonly CapName[] = ['max_calls', 'max_tokens', 'max_cost_usd', 'max_seconds'];
+
+function CapInputs({ prefix, values, caps, issues, onChange, only }: { prefix: string; values: Partial<Record<CapName, string>>; caps: RunCaps | undefined; issues: FormIssues; onChange: (name: CapName, v: string) => void; only?: readonly CapName[] }) {
   return (
     <fieldset className="caps">
       <legend>Raise caps (leave blank to keep)</legend>
-      {CAP_FIELDS.map((f) => {
+      {CAP_FIELDS.filter((f) => !only || only.includes(f.name)).map((f) => {
         const id = `${prefix}-${f.name}`;
         const issue = issues[`caps.${f.name}`];
         const current = caps?.[f.name];
@@ -90,7 +93,7 @@ function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: Run
   };
   return (
     <form onSubmit={submit} className="act-form" aria-label="Resume">
-      <CapInputs prefix="resume" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} />
+      <CapInputs prefix="resume" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} only={view.workflow === 'panel' ? PANEL_CAPS : undefined} />
       {view.workflow !== 'panel' && (
         <div className="field">
           <label htmlFor="resume-from">From stage</label>
@@ -143,7 +146,8 @@ function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDeta
     }
   };
   return (
-    <form onSubmit={submit} className="act-form" aria-label="Appeal the panel">
+    <form onSubmit={submit} className="act-form wide" aria-label="Appeal the panel">
+      <div>
       {typeof canAppeal === 'string' && <p className="muted">The api says: {canAppeal}</p>}
       <div className="field" data-field="evidence">
         <label htmlFor="appeal-evidence">Evidence (one item a line)</label>
@@ -169,11 +173,14 @@ function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDeta
           </span>
         )}
       </fieldset>
-      <CapInputs prefix="appeal" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} />
-      <button type="submit" disabled={busy}>
-        Appeal
-      </button>
-      <Outcome text={done} error={error} />
+      </div>
+      <CapInputs prefix="appeal" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} only={PANEL_CAPS} />
+      <div className="act-submit">
+        <button type="submit" disabled={busy}>
+          Appeal
+        </button>
+        <Outcome text={done} error={error} />
+      </div>
     </form>
   );
 }
@@ -210,6 +217,8 @@ function CancelButton({ runId, onActed }: { runId: string; onActed: () => void }
 interface Act {
   key: string;
   title: string;
+  /** Takes the panel's whole width (a form with several parts). */
+  wide?: boolean;
   when: (view: RunView) => boolean;
   render: () => ReactNode;
 }
@@ -226,7 +235,7 @@ export function ActPanel({ runId, view, detail, onActed }: { runId: string; view
   const acts: Act[] = [
     { key: 'cancel', title: 'Cancel', when: (v) => RUNNING.has(v.status), render: () => <CancelButton runId={runId} onActed={onActed} /> },
     { key: 'resume', title: 'Resume', when: (v) => RESUMABLE.has(v.status), render: () => <ResumeForm runId={runId} view={view} detail={detail} onActed={onActed} /> },
-    { key: 'appeal', title: 'Appeal the panel', when: (v) => v.panel !== null && v.status === 'done', render: () => <AppealForm runId={runId} detail={detail} onActed={onActed} /> },
+    { key: 'appeal', title: 'Appeal the panel', wide: true, when: (v) => v.panel !== null && v.status === 'done', render: () => <AppealForm runId={runId} detail={detail} onActed={onActed} /> },
   ];
   const shown = acts.filter((a) => a.when(view));
   return (
@@ -234,7 +243,7 @@ export function ActPanel({ runId, view, detail, onActed }: { runId: string; view
       {shown.length === 0 && <p className="muted">Nothing to do on a run that is {view.status}.</p>}
       <div className="acts" data-slot="acts">
         {shown.map((a) => (
-          <div key={a.key} className="act-item" data-act={a.key}>
+          <div key={a.key} className={a.wide ? 'act-item wide' : 'act-item'} data-act={a.key}>
             <h3>{a.title}</h3>
             {a.render()}
           </div>

@@ -45,7 +45,8 @@ export function NewRunPage() {
       navigate(runPath(run.id));
     } catch (err) {
       if (err instanceof ApiHttpError && err.status === 400 && err.body?.issues?.length) {
-        setError(err.body.message.split('\n')[0]);
+        const n = err.body.issues.length;
+        setError(`The api refused the project file: ${n} problem${n === 1 ? '' : 's'}, each shown at its field below.`);
         setIssues(locateIssues(text, err.body.issues));
       } else if (err instanceof ApiHttpError && err.status === 403) {
         setError('This token is read-only: submitting a run needs a write token.');

@@ -45,7 +45,7 @@ export function Timeline({ view, runId }: { view: RunView; runId: string }) {
               <tr key={c.callId} data-testid="call-row" className={`call-${c.state}`}>
                 <td data-label="Call">
                   <Link to={callPath(runId, c.callId)}>{c.label ?? c.role}</Link>
-                  {c.attempt > 0 && <span className="muted"> (attempt {c.attempt + 1})</span>}
+                  {c.attempt > 1 && <span className="muted"> (attempt {c.attempt})</span>}
                   {c.gist && <div className="gist muted">{c.gist}</div>}
                 </td>
                 <td data-label="Stage">{c.stage}</td>
