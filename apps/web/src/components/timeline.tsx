@@ -50,7 +50,7 @@ export function Timeline({ view, runId }: { view: RunView; runId: string }) {
                 </td>
                 <td data-label="Stage">{c.stage}</td>
                 <td data-label="Role">{c.role}</td>
-                <td data-label="Provider / model">
+                <td data-label="Model">
                   {c.provider} / <span className="mono">{c.model}</span>
                 </td>
                 <td data-label="Duration" className="num">
