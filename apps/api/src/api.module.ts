@@ -30,6 +30,7 @@ import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
 import { ProviderAvailabilityCheck } from './provider-availability.check';
+import { MeController } from './me.controller';
 import { ProvidersController } from './providers.controller';
 import { RunsController } from './runs.controller';
 import { RequestSpanInterceptor } from './request-span.interceptor';
@@ -68,7 +69,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, HealthController, MetricsController],
+      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },

@@ -163,6 +163,12 @@ export const AppealRequested = z
     links: RunLinks,
   });
 
+/** Who the presented token is (GET /v1/me): the workbench shows act buttons to write tokens and open APIs only. */
+export const Me = z.object({
+  name: z.string().nullable().describe("the token's name in API_TOKENS; null when the API runs open (no tokens)"),
+  role: z.enum(['read', 'write', 'open']).describe('open: no API_TOKENS, every request may write'),
+});
+
 export const HealthReply = z.object({ status: z.literal('ok') });
 export const ReadyReply = z.object({ status: z.literal('ok'), checks: z.record(z.string(), z.string()) });
 
@@ -171,3 +177,4 @@ export type PanelSummary = z.infer<typeof PanelSummary>;
 export type RunDetail = z.infer<typeof RunDetail>;
 export type CallSummary = z.infer<typeof CallSummary>;
 export type CallDetail = z.infer<typeof CallDetail>;
+export type Me = z.infer<typeof Me>;

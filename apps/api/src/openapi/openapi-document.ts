@@ -40,6 +40,7 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   Health: Replies.HealthReply,
   Ready: Replies.ReadyReply,
   Providers: ProvidersReply,
+  Me: Replies.Me,
 };
 
 /** One registry per direction, so a schema used by another is a $ref to its component, not a copy. */
@@ -156,6 +157,9 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           summary: 'The live provider-workers: per provider, who serves it, which key variables are set there, CLI versions, queue depth',
           responses: { '200': json('The provider registry', 'Providers'), ...AUTH_ERRORS },
         },
+      },
+      '/v1/me': {
+        get: { summary: 'Who the presented token is: its name and role (read, write; open when the API has no tokens)', responses: { '200': json('The token', 'Me'), ...AUTH_ERRORS } },
       },
       '/v1/runs/{id}': {
         get: { summary: 'One run with its usage against its caps', parameters: [runId], responses: { '200': json('The run', 'RunDetail'), '404': error('No such run.'), ...AUTH_ERRORS } },
