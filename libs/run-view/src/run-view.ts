@@ -30,7 +30,7 @@ export interface RunView {
   /** Tallied from the call events: the API's usage (GET /v1/runs/:id) is the authority at the end. */
   usage: EventUsage;
   workspace: string | null;
-  /** created_at of run_started (or run_created before it), and of the latest envelope. */
+  /** created_at of run_started (before it: of the first envelope folded), and of the latest envelope. */
   startedAt: string | null;
   lastEventAt: string | null;
   verdict: string | null;
