@@ -140,7 +140,10 @@ export interface DebateTurn {
   message: string;
   label: string | null;
   respondsTo: string[];
+  /** Of the envelope that opened the turn (its first token, or its message). */
   sequence: number;
+  /** True while debate_token_delta streams it; the published message freezes it. */
+  streaming: boolean;
 }
 
 export interface AppealView {
@@ -160,9 +163,8 @@ export interface PanelView {
   dispatches: RunEventPayload<'judges_dispatched'>[];
   roast: { scores: Partial<Record<JudgeRole, number>>; quality: PanelQuality | null } | null;
   retries: RunEventPayload<'panel_retry'>[];
+  /** The transcript in order; a turn still streaming is its last entry. */
   debate: DebateTurn[];
-  /** A turn being streamed (debate_token_delta), until its message is published. */
-  speaking: { speaker: JudgeRole; round: number; text: string } | null;
   revoteBaseline: Partial<Record<JudgeRole, number>> | null;
   moderator: ModeratorSynthesis | null;
   metrics: RunEventPayload<'run_metrics'> | null;
