@@ -20,9 +20,13 @@ export function isWorkbenchPage(path: string): boolean {
   return p === '/' || p === '/new' || p === '/runs' || p.startsWith('/runs/');
 }
 
-export const isWorkbenchAsset = (path: string): boolean => routeForm(path).startsWith(ASSETS_PREFIX);
+export function isWorkbenchAsset(path: string): boolean {
+  const p = routeForm(path);
+  return p === '/assets' || p.startsWith(ASSETS_PREFIX);
+}
 
 const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
