@@ -28,8 +28,9 @@ const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'Rat
  * abort the process from inside Nest.
  *
  * Middleware order is the order a request meets the doors: CORS (answers preflights, which carry
- * no token), the workbench's static files (its page routes and /assets only), the bearer check, the write rate limit, and only then the body parsers, so an
- * anonymous or throttled client cannot make the API read a body. Bull Board (mounted by
+ * no token), the workbench's static files (its page routes and /assets only, GET and HEAD), the
+ * bearer check, the write rate limit, and only then the body parsers, so an anonymous or
+ * throttled client cannot make the API read a body. Bull Board (mounted by
  * @bull-board/nestjs as Nest middleware at init, after these) and /docs sit behind the same doors.
  */
 export async function createApiApp(
