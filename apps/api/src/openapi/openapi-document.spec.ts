@@ -18,6 +18,7 @@ describe('buildOpenApiDocument', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v1/me',
       '/v1/providers',
       '/v1/runs',
       '/v1/runs/{id}',
