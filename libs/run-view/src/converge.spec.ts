@@ -55,3 +55,54 @@ describe('live and replay converge on the recorded demo logs', () => {
     });
   });
 });
+
+/** What the folded demo logs show: the figures a person checks on the run page and in the terminal. */
+describe('the folded demo logs', () => {
+  const fold = (name: string) => foldRunEvents(logs.find((l) => l.name === name)!.events);
+
+  it('dd-demo: done with ACCEPT, eight calls, two proposals and critiques, locked criteria, two test runs', () => {
+    const v = fold('dd-demo');
+    expect(v).toMatchObject({ workflow: 'build', status: 'done', verdict: 'ACCEPT', panel: null });
+    expect(v.calls).toHaveLength(8);
+    expect(v.calls.every((c) => c.state === 'completed')).toBe(true);
+    expect(v.usage.calls).toBe(8);
+    expect(v.build.proposals).toHaveLength(2);
+    expect(v.build.critiques).toHaveLength(2);
+    expect(v.build.criteria?.length).toBeGreaterThan(0);
+    expect(v.build.tests.map((t) => t.result !== null)).toEqual([true, true]);
+    expect(v.build.synthesis).not.toBeNull();
+  });
+
+  it('panel demo with its appeal: five judges in speaker order, fifteen debate turns, five re-vote deltas, the moderator, the appeal', () => {
+    const v = fold('panel-demo-appeal');
+    expect(v).toMatchObject({ workflow: 'panel', status: 'done' });
+    const p = v.panel!;
+    expect(p.judges.map((j) => [j.judge, j.state])).toEqual([
+      ['vc', 'completed'],
+      ['engineer', 'completed'],
+      ['pm', 'completed'],
+      ['customer', 'completed'],
+      ['competitor', 'completed'],
+    ]);
+    expect(p.debate).toHaveLength(15);
+    expect(p.debate.every((t) => !t.streaming)).toBe(true);
+    expect(p.judges.every((j) => j.revote !== null && j.revote.delta === j.revote.score - j.revote.previous)).toBe(true);
+    expect(p.moderator).not.toBeNull();
+    expect(p.completion).not.toBeNull();
+    expect(p.appeals).toHaveLength(1);
+    expect(p.appeals[0].after).not.toBeNull();
+  });
+
+  it('a budget halt resumed: one halt, one resume, then done', () => {
+    const v = fold('budget-halt-resumed');
+    expect(v.halts).toHaveLength(1);
+    expect(v.resumes).toHaveLength(1);
+    expect(v.status).toBe('done');
+  });
+
+  it('a cancel mid-call: cancelled, with the call still in flight left queued', () => {
+    const v = fold('cancelled');
+    expect(v.status).toBe('cancelled');
+    expect(v.calls.filter((c) => c.state === 'queued')).toHaveLength(1);
+  });
+});
