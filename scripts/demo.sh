@@ -8,10 +8,17 @@
 #
 #   npm run demo                          the dd-demo project
 #   npm run demo -- path/to/project.yaml  another project file (same pipeline)
+#   npm run workbench                     the same, then the services stay up for the web workbench
+#                                         (http://127.0.0.1:$PORT/) until Ctrl-C
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$PWD"
 
+serve=0
+if [ "${1:-}" = "--serve" ]; then
+  serve=1
+  shift
+fi
 project="${1:-examples/dd-demo/project.yaml}"
 [ -f "$project" ] || { echo "demo: project file $project does not exist" >&2; exit 1; }
 
@@ -105,9 +112,16 @@ until node -e "$ready_probe" "$api/readyz"; do
   sleep 0.3
 done
 
+echo "demo: the workbench (web) is at $api/ while the services run"
 # In the background so that a signal to this script is handled at once, not when the client ends.
 node scripts/run-demo.mjs "$project" --api "$api" "${sandbox_args[@]}" &
 pids+=($!)
 rc=0
 wait "$!" || rc=$?
+if [ "$serve" = 1 ]; then
+  echo "demo: services up; open $api/ in a browser (New run submits another project). Ctrl-C stops them."
+  sleep infinity &
+  pids+=($!)
+  wait "$!" || true
+fi
 exit "$rc"

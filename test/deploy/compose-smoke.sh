@@ -223,6 +223,11 @@ async function demo() {
   if (!passing) throw new Error(`the report of run ${id} shows no passing test run:\n${report.text.slice(0, 3000)}`);
   if (report.text.includes('[runner: process]')) throw new Error(`run ${id} ran its tests without the Docker sandbox`);
   console.log(`run ${id} done, verdict ${run.verdict}, last test run: ${passing[1]} passed`);
+  // The workbench is in the image: the api serves its page at /runs/<id> (no token: static files, no run data).
+  const page = await fetch(`${api}/runs/${id}`, { signal: AbortSignal.timeout(10_000) });
+  const html = await page.text();
+  if (page.status !== 200 || !/<script[^>]+src="\/assets\/app-[^"]+\.js"/.test(html)) throw new Error(`GET /runs/${id} did not answer the workbench's page: HTTP ${page.status} ${html.slice(0, 300)}`);
+  console.log('workbench page served by the api');
 }
 
 async function realSdk() {

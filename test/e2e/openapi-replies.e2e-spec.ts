@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pipeline, projectConfigFrom, startPipeline, TERMINAL_STATUSES, waitFor } from '@roundtable/testing';
 import { checkedFetch, type CheckedReply, OpenApiReplyChecker, type OpenApiDocument } from './support/openapi-reply-checker';
@@ -22,6 +24,9 @@ const APPEAL = {
 };
 
 type Run = { id: string; status: string; workflow: string; panel?: { appeal: { status: string } | null } };
+type ListedRun = { id: string; workflow: string; usage: { calls: number; tokens: number; cost_usd: number | null } };
+type BuildRecords = { workflow: 'build'; proposals: unknown[]; critiques: unknown[]; implementations: { label: string; files: { path: string; bytes: number }[] }[]; test_runs: unknown[]; reviews: unknown[] };
+type PanelRecords = { workflow: 'panel'; judges: { judge: string; score: number | null }[]; debate: unknown[]; revote: unknown; moderator: unknown; appeal: unknown };
 type Event = { type: string; sequence: number };
 
 /**
@@ -37,9 +42,13 @@ describe('every reply matches the served OpenAPI document', () => {
   let checker: OpenApiReplyChecker;
   let api: ReturnType<typeof checkedFetch>;
   const runs: Record<'build' | 'panel' | 'halted' | 'cancelled', string> = { build: '', panel: '', halted: '', cancelled: '' };
+  // A stand-in for the built workbench (apps/web), so the page route answers whether or not dist/apps/web was built.
+  const webRoot = mkdtempSync(path.join(tmpdir(), 'rt-e2e-web-'));
+  writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>workbench</title>');
 
   beforeAll(async () => {
     pipeline = await startPipeline({
+      apiEnv: { WEB_ROOT: webRoot },
       env: {
         API_TOKENS: `writer:${TOKENS.write}:write,reader:${TOKENS.read}:read,burst:${TOKENS.burst}:write`,
         HOST: '127.0.0.1',
@@ -55,6 +64,7 @@ describe('every reply matches the served OpenAPI document', () => {
 
   afterAll(async () => {
     await pipeline?.stop();
+    rmSync(webRoot, { recursive: true, force: true });
   });
 
   /** Polls GET /v1/runs/:id (each answer checked too) until the run has ended. */
@@ -81,10 +91,17 @@ describe('every reply matches the served OpenAPI document', () => {
     expect((await api('GET', '/docs/openapi.json', { token: 'read' })).status).toBe(200);
     expect((await api('GET', '/healthz', { token: 'none' })).status).toBe(200);
     expect((await api('GET', '/readyz', { token: 'none' })).status).toBe(200);
+    // The workbench's page needs no token either: it holds no run data.
+    const page = await api('GET', '/', { token: 'none' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect((await api('GET', '/metrics', { token: 'read' })).status).toBe(200);
     // The provider registry: the pipeline's provider-worker has published itself.
     const providers = await api<{ providers: unknown[] } | unknown[]>('GET', '/v1/providers', { token: 'read' });
     expect(providers.status).toBe(200);
+    // Who a token is: the workbench shows act buttons to write tokens only.
+    expect((await api<{ role: string }>('GET', '/v1/me', { token: 'read' })).body).toEqual({ name: 'reader', role: 'read' });
+    expect((await api<{ role: string }>('GET', '/v1/me', { token: 'write' })).body).toEqual({ name: 'writer', role: 'write' });
   });
 
   it('a build run: submitted, followed live, listed, read, reported, its calls filtered, its stream resumed', async () => {
@@ -106,6 +123,27 @@ describe('every reply matches the served OpenAPI document', () => {
       expect((await api('GET', `/v1/runs/${id}/calls?${q}`, { token: 'read' })).status).toBe(200);
     }
     expect((await api('GET', `/v1/runs/${id}/calls/${calls.body[0].id}`, { token: 'read' })).status).toBe(200);
+
+    // The run page's routes: the list's usage, the records, the branch's diff and a file it wrote.
+    const listed = await api<ListedRun[]>('GET', '/v1/runs?workflow=build', { token: 'read' });
+    expect(listed.body.every((r) => r.workflow === 'build')).toBe(true);
+    expect(listed.body.find((r) => r.id === id)?.usage.calls).toBe(calls.body.length);
+    const records = await api<BuildRecords>('GET', `/v1/runs/${id}/records`, { token: 'read' });
+    expect(records.status).toBe(200);
+    expect(records.body.workflow).toBe('build');
+    for (const list of ['proposals', 'critiques', 'implementations', 'test_runs', 'reviews'] as const) expect([list, records.body[list].length > 0]).toEqual([list, true]);
+    const written = records.body.implementations.flatMap((i) => i.files.map((f) => f.path));
+    expect(written).toContain('dd.py');
+    const diff = await api('GET', `/v1/runs/${id}/diff`, { token: 'read' });
+    expect(diff.status).toBe(200);
+    expect(diff.text).toContain('dd.py');
+    const file = await api('GET', `/v1/runs/${id}/files?path=dd.py`, { token: 'read' });
+    expect(file.status).toBe(200);
+    expect(file.text).toContain('def max_drawdown');
+    expect((await api('GET', `/v1/runs/${id}/files?path=..%2F..%2Fetc%2Fpasswd`, { token: 'read' })).status).toBe(400);
+    expect((await api('GET', `/v1/runs/${id}/files?path=never-written.py`, { token: 'read' })).status).toBe(404);
+    const schema = await api<{ schema: { type: string } | null }>('GET', `/v1/runs/${id}/calls/${calls.body[0].id}`, { token: 'read' });
+    expect(schema.body.schema?.type).toBe('object');
 
     // Resumed from the middle (?after= and Last-Event-ID), and told 204 once everything was seen.
     const last = live.body.at(-1)!.sequence;
@@ -132,6 +170,17 @@ describe('every reply matches the served OpenAPI document', () => {
     expect((await api('POST', `/v1/runs/${id}/appeal`, { body: APPEAL })).status).toBe(409);
     const after = await api<Run>('GET', `/v1/runs/${id}`, { token: 'read' });
     expect(after.body.panel?.appeal?.status).toBe('completed');
+
+    const records = await api<PanelRecords>('GET', `/v1/runs/${id}/records`, { token: 'read' });
+    expect(records.body.workflow).toBe('panel');
+    expect(records.body.judges.map((j) => j.judge)).toEqual(['vc', 'engineer', 'pm', 'customer', 'competitor']);
+    expect(records.body.debate.length).toBeGreaterThan(0);
+    expect(records.body.moderator).not.toBeNull();
+    expect(records.body.appeal).not.toBeNull();
+    expect((await api<ListedRun[]>('GET', '/v1/runs?workflow=panel', { token: 'read' })).body.map((r) => r.id)).toContain(id);
+    // A panel changes no files.
+    expect((await api('GET', `/v1/runs/${id}/diff`, { token: 'read' })).status).toBe(409);
+    expect((await api('GET', `/v1/runs/${id}/files?path=dd.py`, { token: 'read' })).status).toBe(409);
   });
 
   it('a halted run: resumed (a bad body first), then its whole stream', async () => {
@@ -174,7 +223,8 @@ describe('every reply matches the served OpenAPI document', () => {
     await expectStatus(api('GET', `/v1/runs/${r}/calls?failed=maybe`, { token: 'read' }), 400);
     await expectStatus(api('GET', `/v1/runs/${r}/events?after=soon`, { token: 'read' }), 400);
     await expectStatus(api('GET', `/v1/runs/${r}/events?after=100000`, { token: 'read' }), 400);
-    for (const route of ['', '/report', '/calls', '/calls/nope', '/events']) await expectStatus(api('GET', `/v1/runs/run_nope${route}`, { token: 'read' }), 404);
+    await expectStatus(api('GET', '/v1/runs?workflow=debate', { token: 'read' }), 400);
+    for (const route of ['', '/report', '/calls', '/calls/nope', '/events', '/records', '/diff', '/files?path=dd.py']) await expectStatus(api('GET', `/v1/runs/run_nope${route}`, { token: 'read' }), 404);
     await expectStatus(api('GET', `/v1/runs/${r}/calls/nope`, { token: 'read' }), 404);
     for (const route of ['/cancel', '/resume']) await expectStatus(api('POST', `/v1/runs/run_nope${route}`), 404);
     await expectStatus(api('POST', '/v1/runs/run_nope/appeal', { body: APPEAL }), 404);
@@ -192,6 +242,9 @@ describe('every reply matches the served OpenAPI document', () => {
       ['GET', '/v1/runs'],
       ['GET', `/v1/runs/${runs.build}`],
       ['GET', `/v1/runs/${runs.build}/events`],
+      ['GET', `/v1/runs/${runs.build}/records`],
+      ['GET', `/v1/runs/${runs.build}/diff`],
+      ['GET', `/v1/runs/${runs.build}/files?path=dd.py`],
       ['GET', '/metrics'],
       ['GET', '/docs/openapi.json'],
       ['POST', '/v1/runs'],

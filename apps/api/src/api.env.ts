@@ -67,6 +67,11 @@ export const ApiEnv = CommonEnv.extend({
     .optional()
     .transform((s) => (s ?? '').split(',').map((o) => o.trim()).filter(Boolean))
     .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/\s]+$/.test(o)), 'CORS_ORIGINS is a comma list of origins such as https://ops.example.com (scheme and host, no path), or *'),
+  /**
+   * The built workbench (apps/web: index.html and assets/) served at / and /assets. Unset:
+   * dist/apps/web beside the api's bundle (or of the repository, run from source). Relative: to the working directory.
+   */
+  WEB_ROOT: z.string().trim().min(1, 'WEB_ROOT is a directory holding the built workbench (index.html, assets/)').optional(),
 }).superRefine((env, ctx) => {
   // Never open by accident: an api without tokens answers anyone who reaches it, so it stays on loopback unless told.
   const host = listenHost(env);

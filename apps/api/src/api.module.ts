@@ -30,8 +30,11 @@ import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
 import { ProviderAvailabilityCheck } from './provider-availability.check';
+import { MeController } from './me.controller';
 import { ProvidersController } from './providers.controller';
 import { RunsController } from './runs.controller';
+import { RunRecordsController } from './run-records.controller';
+import { RunRecordsService } from './run-records.service';
 import { RequestSpanInterceptor } from './request-span.interceptor';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
@@ -68,7 +71,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -114,6 +117,7 @@ export class ApiModule {
           inject: [DS, RunEventHub],
         },
         { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
+        { provide: RunRecordsService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordsService(ds, runs), inject: [DS, RunQueryService] },
         { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },
         {
           provide: ReadinessService,

@@ -16,6 +16,8 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface Principal {
   name: string;
   role: ApiToken['role'];
+  /** No API_TOKENS: every request passes as `anonymous` with write rights. */
+  open?: true;
 }
 
 export function principalOf(res: Response): Principal | undefined {
@@ -59,7 +61,7 @@ export function bearerAuth(book: TokenBook) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (isPublicPath(req.path)) return next();
     if (book.open) {
-      res.locals.principal = { name: 'anonymous', role: 'write' } satisfies Principal;
+      res.locals.principal = { name: 'anonymous', role: 'write', open: true } satisfies Principal;
       return next();
     }
     const presented = presentedToken(req.headers.authorization);

@@ -93,3 +93,35 @@ describe('GET /v1/runs/:id/calls on a panel run', () => {
     expect(res.json.message).toContain('given once');
   });
 });
+
+describe("GET /v1/runs/:id/calls/:callId's schema", () => {
+  let other: string;
+  beforeAll(async () => {
+    const res = await fetch(`${api.base}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(demoConfig()) });
+    other = ((await res.json()) as { id: string }).id;
+    await api.ds.getRepository(AgentCallEntity).insert([
+      call({ runId: other, id: `${other}-c1`, seq: 1, label: 'V1', schemaName: 'JudgeVerdict' }),
+      call({ runId: other, id: `${other}-c2`, seq: 2, stage: 'CRITIQUE', role: 'critic', label: 'C1', schemaName: 'CritiqueOrFilesRequested' }),
+      call({ runId: other, id: `${other}-c3`, seq: 3, label: 'V2', schemaName: null }),
+    ] as never);
+  });
+
+  it("is the JSON Schema of the call's schema_name, from the contracts' zod schema", async () => {
+    const one = (await getJson<{ schema_name: string; schema: { type: string; properties: Record<string, { enum?: string[] }>; required: string[] } }>(`/v1/runs/${other}/calls/${other}-c1`)).json;
+    expect(one.schema_name).toBe('JudgeVerdict');
+    expect(one.schema.type).toBe('object');
+    expect(one.schema.required).toEqual(expect.arrayContaining(['judge', 'score', 'stance', 'top_concerns', 'evidence']));
+    expect(one.schema.properties.stance.enum).toEqual(['for', 'against', 'mixed']);
+  });
+
+  it('is the one merged object a provider is given for "the artifact, or a request for files"', async () => {
+    const one = (await getJson<{ schema: { properties: Record<string, unknown> } }>(`/v1/runs/${other}/calls/${other}-c2`)).json;
+    expect(Object.keys(one.schema.properties)).toEqual(expect.arrayContaining(['verdict', 'problems', 'paths', 'reason']));
+  });
+
+  it('is null for a call without a schema name', async () => {
+    const one = await getJson(`/v1/runs/${other}/calls/${other}-c3`);
+    expect(one.status).toBe(200);
+    expect(one.json).toMatchObject({ schema_name: null, schema: null });
+  });
+});

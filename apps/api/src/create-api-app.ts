@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
-import type { LoggerService, LogLevel } from '@nestjs/common';
+import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import type { OperatorPolicy } from '@roundtable/contracts';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiExceptionFilter } from './api-exception.filter';
@@ -12,6 +14,8 @@ import { docsHandler, DOCS_PATH } from './openapi/docs.handler';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 import { writeRateLimit } from './write-rate-limit.middleware';
+import { webRootOf } from './web-root';
+import { workbenchHandler } from './workbench.handler';
 
 /** Headers a browser client sends and may read, when CORS_ORIGINS lets it call at all. */
 const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Last-Event-ID', 'Idempotency-Key'];
@@ -24,8 +28,9 @@ const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'Rat
  * abort the process from inside Nest.
  *
  * Middleware order is the order a request meets the doors: CORS (answers preflights, which carry
- * no token), the bearer check, the write rate limit, and only then the body parsers, so an
- * anonymous or throttled client cannot make the API read a body. Bull Board (mounted by
+ * no token), the workbench's static files (its page routes and /assets only, GET and HEAD), the
+ * bearer check, the write rate limit, and only then the body parsers, so an anonymous or
+ * throttled client cannot make the API read a body. Bull Board (mounted by
  * @bull-board/nestjs as Nest middleware at init, after these) and /docs sit behind the same doors.
  */
 export async function createApiApp(
@@ -47,6 +52,13 @@ export async function createApiApp(
       maxAge: 600,
     });
   }
+  // The workbench's static files, before the bearer door: they hold no run data, and a browser
+  // opening the page has no token yet. It answers only its own routes; the rest meet the doors.
+  const webRoot = webRootOf(env);
+  if (!existsSync(join(webRoot, 'index.html'))) {
+    new Logger('api').warn(`workbench: no index.html in ${webRoot}; / answers 503 until it is built (node tools/build.mjs web, or set WEB_ROOT)`);
+  }
+  app.use(workbenchHandler(webRoot));
   app.use(bearerAuth(new TokenBook(env.API_TOKENS)));
   app.use(writeRateLimit({ perMinute: env.RATE_LIMIT_WRITES_PER_MIN, storage: app.get(RedisTokenBucketStorage), prefix: env.QUEUE_PREFIX }));
   registerBodyParsers(app, env.API_BODY_LIMIT);

@@ -6,8 +6,12 @@ import { ApiError } from './api-error';
 const oneOf = <const T extends Record<string, string>>(name: string, values: T) =>
   z.enum(values, { error: `${name} must be one of ${Object.values(values).join(', ')} (given once)` });
 
+/** The workflows a run can be (runs.workflow). */
+export const WORKFLOWS = { build: 'build', panel: 'panel' } as const;
+
 export const RunListQuery = z.object({
   status: oneOf('status', RunStatus.enum).optional(),
+  workflow: oneOf('workflow', WORKFLOWS).optional(),
   limit: z
     .string({ error: 'limit must be given once' })
     .regex(/^\d+$/, 'limit must be a whole number between 1 and 500')

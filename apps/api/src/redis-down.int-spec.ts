@@ -67,3 +67,32 @@ describe('POST /v1/runs with Redis gone', () => {
     }
   });
 });
+
+describe('cancel and resume with Redis gone', () => {
+  it('answer 202 within 2 s each, with their jobs left in the outbox for the sweeper', async () => {
+    const submitted = async () => {
+      const res = await fetch(`${api.base}/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(demoConfig()) });
+      expect(res.status).toBe(202);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const toCancel = await submitted();
+    const toResume = await submitted();
+    await api.ds.query(`UPDATE runs SET status = 'halted', halt_reason = 'test' WHERE id = $1`, [toResume]);
+    proxy.takeDown();
+    try {
+      for (const [id, action] of [
+        [toCancel, 'cancel'],
+        [toResume, 'resume'],
+      ] as const) {
+        const { ms, value: res } = await timed(() => fetch(`${api.base}/v1/runs/${id}/${action}`, { method: 'POST' }));
+        expect({ action, status: res.status }).toEqual({ action, status: 202 });
+        // The issue's bound (2 s) for a write with Redis gone, loosely: a behaviour, not a benchmark.
+        expect(ms).toBeLessThan(2500);
+        const rows: { sent_at: Date | null }[] = await api.ds.query(`SELECT sent_at FROM outbox WHERE run_id = $1 AND job_name = $2`, [id, `run.${action}`]);
+        expect(rows).toEqual([{ sent_at: null }]);
+      }
+    } finally {
+      proxy.restore();
+    }
+  });
+});

@@ -5,6 +5,7 @@ import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
 import { RunEntity } from '@roundtable/persistence';
 import { canAppeal, currentScores } from '@roundtable/workflow';
 import { ApiError } from './api-error';
+import { sendAfterCommit } from './send-after-commit';
 import { AppealRequest } from './appeal-request.schema';
 import { unstorableTextIssues } from './storable-text.check';
 import { panelStateOfRun } from './panel-run-view';
@@ -83,11 +84,7 @@ export class RunAppealService {
       };
       return { job, ids: await addToOutbox(em, [job]), status: run.status };
     });
-    try {
-      await this.outbox.dispatch(ids);
-    } catch (e) {
-      this.log.warn(`run ${runId}: run.appeal left in the outbox for the sweeper: ${(e as Error).message}`);
-    }
+    await sendAfterCommit(this.outbox, ids, this.log, `run ${runId}: run.appeal`);
     return { id: runId, requested: 'appeal', status, judges: req.judges, evidence: req.evidence.length, job_id: job.jobId, links: runLinks(runId) };
   }
 }

@@ -3,6 +3,7 @@ import type { EntityManager, DataSource } from 'typeorm';
 import { jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
 import { ApiError } from './api-error';
+import { sendAfterCommit } from './send-after-commit';
 import { ResumeRequest } from './resume-request.schema';
 import { runLinks, RunLinks } from './run-links';
 
@@ -82,11 +83,7 @@ export class RunControlService {
       const job = await decide(em, row);
       return { job, ids: await addToOutbox(em, [job]), status: row.status };
     });
-    try {
-      await this.outbox.dispatch(ids);
-    } catch (e) {
-      this.log.warn(`run ${runId}: ${job.jobName} left in the outbox for the sweeper: ${(e as Error).message}`);
-    }
+    await sendAfterCommit(this.outbox, ids, this.log, `run ${runId}: ${job.jobName}`);
     return { id: runId, requested, status, job_id: job.jobId, links: runLinks(runId) };
   }
 }

@@ -7,6 +7,7 @@ import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
 import { runDetailView, runSummaryView } from './run-views';
+import type { RunListItem, RunListUsage } from './openapi/api-replies.schema';
 
 interface TotalsRow {
   provider: string;
@@ -26,13 +27,32 @@ type UsageWithSubscription = UsageSummary & { subscriptionCostUsd: number | null
 export class RunQueryService {
   constructor(private readonly ds: DataSource) {}
 
-  async list(q: RunListQuery) {
+  async list(q: RunListQuery): Promise<RunListItem[]> {
     const runs = await this.ds.getRepository(RunEntity).find({
-      where: q.status ? { status: q.status } : {},
+      where: { ...(q.status ? { status: q.status } : {}), ...(q.workflow ? { workflow: q.workflow } : {}) },
       order: { createdAt: 'DESC', id: 'DESC' },
       take: q.limit,
     });
-    return runs.map(runSummaryView);
+    const usage = await this.listUsageOf(runs.map((r) => r.id));
+    return runs.map((r) => ({ ...runSummaryView(r), usage: usage.get(r.id) ?? { calls: 0, tokens: 0, cost_usd: null } }));
+  }
+
+  /** The listed runs' calls, tokens and cost in one grouped query (not one per run), counted as usageOf counts them. */
+  private async listUsageOf(runIds: string[]): Promise<Map<string, RunListUsage>> {
+    if (runIds.length === 0) return new Map();
+    const rows: { run_id: string; calls: string; tokens: string; cost_usd: string | null }[] = await this.ds.query(
+      `SELECT run_id,
+              COUNT(*) AS calls,
+              COALESCE(SUM(input_tokens), 0) + COALESCE(SUM(output_tokens), 0) AS tokens,
+              SUM(cost_usd) AS cost_usd
+         FROM agent_calls
+        WHERE run_id = ANY($1::text[]) AND status IN ('completed', 'failed')
+        GROUP BY run_id`,
+      [runIds],
+    );
+    return new Map(
+      rows.map((r) => [r.run_id, { calls: Number(r.calls), tokens: Number(r.tokens), cost_usd: r.cost_usd === null ? null : Math.round(Number(r.cost_usd) * 1e6) / 1e6 }]),
+    );
   }
 
   async get(id: string) {

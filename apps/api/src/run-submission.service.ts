@@ -7,6 +7,7 @@ import { addToOutbox, appendRunEvents, OutboxDispatcher, RunEventPublisher } fro
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
 import { ApiError } from './api-error';
 import { IdempotencyClaim, keyReusedError } from './idempotency-key';
+import { REDIS_WAIT_MS, sendAfterCommit } from './send-after-commit';
 import { within } from './within';
 import { YAML_CONTENT_TYPES } from './body-parsers';
 import { submissionIssues } from './config-paths.check';
@@ -31,13 +32,6 @@ function isKeyTaken(e: unknown): boolean {
   return err?.driverError?.code === '23505' && err.driverError.constraint === 'ux_runs_idempotency_key';
 }
 
-/**
- * How long the reply waits on Redis after the commit, for each of the job's send and the event's
- * publish (side by side): past it the run is still stored and the reply goes, the outbox sweeper
- * sends run.start once Redis answers again and subscribers replay run_created from Postgres. Well
- * inside the 2 s a submit must answer in with Redis gone (ioredis would hold the commands until it is back).
- */
-export const REDIS_WAIT_MS = 1000;
 
 function invalidConfig(err: ProjectConfigError): ApiError {
   return ApiError.badRequest('invalid_project_config', err.message, { issues: err.issues });
@@ -158,14 +152,11 @@ export class RunSubmissionService {
 
   /** The run is committed whatever happens here: a send not done in REDIS_WAIT_MS is left to the outbox sweeper. */
   private async afterCommit(runId: string, outboxIds: number[], events: RunEventEnvelope[]): Promise<void> {
-    const lateSend = (e: Error) => this.log.warn(`run ${runId}: run.start left in the outbox for the sweeper: ${e.message}`);
     const latePublish = (e: Error) => this.log.warn(`run ${runId}: run_created not published (subscribers replay it from Postgres): ${e.message}`);
-    const [sent, published] = await Promise.allSettled([
-      within(this.outbox.dispatch(outboxIds), REDIS_WAIT_MS, lateSend),
+    const [, published] = await Promise.allSettled([
+      sendAfterCommit(this.outbox, outboxIds, this.log, `run ${runId}: run.start`),
       within(this.publisher.publish(events), REDIS_WAIT_MS, latePublish),
     ]);
-    if (sent.status === 'rejected') lateSend(sent.reason as Error);
-    else if (!sent.value.done) this.log.warn(`run ${runId}: Redis did not take run.start within ${REDIS_WAIT_MS} ms; the outbox sweeper sends it once Redis answers`);
     if (published.status === 'rejected') latePublish(published.reason as Error);
   }
 }

@@ -2,6 +2,7 @@ import type { BudgetConfig, ProjectConfig } from '@roundtable/contracts';
 import type { AgentCallEntity, RunEntity } from '@roundtable/persistence';
 import type { CallDetail, CallSummary, RunDetail, RunSummary } from './openapi/api-replies.schema';
 import type { ProviderUsage, RunUsage } from './run-usage';
+import { callReplySchema } from './call-reply-schema';
 
 /**
  * The JSON shapes the API answers with: snake_case, dates as ISO strings, absent values as null.
@@ -92,6 +93,7 @@ export function callDetailView(c: AgentCallEntity): CallDetail {
     run_id: c.runId,
     repair_of: c.repairOf,
     schema_name: c.schemaName,
+    schema: callReplySchema(c.schemaName),
     prompt_hash: c.promptHash,
     messages: c.messages,
     context_refs: c.contextRefs,

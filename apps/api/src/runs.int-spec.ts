@@ -254,7 +254,7 @@ describe('reading runs', () => {
     expect(all.json.length).toBeGreaterThanOrEqual(2);
     const created = all.json.map((r) => Date.parse(r.created_at as string));
     expect([...created].sort((a, b) => b - a)).toEqual(created);
-    expect(Object.keys(all.json[0]).sort()).toEqual(['created_at', 'finished_at', 'id', 'project', 'stage', 'status', 'verdict', 'workflow']);
+    expect(Object.keys(all.json[0]).sort()).toEqual(['created_at', 'finished_at', 'id', 'project', 'stage', 'status', 'usage', 'verdict', 'workflow']);
 
     const running = await getJson<Row[]>('/v1/runs?status=running');
     expect(running.json.map((r) => r.id)).toEqual([runId]);
@@ -262,15 +262,47 @@ describe('reading runs', () => {
     expect(one.json).toHaveLength(1);
   });
 
+  it("gives each listed run its finished calls' count, tokens and known cost, as GET /v1/runs/:id counts them", async () => {
+    const other = (await postJson(demoConfig())).json.id;
+    await api.ds.getRepository(AgentCallEntity).insert([
+      call({ runId: other, id: `${other}-c1`, seq: 1, label: 'P1', inputTokens: 50, outputTokens: 7, finishedAt: new Date() }),
+    ] as never);
+    const usageOf = (list: Row[], id: string) => list.find((r) => r.id === id)?.usage;
+    const list = (await getJson<Row[]>('/v1/runs?limit=500')).json;
+    // The run above: three finished calls (the queued one is not counted), one priced.
+    expect(usageOf(list, runId)).toEqual({ calls: 3, tokens: 2200, cost_usd: 0.012 });
+    expect(usageOf(list, other)).toEqual({ calls: 1, tokens: 57, cost_usd: null });
+    const detail = (await getJson<{ usage: Row }>(`/v1/runs/${runId}`)).json.usage;
+    expect({ calls: detail.calls, tokens: detail.tokens, cost_usd: detail.cost_usd }).toEqual(usageOf(list, runId));
+    // A run without calls: zeros, and no cost claimed.
+    const idle = (await postJson(demoConfig())).json.id;
+    expect(usageOf((await getJson<Row[]>('/v1/runs?limit=500')).json, idle)).toEqual({ calls: 0, tokens: 0, cost_usd: null });
+  });
+
+  it('filters the list by workflow', async () => {
+    const panel = (await postJson(demoConfig())).json.id;
+    await api.ds.query(`UPDATE runs SET workflow = 'panel' WHERE id = $1`, [panel]);
+    const panels = (await getJson<Row[]>('/v1/runs?workflow=panel&limit=500')).json;
+    expect(panels.map((r) => r.id)).toEqual([panel]);
+    const builds = (await getJson<Row[]>('/v1/runs?workflow=build&limit=500')).json;
+    expect(builds.length).toBeGreaterThan(0);
+    expect(builds.every((r) => r.workflow === 'build')).toBe(true);
+    expect(builds.map((r) => r.id)).toContain(runId);
+    expect((await getJson<Row[]>('/v1/runs?workflow=panel&status=running')).json).toEqual([]);
+  });
+
   it.each([
     ['/v1/runs?status=bogus', 'status'],
     ['/v1/runs?limit=0', 'limit'],
     ['/v1/runs?limit=ten', 'limit'],
+    ['/v1/runs?workflow=debate', 'workflow'],
+    ['/v1/runs?workflow=build&workflow=panel', 'workflow'],
   ])('refuses a bad list filter %s, naming it', async (path, name) => {
     const res = await getJson(path);
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_query');
     expect(res.json.message).toContain(name);
+    if (name === 'workflow') expect(res.json.message).toBe('workflow must be one of build, panel (given once)');
   });
 
   it('lists calls in order, filtered by role, stage and failure', async () => {
@@ -314,6 +346,8 @@ describe('reading runs', () => {
       error_code: 'SCHEMA_INVALID',
       response_text: null,
       parsed: null,
+      // 'critique' is no schema this version knows (they are named as AGENT_SCHEMAS names them: Critique …).
+      schema: null,
     });
     expect((await getJson(`/v1/runs/${runId}/calls/nope`)).json).toEqual({ error: 'call_not_found', message: `no call nope in run ${runId}` });
     expect((await getJson(`/v1/runs/run_nope/calls`)).json.error).toBe('run_not_found');

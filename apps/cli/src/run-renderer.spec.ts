@@ -44,6 +44,16 @@ describe('RunRenderer', () => {
     expect(renderer.verdict).toBe('ACCEPT');
   });
 
+  it('folds through libs/run-view: a replayed prefix (a reconnect, a resumed follow) prints nothing twice', () => {
+    const events = demoEvents();
+    const once = renderAll(new RunRenderer(plain, { caps: DEMO_CAPS, autonomy: 2 }), events);
+    const renderer = new RunRenderer(plain, { caps: DEMO_CAPS, autonomy: 2 });
+    const half = Math.floor(events.length / 2);
+    const replayed = [...renderAll(renderer, events.slice(0, half)), ...renderAll(renderer, events)];
+    expect(replayed).toEqual(once);
+    expect(renderer.progress()).toContain('calls 6/12');
+  });
+
   it('quotes the API usage in the closing line when it was fetched', () => {
     const renderer = new RunRenderer(plain);
     const events = demoEvents();

@@ -1,4 +1,5 @@
 import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
+import { elapsedSeconds, emptyRunView, foldRunEvent, hasEnded, pendingCalls, type RunView } from '@roundtable/run-view';
 import { fmtConfidence, fmtInt, fmtSeconds, fmtShort, fmtUsd, fmtWholeSeconds } from './format';
 import { panelLines } from './panel-lines';
 import { paintVerdict, Style } from './terminal';
@@ -47,27 +48,16 @@ const TERMINAL_TAG: Record<string, string> = { done: 'DONE', halted: 'HALTED', n
 
 /**
  * Turns a run's events into the human lines of `run --follow`: one line per agent call plus its
- * gist, stage changes, test results, halts, warnings, and a closing summary. It keeps a tally of
- * usage from the events so the progress line can show budget use without asking the API.
+ * gist, stage changes, test results, halts, warnings, and a closing summary. What it knows of the
+ * run is libs/run-view's RunView, folded from the same envelopes the web workbench folds (so the
+ * terminal and the browser cannot disagree): the progress line's usage, the calls in flight, the
+ * stage and the final status all come from it, and its sequence gate drops a replayed envelope.
  */
 export class RunRenderer {
   caps: RunCaps | null;
   /** Set from the API just before the terminal event is rendered, when it could be fetched. */
   finalUsage: RunUsageView | null = null;
-  /** The run's final status once a terminal event was rendered. */
-  status: string | null = null;
-  verdict: string | null = null;
-  stage: string | null = null;
-  /** From run_created: a panel run has no workspace line. */
-  private workflow: string | null = null;
-
-  private calls = 0;
-  private tokens = 0;
-  private cost: number | null = null;
-  private startedAt: number | null = null;
-  private lastAt: number | null = null;
-  private pending = new Map<string, string>();
-  private testCommand: string | null = null;
+  private view: RunView = emptyRunView();
   private readonly autonomy: number | null;
 
   constructor(
@@ -78,17 +68,29 @@ export class RunRenderer {
     this.autonomy = opts.autonomy ?? null;
   }
 
+  /** The run's final status once it has ended (done, halted, failed …); null while it runs. */
+  get status(): string | null {
+    return hasEnded(this.view) ? this.view.status : null;
+  }
+
+  get verdict(): string | null {
+    return this.view.verdict;
+  }
+
+  get stage(): string | null {
+    return this.view.stage;
+  }
+
   render(ev: RunEventEnvelope): string[] {
+    const before = this.view;
+    this.view = foldRunEvent(before, ev);
+    // The sequence gate: a duplicate or out-of-order envelope was already shown.
+    if (this.view === before) return [];
     const s = this.style;
-    const at = Date.parse(ev.created_at);
-    if (!Number.isNaN(at)) {
-      this.lastAt = at;
-      if (this.startedAt === null) this.startedAt = at;
-    }
+    const view = this.view;
     switch (ev.type) {
       case 'run_created': {
         const p = ev.payload as Payload<'run_created'>;
-        this.workflow = p.workflow;
         const bits = [s.bold(`[run ${ev.run_id}]`), `project=${p.project}`];
         if (p.workflow && p.workflow !== 'build') bits.push(`workflow=${p.workflow}`);
         if (this.autonomy !== null) bits.push(`autonomy=${this.autonomy}`);
@@ -98,45 +100,35 @@ export class RunRenderer {
       }
       case 'run_started': {
         const p = ev.payload as Payload<'run_started'>;
-        if (!Number.isNaN(at)) this.startedAt = at;
-        this.stage = 'INIT';
-        if (this.workflow === 'panel') return [];
+        if (view.workflow === 'panel') return [];
         return [`${s.cyan('[INIT]')} ${p.workspace ? `workspace from ${p.workspace}` : 'empty workspace (greenfield)'}`];
       }
       case 'stage_changed': {
         const p = ev.payload as Payload<'stage_changed'>;
-        this.stage = p.to;
         // HALTED has its own line (run_halted) and DONE the closing summary.
         if (p.to === 'HALTED' || p.to === 'DONE') return [];
         const reason = oneLine(p.reason ?? '');
         return [s.bold(`-> ${p.to}`) + (reason ? s.dim(`: ${reason}`) : '')];
       }
-      case 'agent_call_queued': {
-        const p = ev.payload as Payload<'agent_call_queued'>;
-        this.pending.set(p.call_id, `${p.role} ${p.provider}/${p.model}`);
+      case 'agent_call_queued':
+      case 'tests_started':
         return [];
-      }
       case 'agent_call_completed': {
         const p = ev.payload as Payload<'agent_call_completed'>;
-        this.countCall(p.call_id, (p.input_tokens ?? 0) + (p.output_tokens ?? 0), p.cost_usd);
         const lines = [formatCallLine(p, s)];
         if (p.gist) lines.push(`  ${p.valid ? s.dim(oneLine(p.gist)) : s.red(oneLine(p.gist))}`);
         return lines;
       }
       case 'agent_call_failed': {
         const p = ev.payload as Payload<'agent_call_failed'>;
-        this.countCall(p.call_id, 0, null);
         return [formatFailedCallLine(p, s), `  ${s.red(oneLine(p.error))}`];
-      }
-      case 'tests_started': {
-        this.testCommand = (ev.payload as Payload<'tests_started'>).command;
-        return [];
       }
       case 'tests_completed': {
         const p = ev.payload as Payload<'tests_completed'>;
+        const command = view.build.tests.find((t) => t.result === ev.payload)?.command;
         const exit = `exit=${p.exit_code}`;
         const bits = [s.cyan('[TEST]'), p.label];
-        if (this.testCommand) bits.push(this.testCommand);
+        if (command) bits.push(command);
         bits.push(p.exit_code === 0 ? s.green(exit) : s.red(exit), `passed=${p.passed}`, `failed=${p.failed}`);
         if (p.errors) bits.push(`errors=${p.errors}`);
         if (p.timed_out) bits.push(s.red('timed out'));
@@ -144,16 +136,16 @@ export class RunRenderer {
       }
       case 'files_rejected': {
         const p = ev.payload as Payload<'files_rejected'>;
-        return [`${s.cyan(`[${this.stage ?? 'IMPLEMENT'}]`)} ${p.label} ${s.red('files rejected')}: ${oneLine(p.error)}`];
+        return [`${s.cyan(`[${view.stage ?? 'IMPLEMENT'}]`)} ${p.label} ${s.red('files rejected')}: ${oneLine(p.error)}`];
       }
       case 'files_requested': {
         const p = ev.payload as Payload<'files_requested'>;
-        return [`${s.cyan(`[${this.stage ?? 'READ'}]`)} ${p.label} ${p.role} asks to read ${p.paths.join(', ')} (request ${p.round})`];
+        return [`${s.cyan(`[${view.stage ?? 'READ'}]`)} ${p.label} ${p.role} asks to read ${p.paths.join(', ')} (request ${p.round})`];
       }
       case 'files_read': {
         const p = ev.payload as Payload<'files_read'>;
         const missing = p.files.filter((f) => f.error !== null).length;
-        return [`${s.cyan(`[${this.stage ?? 'READ'}]`)} ${p.label} read ${p.files.length - missing} file(s)${missing ? `, ${missing} not readable` : ''}`];
+        return [`${s.cyan(`[${view.stage ?? 'READ'}]`)} ${p.label} read ${p.files.length - missing} file(s)${missing ? `, ${missing} not readable` : ''}`];
       }
       case 'budget_warning': {
         const p = ev.payload as Payload<'budget_warning'>;
@@ -174,19 +166,15 @@ export class RunRenderer {
       }
       case 'run_completed': {
         const p = ev.payload as Payload<'run_completed'>;
-        this.status = p.status;
-        this.verdict = p.verdict ?? null;
         const verdict = p.verdict ? `${paintVerdict(s, p.verdict)} (confidence ${fmtConfidence(p.confidence)})` : 'none (fact-only report)';
         return [`${this.terminalTag(p.status)} ${this.usageSummary()}. verdict: ${verdict}`];
       }
       case 'run_failed': {
         const p = ev.payload as Payload<'run_failed'>;
-        this.status = 'failed';
         return [`${this.terminalTag('failed')} ${oneLine(p.reason)}`, `${this.usageSummary()}.`];
       }
       case 'run_cancelled': {
         const p = ev.payload as Payload<'run_cancelled'>;
-        this.status = 'cancelled';
         return [`${this.terminalTag('cancelled')} ${p.reason ? `${oneLine(p.reason)}. ` : ''}${this.usageSummary()}.`];
       }
       default:
@@ -199,30 +187,21 @@ export class RunRenderer {
   progress(opts: { inFlight?: boolean } = {}): string {
     const c = this.caps ?? {};
     const of = (used: string, cap: string | null) => (cap === null ? used : `${used}/${cap}`);
+    const { usage } = this.view;
     const parts = [
-      `calls ${of(String(this.calls), c.max_calls != null ? String(c.max_calls) : null)}`,
-      `tokens ${of(fmtInt(this.tokens), c.max_tokens != null ? fmtInt(c.max_tokens) : null)}`,
+      `calls ${of(String(usage.calls), c.max_calls != null ? String(c.max_calls) : null)}`,
+      `tokens ${of(fmtInt(usage.tokens), c.max_tokens != null ? fmtInt(c.max_tokens) : null)}`,
       // Unpriced calls (replay, local models) have no cost to put over the cap.
-      this.cost === null
+      usage.costUsd === null
         ? `cost n/a${c.max_cost_usd != null ? ` (cap ${fmtUsd(c.max_cost_usd)})` : ''}`
-        : `cost ${of(fmtUsd(this.cost), c.max_cost_usd != null ? fmtUsd(c.max_cost_usd) : null)}`,
+        : `cost ${of(fmtUsd(usage.costUsd), c.max_cost_usd != null ? fmtUsd(c.max_cost_usd) : null)}`,
     ];
-    const secs = this.elapsedSeconds();
+    const secs = elapsedSeconds(this.view);
     if (secs !== null) parts.push(`time ${of(fmtWholeSeconds(secs), c.max_seconds != null ? fmtWholeSeconds(c.max_seconds) : null)}`);
     let line = `  budget: ${parts.join(', ')}`;
-    if (opts.inFlight && this.pending.size) line += ` · waiting on ${[...this.pending.values()].join(', ')}`;
+    const waiting = pendingCalls(this.view);
+    if (opts.inFlight && waiting.length) line += ` · waiting on ${waiting.map((c) => `${c.role} ${c.provider}/${c.model}`).join(', ')}`;
     return this.style.dim(line);
-  }
-
-  private countCall(callId: string, tokens: number, cost: number | null | undefined): void {
-    this.pending.delete(callId);
-    this.calls++;
-    this.tokens += tokens;
-    if (typeof cost === 'number') this.cost = (this.cost ?? 0) + cost;
-  }
-
-  private elapsedSeconds(): number | null {
-    return this.startedAt !== null && this.lastAt !== null ? Math.max(0, (this.lastAt - this.startedAt) / 1000) : null;
   }
 
   private terminalTag(status: string): string {
@@ -234,7 +213,8 @@ export class RunRenderer {
 
   /** `8 calls, 20,461 tokens, $0.10, 49s`: the API's figures when known, else the events' tally. */
   private usageSummary(): string {
-    const u = this.finalUsage ?? { calls: this.calls, tokens: this.tokens, cost_usd: this.cost, seconds: this.elapsedSeconds() };
+    const { usage } = this.view;
+    const u = this.finalUsage ?? { calls: usage.calls, tokens: usage.tokens, cost_usd: usage.costUsd, seconds: elapsedSeconds(this.view) };
     const parts = [`${u.calls} call${u.calls === 1 ? '' : 's'}`, `${fmtInt(u.tokens)} tokens`, u.cost_usd === null ? 'cost n/a' : fmtUsd(u.cost_usd)];
     if (u.seconds !== null) parts.push(fmtWholeSeconds(u.seconds));
     return parts.join(', ');

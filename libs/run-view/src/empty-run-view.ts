@@ -57,7 +57,6 @@ export function emptyPanelView(): PanelView {
     roast: null,
     retries: [],
     debate: [],
-    speaking: null,
     revoteBaseline: null,
     moderator: null,
     metrics: null,

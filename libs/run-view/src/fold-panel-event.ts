@@ -59,20 +59,26 @@ export function foldPanelEvent(view: RunView, ev: RunEventEnvelope): RunView | n
     case 'panel_retry':
       return withPanel(view, { retries: [...panel.retries, ev.payload as P<'panel_retry'>] });
     case 'debate_token_delta': {
+      // Upserts the speaker's turn of this round and appends the text; the published message freezes it.
       const p = ev.payload as P<'debate_token_delta'>;
-      const same = panel.speaking && panel.speaking.speaker === p.speaker && panel.speaking.round === p.round;
-      const text = (same ? panel.speaking!.text : '') + p.delta;
-      return withPanel(view, { speaking: { speaker: p.speaker, round: p.round, text } });
+      const i = panel.debate.findIndex((t) => t.streaming && t.speaker === p.speaker && t.round === p.round);
+      const debate = panel.debate.slice();
+      if (i < 0) debate.push({ speaker: p.speaker, round: p.round, message: p.delta, label: null, respondsTo: [], sequence: ev.sequence, streaming: true });
+      else debate[i] = { ...debate[i], message: debate[i].message + p.delta };
+      return withPanel(view, { debate });
     }
     case 'debate_message_published': {
       const p = ev.payload as P<'debate_message_published'>;
-      const turn = { speaker: p.speaker, round: p.round, message: p.message, label: p.label ?? null, respondsTo: p.responds_to ?? [], sequence: ev.sequence };
-      const doneSpeaking = panel.speaking?.speaker === p.speaker && panel.speaking.round === p.round;
-      return withPanel(view, { debate: [...panel.debate, turn], speaking: doneSpeaking ? null : panel.speaking });
+      const i = panel.debate.findIndex((t) => t.streaming && t.speaker === p.speaker && t.round === p.round);
+      const turn = { speaker: p.speaker, round: p.round, message: p.message, label: p.label ?? null, respondsTo: p.responds_to ?? [], sequence: i < 0 ? ev.sequence : panel.debate[i].sequence, streaming: false };
+      const debate = panel.debate.slice();
+      if (i < 0) debate.push(turn);
+      else debate[i] = turn;
+      return withPanel(view, { debate });
     }
     case 'revote_started': {
       const p = ev.payload as P<'revote_started'>;
-      return withPanel(view, { revoteBaseline: p.baseline, speaking: null });
+      return withPanel(view, { revoteBaseline: p.baseline });
     }
     case 'revote_judge_completed': {
       const p = ev.payload as P<'revote_judge_completed'>;
@@ -104,11 +110,13 @@ export function foldPanelEvent(view: RunView, ev: RunEventEnvelope): RunView | n
   }
 }
 
+const pending = (c: JudgeCard): boolean => c.state === 'waiting' || c.state === 'dispatched';
+
 /**
- * A panel that ended before every dispatched judge answered: run_failed marks them failed,
- * a halt or a cancel marks them stopped (no verdict will come for this round).
+ * A panel that ended before every judge answered: run_failed marks the judges still waiting or
+ * thinking failed, a halt or a cancel marks them stopped — no verdict will come, so nothing spins.
  */
 export function closePendingJudges(panel: PanelView | null, state: 'failed' | 'stopped'): PanelView | null {
-  if (!panel || !panel.judges.some((c) => c.state === 'dispatched')) return panel;
-  return { ...panel, judges: panel.judges.map((c) => (c.state === 'dispatched' ? { ...c, state } : c)) };
+  if (!panel || !panel.judges.some(pending)) return panel;
+  return { ...panel, judges: panel.judges.map((c) => (pending(c) ? { ...c, state } : c)) };
 }

@@ -91,13 +91,17 @@ const CASES: { [T in RunEventType]: () => void } = {
   },
   panel_retry: () => expect(panelRun('panel_retry').panel!.retries).toEqual([SAMPLE_PAYLOADS.panel_retry]),
   debate_message_published: () => {
-    const v = panelRun('debate_token_delta', 'debate_message_published');
-    expect(v.panel!.debate).toEqual([{ speaker: 'vc', round: 1, message: 'The moat is thin.', label: 'D1', respondsTo: [], sequence: 3 }]);
-    expect(v.panel!.speaking).toBeNull();
+    const streamed = panelRun('debate_token_delta', 'debate_message_published');
+    expect(streamed.panel!.debate).toEqual([{ speaker: 'vc', round: 1, message: 'The moat is thin.', label: 'D1', respondsTo: [], sequence: 2, streaming: false }]);
+    const whole = panelRun('debate_message_published');
+    expect(whole.panel!.debate).toEqual([{ speaker: 'vc', round: 1, message: 'The moat is thin.', label: 'D1', respondsTo: [], sequence: 2, streaming: false }]);
   },
   debate_token_delta: () => {
     const v = foldRunEvents([envelope('debate_token_delta', 1), envelope('debate_token_delta', 2, { speaker: 'vc', round: 1, delta: ' is thin' })]);
-    expect(v.panel!.speaking).toEqual({ speaker: 'vc', round: 1, text: 'The moat is thin' });
+    expect(v.panel!.debate).toEqual([{ speaker: 'vc', round: 1, message: 'The moat is thin', label: null, respondsTo: [], sequence: 1, streaming: true }]);
+    // The next speaker's tokens open a turn of their own.
+    const next = foldRunEvent(v, envelope('debate_token_delta', 3, { speaker: 'engineer', round: 1, delta: 'I disagree' }));
+    expect(next.panel!.debate.map((t) => [t.speaker, t.message])).toEqual([['vc', 'The moat is thin'], ['engineer', 'I disagree']]);
   },
   revote_started: () => expect(panelRun('revote_started').panel!.revoteBaseline).toEqual({ vc: 4, engineer: 6 }),
   revote_judge_completed: () => {
@@ -152,11 +156,14 @@ describe('foldRunEvent', () => {
     expect(next).toEqual({ ...v, lastSequence: 2 });
   });
 
-  it('marks the judges still pending failed when the run fails, stopped when it halts or is cancelled', () => {
+  it('marks the judges still waiting or thinking failed when the run fails, stopped when it halts or is cancelled', () => {
     const failed = panelRun('judges_dispatched', 'judge_verdict_completed', 'run_failed');
     expect(failed.panel!.judges.map((j) => j.state)).toEqual(['completed', 'failed', 'failed', 'failed', 'failed']);
     const halted = panelRun('judges_dispatched', 'run_halted');
     expect(halted.panel!.judges.map((j) => j.state)).toEqual(['stopped', 'stopped', 'stopped', 'stopped', 'stopped']);
+    // Judges never dispatched (idle) are pending too: nothing spins after the run failed.
+    const early = panelRun('run_failed');
+    expect(early.panel!.judges.map((j) => j.state)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
   });
 
   it('leaves what did not change the same object (so a component can compare by reference)', () => {

@@ -20,7 +20,8 @@ const NOTICE_TYPES: ReadonlySet<string> = new Set<RunNotice['kind']>(['budget_wa
 export function foldRunEvent(view: RunView, ev: RunEventEnvelope): RunView {
   if (ev.sequence <= view.lastSequence) return view;
   if (view.runId !== null && ev.run_id !== view.runId) return view;
-  const seen: RunView = { ...view, runId: ev.run_id, lastSequence: ev.sequence, lastEventAt: ev.created_at };
+  // A view folded from `?after=` (a resumed follow) starts its clock at the first envelope it saw.
+  const seen: RunView = { ...view, runId: ev.run_id, lastSequence: ev.sequence, lastEventAt: ev.created_at, startedAt: view.startedAt ?? ev.created_at };
   return foldCallEvent(seen, ev) ?? foldBuildEvent(seen, ev) ?? foldPanelEvent(seen, ev) ?? foldRunLifecycle(seen, ev);
 }
 

@@ -30,7 +30,7 @@ export interface RunView {
   /** Tallied from the call events: the API's usage (GET /v1/runs/:id) is the authority at the end. */
   usage: EventUsage;
   workspace: string | null;
-  /** created_at of run_started (or run_created before it), and of the latest envelope. */
+  /** created_at of run_started (before it: of the first envelope folded), and of the latest envelope. */
   startedAt: string | null;
   lastEventAt: string | null;
   verdict: string | null;
@@ -140,7 +140,10 @@ export interface DebateTurn {
   message: string;
   label: string | null;
   respondsTo: string[];
+  /** Of the envelope that opened the turn (its first token, or its message). */
   sequence: number;
+  /** True while debate_token_delta streams it; the published message freezes it. */
+  streaming: boolean;
 }
 
 export interface AppealView {
@@ -160,9 +163,8 @@ export interface PanelView {
   dispatches: RunEventPayload<'judges_dispatched'>[];
   roast: { scores: Partial<Record<JudgeRole, number>>; quality: PanelQuality | null } | null;
   retries: RunEventPayload<'panel_retry'>[];
+  /** The transcript in order; a turn still streaming is its last entry. */
   debate: DebateTurn[];
-  /** A turn being streamed (debate_token_delta), until its message is published. */
-  speaking: { speaker: JudgeRole; round: number; text: string } | null;
   revoteBaseline: Partial<Record<JudgeRole, number>> | null;
   moderator: ModeratorSynthesis | null;
   metrics: RunEventPayload<'run_metrics'> | null;

@@ -36,7 +36,16 @@ export const RunSummary = z
     finished_at: iso.nullable(),
   });
 
-export const RunList = z.array(RunSummary);
+/** A run's calls in the list: finished calls only, as GET /v1/runs/:id counts them. */
+export const RunListUsage = z.object({
+  calls: z.number().describe('finished calls (completed or failed)'),
+  tokens: z.number().describe('input + output tokens of those calls'),
+  cost_usd: z.number().nullable().describe('the known prices summed; null when no call had one (never a guessed 0)'),
+});
+
+export const RunListItem = RunSummary.extend({ usage: RunListUsage });
+
+export const RunList = z.array(RunListItem);
 
 export const RunUsage = z
   .object({
@@ -128,6 +137,10 @@ export const CallDetail = CallSummary.extend({
   run_id: z.string(),
   repair_of: z.string().nullable(),
   schema_name: z.string().nullable(),
+  schema: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe("the JSON Schema of schema_name (the contracts' zod schema, as a provider is given it); null when the call has none or a name this version does not know"),
   prompt_hash: z.string(),
   messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).describe('the exact prompt sent'),
   context_refs: z.array(z.string()),
@@ -163,11 +176,20 @@ export const AppealRequested = z
     links: RunLinks,
   });
 
+/** Who the presented token is (GET /v1/me): the workbench shows act buttons to write tokens and open APIs only. */
+export const Me = z.object({
+  name: z.string().nullable().describe("the token's name in API_TOKENS; null when the API runs open (no tokens)"),
+  role: z.enum(['read', 'write', 'open']).describe('open: no API_TOKENS, every request may write'),
+});
+
 export const HealthReply = z.object({ status: z.literal('ok') });
 export const ReadyReply = z.object({ status: z.literal('ok'), checks: z.record(z.string(), z.string()) });
 
 export type RunSummary = z.infer<typeof RunSummary>;
+export type RunListUsage = z.infer<typeof RunListUsage>;
+export type RunListItem = z.infer<typeof RunListItem>;
 export type PanelSummary = z.infer<typeof PanelSummary>;
 export type RunDetail = z.infer<typeof RunDetail>;
 export type CallSummary = z.infer<typeof CallSummary>;
 export type CallDetail = z.infer<typeof CallDetail>;
+export type Me = z.infer<typeof Me>;

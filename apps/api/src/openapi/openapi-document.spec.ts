@@ -13,10 +13,12 @@ describe('buildOpenApiDocument', () => {
   it('describes every route of the API', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/',
       '/docs/openapi.json',
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v1/me',
       '/v1/providers',
       '/v1/runs',
       '/v1/runs/{id}',
@@ -24,7 +26,10 @@ describe('buildOpenApiDocument', () => {
       '/v1/runs/{id}/calls',
       '/v1/runs/{id}/calls/{callId}',
       '/v1/runs/{id}/cancel',
+      '/v1/runs/{id}/diff',
       '/v1/runs/{id}/events',
+      '/v1/runs/{id}/files',
+      '/v1/runs/{id}/records',
       '/v1/runs/{id}/report',
       '/v1/runs/{id}/resume',
     ]);
@@ -36,7 +41,7 @@ describe('buildOpenApiDocument', () => {
     // Input side: a field with a default is optional for the client.
     expect(s.BuildProjectConfig.required).not.toContain('autonomy');
     expect((s.ResumeRequest.properties as Record<string, { enum?: string[] }>).from.enum).toContain('CRITIQUE');
-    expect(JSON.stringify(s.RunList)).toContain('#/components/schemas/RunSummary');
+    expect(JSON.stringify(s.RunList)).toContain('#/components/schemas/RunListItem');
     expect((s.RunDetail.properties as Record<string, unknown>).usage).toEqual({ $ref: '#/components/schemas/RunUsage' });
     // Every $ref points at a component that exists.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([A-Za-z]+)"/g)].map((m) => m[1]);
@@ -85,5 +90,21 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(doc.paths['/v1/runs/{id}'].get.responses)).toContain('401');
     expect(doc.paths['/healthz'].get.security).toEqual([]);
     expect(doc.paths['/readyz'].get.security).toEqual([]);
+    expect(doc.paths['/'].get.security).toEqual([]);
+  });
+
+  it("describes the run page's routes: the list's usage, the records of either workflow, the diff and a file by path", () => {
+    const s = doc.components.schemas;
+    expect(JSON.stringify(s.RunList)).toContain('#/components/schemas/RunListItem');
+    expect((s.RunListItem.properties as Record<string, unknown>).usage).toEqual({ $ref: '#/components/schemas/RunListUsage' });
+    expect(JSON.stringify(s.RunRecords)).toContain('#/components/schemas/BuildRecords');
+    expect(JSON.stringify(s.RunRecords)).toContain('#/components/schemas/PanelRecords');
+    expect(s.BuildRecords.required).toEqual(expect.arrayContaining(['proposals', 'critiques', 'implementations', 'test_runs', 'reviews', 'synthesis', 'disagreements', 'open_questions', 'acceptance_criteria']));
+    expect(s.PanelRecords.required).toEqual(expect.arrayContaining(['judges', 'debate', 'revote', 'moderator', 'appeal']));
+    expect(Object.keys(doc.paths['/v1/runs/{id}/diff'].get.responses)).toEqual(expect.arrayContaining(['200', '404', '409', '401']));
+    const files = doc.paths['/v1/runs/{id}/files'].get as unknown as { parameters: { name: string; required?: boolean }[]; responses: Record<string, unknown> };
+    expect(files.parameters.find((p) => p.name === 'path')?.required).toBe(true);
+    expect(Object.keys(files.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409', '401']));
+    expect(JSON.stringify((s.CallDetail.properties as Record<string, unknown>).schema)).toContain('null');
   });
 });

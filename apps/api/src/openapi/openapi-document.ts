@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { AcceptanceCriterion, PanelProjectConfig, ProjectConfig } from '@roundtable/contracts';
 import { AppealRequest } from '../appeal-request.schema';
-import { CALL_ROLES, CALL_STAGES } from '../query-params';
+import { CALL_ROLES, CALL_STAGES, WORKFLOWS } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
 import * as Replies from './api-replies.schema';
 import { ProvidersReply } from './providers-reply.schema';
+import { BuildRecords, PanelRecords, RunRecords } from './run-records.schema';
+import { MAX_FILE_PATH_CHARS } from '../workspace-file-path';
+import { WORKBENCH_CSP } from '../workbench.handler';
 import { RUN_EVENT_DISCRIMINATOR, RUN_EVENT_FRAMES, RunEventFrame } from './run-event-frames.schema';
 
 type JsonObject = Record<string, unknown>;
@@ -23,6 +26,8 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   RunLinks: Replies.RunLinks,
   SubmittedRun: Replies.SubmittedRun,
   RunSummary: Replies.RunSummary,
+  RunListUsage: Replies.RunListUsage,
+  RunListItem: Replies.RunListItem,
   RunList: Replies.RunList,
   RunUsage: Replies.RunUsage,
   ProviderUsage: Replies.ProviderUsage,
@@ -33,6 +38,9 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   CallSummary: Replies.CallSummary,
   CallList: Replies.CallList,
   CallDetail: Replies.CallDetail,
+  RunRecords,
+  BuildRecords,
+  PanelRecords,
   ControlRequested: Replies.ControlRequested,
   AppealRequested: Replies.AppealRequested,
   RunEvent: RunEventFrame,
@@ -40,6 +48,7 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   Health: Replies.HealthReply,
   Ready: Replies.ReadyReply,
   Providers: ProvidersReply,
+  Me: Replies.Me,
 };
 
 /** One registry per direction, so a schema used by another is a $ref to its component, not a copy. */
@@ -143,9 +152,10 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           },
         },
         get: {
-          summary: 'List runs, newest first',
+          summary: 'List runs, newest first, each with its calls, tokens and cost',
           parameters: [
             { name: 'status', in: 'query', schema: { type: 'string', enum: ['queued', 'running', 'done', 'halted', 'needs_input', 'cancelled', 'failed'] } },
+            { name: 'workflow', in: 'query', schema: { type: 'string', enum: Object.values(WORKFLOWS) } },
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
           ],
           responses: { '200': json('Runs', 'RunList'), '400': error('A query parameter is not valid.'), ...AUTH_ERRORS },
@@ -157,6 +167,9 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           responses: { '200': json('The provider registry', 'Providers'), ...AUTH_ERRORS },
         },
       },
+      '/v1/me': {
+        get: { summary: 'Who the presented token is: its name and role (read, write; open when the API has no tokens)', responses: { '200': json('The token', 'Me'), ...AUTH_ERRORS } },
+      },
       '/v1/runs/{id}': {
         get: { summary: 'One run with its usage against its caps', parameters: [runId], responses: { '200': json('The run', 'RunDetail'), '404': error('No such run.'), ...AUTH_ERRORS } },
       },
@@ -165,6 +178,52 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           summary: "The run's report (Markdown)",
           parameters: [runId],
           responses: { '200': { description: 'The report', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': error('No such run.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/records': {
+        get: {
+          summary: "What the run recorded, as its page shows it: a build's proposals, critiques, implementations, tests, reviews and synthesis; a panel's judges, debate, re-vote, moderator and appeal",
+          description: "From the run's snapshot (runs.workflow_state), never from its workspace; the shape is chosen by `workflow`. A run that has not started yet has empty lists.",
+          parameters: [runId],
+          responses: { '200': json('The records', 'RunRecords'), '404': error('No such run.'), '409': error('The run is of a workflow this api cannot read.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/diff': {
+        get: {
+          summary: "The run branch's whole diff (every round against the base commit)",
+          description: 'The diff the test-runner stored with its last commit on the run branch (an artifacts row), never read from the workspace. Stored up to 1 MiB; a longer one ends with a line saying where it was cut.',
+          parameters: [runId],
+          responses: {
+            '200': { description: 'A unified diff', content: { 'text/x-diff': { schema: { type: 'string' } } } },
+            '404': error('No such run, or it applied no implementation to a git workspace (no_diff).'),
+            '409': error('A panel run: it changes no files (diff_unavailable).'),
+            ...AUTH_ERRORS,
+          },
+        },
+      },
+      '/v1/runs/{id}/files': {
+        get: {
+          summary: 'A workspace file as the run last wrote it (read-only)',
+          description:
+            "The content an applied implementation wrote, from the run's records, never read from the workspace: only a path the run wrote can be answered. `implementations[].files[].path` in /records lists them.",
+          parameters: [
+            runId,
+            {
+              name: 'path',
+              in: 'query',
+              required: true,
+              description: `relative to the workspace: not absolute, no \`..\` segment, no backslash, NUL or control character, not in .git, at most ${MAX_FILE_PATH_CHARS} characters`,
+              schema: { type: 'string', minLength: 1, maxLength: MAX_FILE_PATH_CHARS },
+              example: 'dd.py',
+            },
+          ],
+          responses: {
+            '200': { description: 'The file', content: { 'text/plain': { schema: { type: 'string' } } } },
+            '400': error('The path is missing, given twice or not a relative workspace path (invalid_path; `issues` names `path`).'),
+            '404': error('No such run; or the run never wrote that path (file_not_found), or deleted it after (file_deleted).'),
+            '409': error('A panel run: it changes no files (files_unavailable).'),
+            ...AUTH_ERRORS,
+          },
         },
       },
       '/v1/runs/{id}/events': {
@@ -245,6 +304,17 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         get: {
           summary: 'This document (Swagger UI renders it at /docs)',
           responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object', properties: { openapi: { type: 'string' }, paths: { type: 'object' } }, required: ['openapi', 'paths'] } } } }, ...AUTH_ERRORS },
+        },
+      },
+      '/': {
+        get: {
+          summary: 'The workbench (a single-page app; also at /runs, /runs/{id}, /runs/{id}/calls/{callId} and /new, its bundle under /assets/)',
+          description: `Static files from WEB_ROOT (default dist/apps/web), served without a token: they hold no run data, and the page asks for a token to call /v1 with. Content-Security-Policy: ${WORKBENCH_CSP}.`,
+          security: [],
+          responses: {
+            '200': { description: "The workbench's index.html", content: { 'text/html': { schema: { type: 'string' } } }, headers: { 'Content-Security-Policy': { schema: { type: 'string' }, description: WORKBENCH_CSP } } },
+            '503': error('The workbench is not built on this api (workbench_not_built): run `node tools/build.mjs web`.'),
+          },
         },
       },
       '/healthz': { get: { summary: 'Liveness', security: [], responses: { '200': json('The process serves', 'Health') } } },

@@ -1,0 +1,95 @@
+import type { DataSource } from 'typeorm';
+import { ArtifactEntity, type RunEntity } from '@roundtable/persistence';
+import type { ImplementationRecord } from '@roundtable/workflow';
+import { ApiError } from './api-error';
+import { buildRecordsView, buildStateOfRun } from './build-run-records';
+import type { BuildRecords, PanelRecords } from './openapi/run-records.schema';
+import { panelRecordsView } from './panel-run-records';
+import type { RunQueryService } from './run-query.service';
+import { normalizedPath } from './workspace-file-path';
+
+/** A file as the run last wrote it: the implementation whose round wrote it, and its whole content. */
+export interface WrittenFile {
+  content: string;
+  implementation: string;
+}
+
+/**
+ * What a run recorded, read back for its page: the records of its snapshot, the run branch's
+ * diff and the files it wrote. Everything comes from the database (the snapshot on the run row,
+ * the diff's artifacts row): the workspace on disk may be gone, or on another machine, and is
+ * never read, so no path a client sends can reach a file system.
+ */
+export class RunRecordsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly runs: RunQueryService,
+  ) {}
+
+  async records(id: string): Promise<BuildRecords | PanelRecords> {
+    const run = await this.runs.runOrThrow(id);
+    if (run.workflow === 'panel') return panelRecordsView(run);
+    if (run.workflow === 'build') return buildRecordsView(run);
+    throw unknownWorkflow(run);
+  }
+
+  /**
+   * The run branch's whole diff: the diff the test-runner stored with the last commit it made
+   * (each commit's diff is cumulative, every round against the base). A diff over the
+   * test-runner's 1 MiB cap was stored cut, and ends with a line that says so.
+   */
+  async diff(id: string): Promise<string> {
+    const run = await this.buildRunOrThrow(id, 'diff');
+    const committed = buildStateOfRun(run).implementations.filter((i) => i.diff);
+    const last = committed[committed.length - 1]?.diff;
+    const artifact = last ? await this.ds.getRepository(ArtifactEntity).findOneBy({ id: last.artifactId, runId: id, kind: 'diff' }) : null;
+    if (!artifact) {
+      throw ApiError.notFound('no_diff', `run ${id} has applied no implementation to a git workspace, so it has no diff (GET /v1/runs/${id}/records lists its implementations)`);
+    }
+    return artifact.content;
+  }
+
+  /** `path` (already checked and normalized) as the run last wrote it; 404 when it never wrote it, or deleted it after. */
+  async file(id: string, path: string): Promise<WrittenFile> {
+    const run = await this.buildRunOrThrow(id, 'files');
+    const written = writtenFiles(buildStateOfRun(run).implementations);
+    const file = written.get(path);
+    if (file === undefined) {
+      throw ApiError.notFound('file_not_found', `run ${id} never wrote ${JSON.stringify(path)} (GET /v1/runs/${id}/records lists the files each implementation wrote)`);
+    }
+    if (file.deletedBy !== null) {
+      throw ApiError.notFound('file_deleted', `run ${id} wrote ${JSON.stringify(path)} in ${file.implementation} and deleted it in ${file.deletedBy}`);
+    }
+    return { content: file.content, implementation: file.implementation };
+  }
+
+  private async buildRunOrThrow(id: string, what: 'diff' | 'files'): Promise<RunEntity> {
+    const run = await this.runs.runOrThrow(id);
+    if (run.workflow === 'build') return run;
+    if (run.workflow === 'panel') {
+      throw new ApiError(409, { error: `${what === 'diff' ? 'diff' : 'files'}_unavailable`, message: `run ${id} is a panel run; a panel changes no files, so it has no ${what === 'diff' ? 'diff' : 'files'}` });
+    }
+    throw unknownWorkflow(run);
+  }
+}
+
+/**
+ * Every path the applied implementations wrote, oldest round first, so a later round's write
+ * (or deletion) wins. Rejected implementations changed nothing in the workspace and are left out.
+ */
+function writtenFiles(impls: readonly ImplementationRecord[]): Map<string, WrittenFile & { deletedBy: string | null }> {
+  const files = new Map<string, WrittenFile & { deletedBy: string | null }>();
+  for (const impl of impls) {
+    if (impl.status !== 'applied') continue;
+    for (const f of impl.body.files) files.set(normalizedPath(f.path), { content: f.content, implementation: impl.label, deletedBy: null });
+    for (const d of impl.body.deleted ?? []) {
+      const earlier = files.get(normalizedPath(d));
+      if (earlier) earlier.deletedBy = impl.label;
+    }
+  }
+  return files;
+}
+
+function unknownWorkflow(run: RunEntity): ApiError {
+  return new ApiError(409, { error: 'unknown_workflow', message: `run ${run.id} is a ${run.workflow} run, which this api version cannot read` });
+}
