@@ -71,25 +71,23 @@ function Judges({ panel, records }: { panel: PanelView; records: PanelRecords | 
 function Debate({ panel }: { panel: PanelView }) {
   return (
     <Section title="Debate">
-      {panel.debate.length === 0 && !panel.speaking && <Empty>No debate turn yet.</Empty>}
+      {panel.debate.length === 0 && <Empty>No debate turn yet.</Empty>}
       <ol className="debate">
         {panel.debate.map((t) => (
-          <li key={t.sequence} data-testid="debate-turn" className="turn">
+          <li key={t.sequence} data-testid="debate-turn" className={t.streaming ? 'turn speaking' : 'turn'} aria-busy={t.streaming || undefined}>
             <p className="turn-head">
-              <strong>{JUDGE_NAMES[t.speaker]}</strong> <span className="muted">round {t.round}{t.label ? ` · ${t.label}` : ''}{t.respondsTo.length ? ` · responds to ${t.respondsTo.join(', ')}` : ''}</span>
+              <strong>{JUDGE_NAMES[t.speaker]}</strong>{' '}
+              <span className="muted">
+                round {t.round}
+                {t.label ? ` · ${t.label}` : ''}
+                {t.respondsTo.length ? ` · responds to ${t.respondsTo.join(', ')}` : ''}
+                {t.streaming ? ' · speaking…' : ''}
+              </span>
             </p>
             <p className="prose">{t.message}</p>
           </li>
         ))}
       </ol>
-      {panel.speaking && (
-        <div className="turn speaking" aria-live="polite">
-          <p className="turn-head">
-            <strong>{JUDGE_NAMES[panel.speaking.speaker]}</strong> <span className="muted">round {panel.speaking.round} · speaking…</span>
-          </p>
-          <p className="prose">{panel.speaking.text}</p>
-        </div>
-      )}
     </Section>
   );
 }
