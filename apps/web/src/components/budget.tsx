@@ -57,7 +57,7 @@ export function Budget({ view, detail }: { view: RunView; detail: RunDetail | nu
       </div>
       <p className="muted">
         {failed > 0 && `${failed} failed call${failed === 1 ? '' : 's'} counted. `}
-        {unpriced > 0 && `${unpriced} call${unpriced === 1 ? '' : 's'} had no known price, so the cost leaves them out.`}
+        {unpriced > 0 && `${unpriced} call${unpriced === 1 ? '' : 's'} had no known price, so the cost leaves ${unpriced === 1 ? 'it' : 'them'} out.`}
       </p>
       {warnings.length > 0 && (
         <ul className="notices">

@@ -104,7 +104,7 @@ function Critiques({ view, records }: { view: RunView; records: BuildRecords | n
   );
 }
 
-function FileBody({ runId, path }: { runId: string; path: string }) {
+function FileBody({ runId, path, bytes }: { runId: string; path: string; bytes: number | null }) {
   const { api } = useApp();
   const [body, setBody] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -116,6 +116,7 @@ function FileBody({ runId, path }: { runId: string; path: string }) {
     <details onToggle={(e) => (e.currentTarget.open ? load() : undefined)}>
       <summary>
         <span className="mono">{path}</span>
+        {bytes !== null && <span className="muted"> {fmtInt(bytes)} bytes</span>}
       </summary>
       {error ? <p className="error">{error}</p> : body === null ? <p className="muted">Loading…</p> : <pre className="code">{body}</pre>}
     </details>
@@ -135,8 +136,7 @@ function Implementation({ runId, label, files, fixRound, r }: { runId: string; l
         <ul className="files">
           {(r?.files ?? files.map((path) => ({ path, bytes: null as number | null }))).map((f) => (
             <li key={f.path}>
-              <FileBody runId={runId} path={f.path} />
-              {f.bytes !== null && <span className="muted"> {fmtInt(f.bytes)} bytes</span>}
+              <FileBody runId={runId} path={f.path} bytes={f.bytes} />
             </li>
           ))}
         </ul>
@@ -197,13 +197,13 @@ export function BuildSections({ view, records, runId, diff }: { view: RunView; r
       </Pair>
       <Section title="Acceptance criteria">
         {criteria?.length ? (
-          <ol className="criteria">
+          <ul className="criteria">
             {criteria.map((c) => (
               <li key={c.id}>
                 <span className="mono">{c.id}</span> {c.text}
               </li>
             ))}
-          </ol>
+          </ul>
         ) : (
           <Empty>Not locked yet: the criteria are fixed when a critique accepts.</Empty>
         )}

@@ -46,7 +46,7 @@ function CallBody({ c }: { c: CallDetail }) {
       <Section title="Parsed">{c.parsed === null || c.parsed === undefined ? <Empty>Nothing parsed.</Empty> : <pre className="code">{json(c.parsed)}</pre>}</Section>
       <Section title="Schema">
         {c.schema ? (
-          <details>
+          <details open>
             <summary>
               JSON Schema of <span className="mono">{c.schema_name}</span>
             </summary>

@@ -2,6 +2,7 @@ import { hasEnded, type RunView } from '@roundtable/run-view';
 import { useEffect, useMemo } from 'react';
 import type { BuildRecords, PanelRecords, RunRecords } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
+import { detailKey, endKey, recordsKey } from '../lib/refetch-keys';
 import { reportHtml } from '../lib/report-html';
 import type { StreamState } from '../lib/run-event-stream';
 import { ActPanel } from './act-panel';
@@ -17,32 +18,6 @@ import { errorText, useAsync, type Async } from './use-async';
 import { useRunFollow } from './use-run-follow';
 
 const STREAM_TEXT: Record<StreamState, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', ended: 'ended' };
-
-/**
- * What, in the view, changes the records (GET /v1/runs/:id/records): each *_recorded event and the
- * panel's verdicts, turns, re-votes, close and appeals. The records are refetched when it changes.
- */
-function recordsKey(v: RunView): string {
-  const b = v.build;
-  const p = v.panel;
-  return [
-    v.lastSequence > 0 ? 1 : 0,
-    b.proposals.length,
-    b.critiques.length,
-    b.criteria ? 1 : 0,
-    b.implementations.length,
-    b.tests.filter((t) => t.result).length,
-    b.reviews.length,
-    b.synthesis ? 1 : 0,
-    p ? p.judges.filter((j) => j.verdict).length : '-',
-    p?.roast ? 1 : 0,
-    p?.debate.length ?? '-',
-    p ? p.judges.filter((j) => j.revote).length : '-',
-    p?.moderator ? 1 : 0,
-    p?.appeals.map((a) => (a.after ? 2 : 1)).join('') ?? '-',
-    v.status,
-  ].join('|');
-}
 
 function Notices({ view }: { view: RunView }) {
   const lines = view.notices
@@ -101,12 +76,13 @@ export function RunPage({ runId }: { runId: string }) {
   const ended = hasEnded(view);
   const isPanel = view.panel !== null || view.workflow === 'panel';
 
-  const detailKey = `${view.status}|${view.usage.calls}|${view.resumes.length}|${view.panel?.appeals.length ?? 0}|${view.lastSequence > 0}`;
-  const detail = useAsync(() => api.run(runId), detailKey);
-  const records = useAsync<RunRecords>(view.lastSequence > 0 ? () => api.records(runId) : null, recordsKey(view));
-  const endKey = ended ? `${view.lastSequence}` : 'running';
-  const diff = useAsync(ended && !isPanel ? () => api.diff(runId) : null, `diff|${endKey}`);
-  const report = useAsync(ended ? () => api.report(runId) : null, `report|${endKey}`);
+  // Documents read by id, each fetched when the folded view says it changed (lib/refetch-keys.ts).
+  const detail = useAsync(() => api.run(runId), detailKey(view));
+  const recKey = recordsKey(view);
+  const records = useAsync<RunRecords>(recKey === null ? null : () => api.records(runId), recKey ?? 'none');
+  const ends = endKey(view);
+  const diff = useAsync(ends !== null && !isPanel ? () => api.diff(runId) : null, `diff|${ends}`);
+  const report = useAsync(ends !== null ? () => api.report(runId) : null, `report|${ends}`);
 
   // Another tab (or the CLI) may resume or appeal an ended run: look now and then, and follow again if so.
   const detailValue = detail.state === 'ok' ? detail.value : null;
