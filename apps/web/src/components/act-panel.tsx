@@ -47,44 +47,34 @@ function CapInputs({ prefix, values, caps, issues, onChange, only }: { prefix: s
   );
 }
 
-/** One act's outcome line: what was asked and what the api said. */
-function Outcome({ text, error }: { text: string | null; error: string | null }) {
-  if (error)
-    return (
-      <p role="alert" className="error">
-        {error}
-      </p>
-    );
-  if (text)
-    return (
-      <p role="status" className="good-text">
-        {text}
-      </p>
-    );
-  return null;
+/** What the api said no to, beside the act (a success is said by the page: the form may leave once the run moves on). */
+function Outcome({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="error" data-testid="act-outcome">
+      {error}
+    </p>
+  );
 }
 
-function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: () => void }) {
+function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: (said: string) => void }) {
   const { api } = useApp();
   const [caps, setCaps] = useState<Partial<Record<CapName, string>>>({});
   const [from, setFrom] = useState('');
   const [issues, setIssues] = useState<FormIssues>({});
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const built = resumeBody({ from, caps });
-    setDone(null);
     setError(null);
     if (!built.ok) return setIssues(built.issues);
     setIssues({});
     setBusy(true);
     try {
       await api.resume(runId, built.body);
-      setDone('Resume requested: the run picks up where it stopped.');
       setCaps({});
-      onActed();
+      onActed('Resume requested: the run picks up where it stopped.');
     } catch (err) {
       setError(actError(err));
     } finally {
@@ -110,25 +100,23 @@ function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: Run
       <button type="submit" disabled={busy}>
         Resume run
       </button>
-      <Outcome text={done} error={error} />
+      <Outcome error={error} />
     </form>
   );
 }
 
-function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDetail | null; onActed: () => void }) {
+function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDetail | null; onActed: (said: string) => void }) {
   const { api } = useApp();
   const [evidence, setEvidence] = useState('');
   const [judges, setJudges] = useState<JudgeRole[]>([]);
   const [caps, setCaps] = useState<Partial<Record<CapName, string>>>({});
   const [issues, setIssues] = useState<FormIssues>({});
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const canAppeal = detail?.panel?.can_appeal;
   const toggle = (j: JudgeRole) => setJudges((js) => (js.includes(j) ? js.filter((x) => x !== j) : JUDGE_ORDER.filter((x) => x === j || js.includes(x))));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setDone(null);
     setError(null);
     const built = appealBody({ evidence, judges, caps });
     if (!built.ok) return setIssues(built.issues);
@@ -136,9 +124,8 @@ function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDeta
     setBusy(true);
     try {
       await api.appeal(runId, built.body);
-      setDone(`Appeal requested: ${judges.map((j) => JUDGE_NAMES[j]).join(', ')} re-score with the new evidence.`);
       setEvidence('');
-      onActed();
+      onActed(`Appeal requested: ${judges.map((j) => JUDGE_NAMES[j]).join(', ')} re-score with the new evidence.`);
     } catch (err) {
       setError(actError(err));
     } finally {
@@ -179,24 +166,22 @@ function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDeta
         <button type="submit" disabled={busy}>
           Appeal
         </button>
-        <Outcome text={done} error={error} />
+        <Outcome error={error} />
       </div>
     </form>
   );
 }
 
-function CancelButton({ runId, onActed }: { runId: string; onActed: () => void }) {
+function CancelButton({ runId, onActed }: { runId: string; onActed: (said: string) => void }) {
   const { api } = useApp();
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const cancel = async () => {
     setBusy(true);
     setError(null);
     try {
       await api.cancel(runId);
-      setDone('Cancel requested.');
-      onActed();
+      onActed('Cancel requested: calls in flight finish, nothing new starts.');
     } catch (err) {
       setError(actError(err));
     } finally {
@@ -208,7 +193,7 @@ function CancelButton({ runId, onActed }: { runId: string; onActed: () => void }
       <button type="button" className="danger" onClick={cancel} disabled={busy}>
         Cancel run
       </button>
-      <Outcome text={done} error={error} />
+      <Outcome error={error} />
     </div>
   );
 }
@@ -231,7 +216,7 @@ const RESUMABLE = new Set(['halted', 'needs_input', 'failed', 'cancelled']);
  * act is an entry of ACTS below, shown when the run's state allows it, so approve, reject and
  * answer join as entries without touching the rest of the page.
  */
-export function ActPanel({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: () => void }) {
+export function ActPanel({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: (said: string) => void }) {
   const acts: Act[] = [
     { key: 'cancel', title: 'Cancel', when: (v) => RUNNING.has(v.status), render: () => <CancelButton runId={runId} onActed={onActed} /> },
     { key: 'resume', title: 'Resume', when: (v) => RESUMABLE.has(v.status), render: () => <ResumeForm runId={runId} view={view} detail={detail} onActed={onActed} /> },

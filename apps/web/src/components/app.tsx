@@ -40,6 +40,8 @@ export function App() {
     if (path !== location.pathname + location.search) history.pushState(null, '', path);
     setRoute(routeOf(location.pathname));
     window.scrollTo(0, 0);
+    // A screen reader hears the new page: focus moves to its main region, as a full load would start there.
+    requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true }));
   }, []);
 
   useEffect(() => {

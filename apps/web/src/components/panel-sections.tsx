@@ -30,7 +30,7 @@ function Judges({ panel, records }: { panel: PanelView; records: PanelRecords | 
           const r = records?.judges.find((x) => x.judge === j.judge);
           const v = j.verdict;
           return (
-            <article key={j.judge} data-testid="judge-card" data-judge={j.judge} className={`judge-card state-${j.state}`} aria-labelledby={`judge-${j.judge}`}>
+            <article key={j.judge} data-testid="judge-card" data-judge={j.judge} className={`judge-card state-${j.state}`}>
               <header>
                 <h3 id={`judge-${j.judge}`}>{JUDGE_NAMES[j.judge]}</h3>
                 <span className="score" aria-label={`score ${j.score ?? 'not yet'}`}>
@@ -176,7 +176,7 @@ function Appeal({ panel, records }: { panel: PanelView; records: PanelRecords | 
             <ul>
               {JUDGE_ORDER.filter((j) => a.judges.includes(j)).map((j) => (
                 <li key={j}>
-                  <strong>{JUDGE_NAMES[j]}</strong>: {a.before[j] ?? '—'} → {a.after?.[j] ?? '…'}
+                  <strong>{JUDGE_NAMES[j]}</strong>: {a.before[j] ?? '—'} → {a.after ? (a.after[j] ?? 'no new score') : '…'}
                   {a.changeReasons[j] && <div className="muted">{a.changeReasons[j]}</div>}
                 </li>
               ))}

@@ -1,5 +1,5 @@
 import { hasEnded, type RunView } from '@roundtable/run-view';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { BuildRecords, PanelRecords, RunRecords } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
 import { detailKey, endKey, recordsKey } from '../lib/refetch-keys';
@@ -72,7 +72,16 @@ function Report({ report }: { report: Async<string> | null }) {
 /** The run page: the live view (folded from the event stream), and the documents fetched as events say they changed. */
 export function RunPage({ runId }: { runId: string }) {
   const { api, me } = useApp();
-  const { view, stream, refused, reconnects, restart } = useRunFollow(runId);
+  const { view, stream, refused, reconnects, restart, endings } = useRunFollow(runId);
+  const [acted, setActed] = useState<string | null>(null);
+  const onActed = useCallback(
+    (said: string) => {
+      setActed(said);
+      eagerUntil.current = Date.now() + 20_000;
+      restart();
+    },
+    [restart],
+  );
   const ended = hasEnded(view);
   const isPanel = view.panel !== null || view.workflow === 'panel';
 
@@ -84,20 +93,15 @@ export function RunPage({ runId }: { runId: string }) {
   const diff = useAsync(ends !== null && !isPanel ? () => api.diff(runId) : null, `diff|${ends}`);
   const report = useAsync(ends !== null ? () => api.report(runId) : null, `report|${ends}`);
 
-  // Another tab (or the CLI) may resume or appeal an ended run: look now and then, and follow again if so.
+  // Another tab (or the CLI) may resume or appeal an ended run, and an act's first events come after
+  // its 202: look at the log again now and then (a 204 while nothing is new), often just after an act.
   const detailValue = detail.state === 'ok' ? detail.value : null;
+  const eagerUntil = useRef(0);
   useEffect(() => {
     if (stream !== 'ended' || refused) return;
-    const t = setInterval(() => {
-      api.run(runId).then(
-        (d) => {
-          if (d.status === 'queued' || d.status === 'running' || d.panel?.appeal?.status === 'running') restart();
-        },
-        () => undefined,
-      );
-    }, 5000);
-    return () => clearInterval(t);
-  }, [api, runId, stream, refused, restart]);
+    const t = setTimeout(restart, Date.now() < eagerUntil.current ? 1000 : 5000);
+    return () => clearTimeout(t);
+  }, [stream, refused, restart, endings]);
 
   const rec = records.state === 'ok' ? records.value : null;
   const buildRecords = rec?.workflow === 'build' ? (rec as BuildRecords) : null;
@@ -167,7 +171,12 @@ export function RunPage({ runId }: { runId: string }) {
       )}
       {view.endReason && <p className={view.status === 'done' ? 'muted' : 'warn'}>{view.endReason}</p>}
       <Notices view={view} />
-      {canAct(me) && <ActPanel runId={runId} view={view} detail={detailValue} onActed={restart} />}
+      {canAct(me) && <ActPanel runId={runId} view={view} detail={detailValue} onActed={onActed} />}
+      {acted && (
+        <p role="status" className="good-text" data-testid="act-outcome">
+          {acted}
+        </p>
+      )}
       <Timeline view={view} runId={runId} />
       <Budget view={view} detail={detailValue} />
       {records.state === 'error' && view.lastSequence > 0 && <p className="muted">The run&apos;s records could not be loaded ({errorText(records.error)}); the page shows what the events say.</p>}

@@ -13,6 +13,8 @@ export interface RunFollow {
   reconnects: number;
   /** Follow again from the last sequence folded: after an act (resume, appeal) adds events to an ended log. */
   restart: () => void;
+  /** How many follows have ended (a 204 included): a new one each time an ended run is looked at again. */
+  endings: number;
 }
 
 /**
@@ -28,6 +30,8 @@ export function useRunFollow(runId: string): RunFollow {
   const [refused, setRefused] = useState<string | null>(null);
   const [reconnects, setReconnects] = useState(0);
   const [generation, setGeneration] = useState(0);
+  const [endings, setEndings] = useState(0);
+  const streamRef = useRef<StreamState>('connecting');
 
   useEffect(() => {
     const ac = new AbortController();
@@ -44,15 +48,20 @@ export function useRunFollow(runId: string): RunFollow {
         }
       },
       onState: (s) => {
+        // Looking again at an ended run (a 204 if nothing is new) keeps saying ended until events flow.
+        if (s === 'connecting' && streamRef.current === 'ended') return;
         if (s === 'reconnecting') setReconnects((n) => n + 1);
+        streamRef.current = s;
         setStream(s);
       },
       signal: ac.signal,
     }).then((outcome: FollowOutcome) => {
-      if (outcome.kind === 'unauthorized') {
+      if (outcome.kind === 'ended') setEndings((n) => n + 1);
+      else if (outcome.kind === 'unauthorized') {
         // Any api call's 401 shows the token screen; ask one so the app's handler runs.
         api.me().catch(() => undefined);
       } else if (outcome.kind === 'refused') {
+        streamRef.current = 'ended';
         setStream('ended');
         setRefused(`${outcome.message} (${outcome.status})`);
       }
@@ -61,5 +70,5 @@ export function useRunFollow(runId: string): RunFollow {
   }, [api, runId, generation]);
 
   const restart = useCallback(() => setGeneration((g) => g + 1), []);
-  return { view, stream, refused, reconnects, restart };
+  return { view, stream, refused, reconnects, restart, endings };
 }
