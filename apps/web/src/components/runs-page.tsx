@@ -10,6 +10,7 @@ import { errorText } from './use-async';
 export const RUN_STATUSES = ['queued', 'running', 'done', 'halted', 'needs_input', 'cancelled', 'failed'] as const;
 const WORKFLOWS = ['build', 'panel'] as const;
 const POLL_MS = 2000;
+const NUMERIC = new Set(['Calls', 'Tokens', 'Cost']);
 
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge status-${status}`}>{status}</span>;
@@ -94,7 +95,7 @@ export function RunsPage() {
           <thead>
             <tr>
               {['Run', 'Project', 'Status', 'Workflow', 'Verdict', 'Calls', 'Tokens', 'Cost', 'Age'].map((h) => (
-                <th key={h} scope="col">
+                <th key={h} scope="col" className={NUMERIC.has(h) ? 'num' : undefined}>
                   {h}
                 </th>
               ))}

@@ -34,7 +34,7 @@ export function Timeline({ view, runId }: { view: RunView; runId: string }) {
           <thead>
             <tr>
               {['Call', 'Stage', 'Role', 'Provider / model', 'Duration', 'Tokens', 'Cost', 'Validity'].map((h) => (
-                <th key={h} scope="col">
+                <th key={h} scope="col" className={['Duration', 'Tokens', 'Cost'].includes(h) ? 'num' : undefined}>
                   {h}
                 </th>
               ))}
