@@ -79,14 +79,14 @@ export function App() {
     };
   }, [api, authed, token]);
 
-  const useToken = (t: string) => {
+  const acceptToken = (t: string) => {
     writeToken(t);
     setRefused(null);
     setToken(t);
   };
 
   if (!authed) {
-    return <TokenScreen refused={refused} openApi={openApi} onToken={useToken} onOpen={() => setOpen(true)} />;
+    return <TokenScreen refused={refused} openApi={openApi} onToken={acceptToken} onOpen={() => setOpen(true)} />;
   }
 
   return (

@@ -1,0 +1,73 @@
+import { ApiClient, ApiHttpError, projectFileContentType } from './api-client';
+
+type Call = { url: string; init: RequestInit };
+
+function client(reply: () => Response, token: string | null = 'tok') {
+  const calls: Call[] = [];
+  let unauthorized = 0;
+  const api = new ApiClient({
+    token: () => token,
+    onUnauthorized: () => unauthorized++,
+    fetch: async (url, init) => {
+      calls.push({ url: String(url), init: init ?? {} });
+      return reply();
+    },
+  });
+  return { api, calls, unauthorized: () => unauthorized };
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe('ApiClient', () => {
+  it('sends the bearer token and the filters', async () => {
+    const c = client(() => json(200, []));
+    await c.api.listRuns({ status: 'running', workflow: 'panel' });
+    expect(c.calls[0].url).toBe('/v1/runs?status=running&workflow=panel');
+    expect((c.calls[0].init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
+  });
+
+  it('sends no Authorization header without a token', async () => {
+    const c = client(() => json(200, { name: null, role: 'open' }), null);
+    await c.api.me();
+    expect((c.calls[0].init.headers as Record<string, string>).Authorization).toBeUndefined();
+  });
+
+  it('posts a YAML project file as text/yaml and a JSON one as application/json, as typed', async () => {
+    const c = client(() => json(202, { id: 'r1', status: 'queued' }));
+    await c.api.submitRun('project: x\n');
+    await c.api.submitRun('  {"project": "x"}');
+    expect(c.calls.map((x) => [(x.init.headers as Record<string, string>)['Content-Type'], x.init.body])).toEqual([
+      ['text/yaml', 'project: x\n'],
+      ['application/json', '  {"project": "x"}'],
+    ]);
+  });
+
+  it('turns a 400 into an ApiHttpError carrying the issues', async () => {
+    const body = { error: 'invalid_project_config', message: 'invalid project config', issues: [{ path: 'agents.critic', message: 'missing' }] };
+    const c = client(() => json(400, body));
+    const err = await c.api.submitRun('x: 1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiHttpError);
+    expect((err as ApiHttpError).status).toBe(400);
+    expect((err as ApiHttpError).body?.issues).toEqual(body.issues);
+    expect(c.unauthorized()).toBe(0);
+  });
+
+  it('tells the app on a 401, whatever the call', async () => {
+    const c = client(() => json(401, { error: 'invalid_token', message: 'the token is not one this API accepts' }));
+    await expect(c.api.report('r1')).rejects.toMatchObject({ status: 401 });
+    expect(c.unauthorized()).toBe(1);
+  });
+
+  it('reads text documents as text', async () => {
+    const c = client(() => new Response('diff --git a/x b/x\n', { status: 200 }));
+    expect(await c.api.diff('r 1')).toBe('diff --git a/x b/x\n');
+    expect(c.calls[0].url).toBe('/v1/runs/r%201/diff');
+  });
+});
+
+describe('projectFileContentType', () => {
+  it('is JSON only when the text is a JSON object', () => {
+    expect(projectFileContentType('{}')).toBe('application/json');
+    expect(projectFileContentType('# a comment\nproject: x')).toBe('text/yaml');
+  });
+});
