@@ -65,6 +65,11 @@ export function useRunFollow(runId: string): RunFollow {
         setStream('ended');
         setRefused(`${outcome.message} (${outcome.status})`);
       }
+    }, (err: unknown) => {
+      // Not a network drop (those are retried inside): a bug or a browser without streams. Say it.
+      streamRef.current = 'ended';
+      setStream('ended');
+      setRefused(`the stream could not be read: ${(err as Error)?.message ?? String(err)}`);
     });
     return () => ac.abort();
   }, [api, runId, generation]);

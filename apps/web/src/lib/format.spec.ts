@@ -5,6 +5,7 @@ describe('format', () => {
     expect(fmtCost(null)).toBe('—');
     expect(fmtCost(0.0042)).toBe('$0.0042');
     expect(fmtCost(1.5)).toBe('$1.50');
+    expect(fmtCost(0)).toBe('$0.00');
   });
 
   it('reads durations and ages', () => {

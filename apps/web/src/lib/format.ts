@@ -5,7 +5,7 @@ export const fmtInt = (n: number | null | undefined): string => (n === null || n
 /** A cost: null is unknown (an unpriced call), never $0. */
 export function fmtCost(usd: number | null | undefined): string {
   if (usd === null || usd === undefined) return '—';
-  if (usd === 0) return '$0';
+  if (usd === 0) return '$0.00';
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
 
