@@ -6,9 +6,14 @@ jest.mock('marked', () => jest.requireActual('../../../../node_modules/marked/li
 describe('reportHtml', () => {
   it('renders markdown: headings, tables, code', () => {
     const html = reportHtml('# Run r1\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n`x < y`');
-    expect(html).toContain('<h1>Run r1</h1>');
+    expect(html).toContain('<h3>Run r1</h3>');
     expect(html).toContain('<table>');
     expect(html).toContain('<code>x &lt; y</code>');
+  });
+
+  it('keeps line breaks and moves headings under the section heading', () => {
+    expect(reportHtml('Verdict: ACCEPT\nStatus: done')).toContain('Verdict: ACCEPT<br>Status: done');
+    expect(reportHtml('## Review')).toContain('<h4>Review</h4>');
   });
 
   it('shows raw HTML blocks and inline tags as text', () => {

@@ -10,12 +10,19 @@ const SAFE_HREF = /^(https?:|mailto:|#|\/(?!\/))/i;
  * The run report (markdown from GET /v1/runs/:id/report) as HTML that is safe to set as
  * innerHTML: model-written text is in the report, so every raw HTML token marked finds (a block
  * or an inline tag) is shown escaped, as text, and links keep only safe schemes. Images become
- * links: the page loads nothing the report names.
+ * links: the page loads nothing the report names. Headings move down two levels (# is an h3), as the
+ * report sits in the page's Report section (its h2). A line break in the markdown is one on the page:
+ * the report writes label lines one under another.
  */
 const marked = new Marked({
   gfm: true,
+  breaks: true,
   async: false,
   renderer: {
+    heading(token: Tokens.Heading) {
+      const level = Math.min(6, token.depth + 2);
+      return `<h${level}>${this.parser.parseInline(token.tokens)}</h${level}>\n`;
+    },
     html(token: Tokens.HTML | Tokens.Tag) {
       return escapeHtml(token.text);
     },
