@@ -71,7 +71,8 @@ export function NewRunPage() {
     el.scrollTop = Math.max(0, (line - 3) * lh);
   };
 
-  const lineCount = text ? text.split('\n').length : 0;
+  // Lines as an editor counts them: a final newline ends the last line, it does not start another.
+  const lineCount = text ? text.replace(/\r?\n$/, '').split('\n').length : 0;
 
   return (
     <>
@@ -86,6 +87,7 @@ export function NewRunPage() {
             onChange={(e) => setText(e.target.value)}
             rows={22}
             spellCheck={false}
+            wrap="off"
             aria-describedby="project-file-help"
             aria-invalid={issues.length > 0 || undefined}
             aria-errormessage={issues.length ? 'project-file-issues' : undefined}
