@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { loadAnyProjectConfig, ProjectConfigError } from '@roundtable/contracts';
 import { locateIssues } from './issue-lines';
 
 const yaml = [
@@ -34,5 +36,38 @@ describe('locateIssues', () => {
 
   it('gives no line when the file does not parse', () => {
     expect(locateIssues('a: [1, 2', [{ path: 'a', message: 'x' }])[0]).toEqual({ path: 'a', message: 'x', line: null, lineText: null });
+  });
+});
+
+describe('locateIssues with the issues the api sends', () => {
+  // The api validates with the contracts' loader (apps/api run-submission.service.ts): its issue paths are what the page maps.
+  const demo = readFileSync(`${__dirname}/../../../../examples/dd-demo/project.yaml`, 'utf8');
+  const issuesOf = (text: string) => {
+    try {
+      loadAnyProjectConfig(text, { env: {}, variables: 'refuse' });
+    } catch (e) {
+      if (e instanceof ProjectConfigError) return e.issues;
+      throw e;
+    }
+    throw new Error('the config was valid');
+  };
+  const lineOf = (text: string, re: RegExp) => text.split('\n').findIndex((l) => re.test(l)) + 1;
+
+  it('puts a wrong provider name at its agent line', () => {
+    const text = demo.replace(/(proposer:\s*\{\s*provider:\s*)replay/, '$1nowhere');
+    const located = locateIssues(text, issuesOf(text)).find((i) => i.path === 'agents.proposer.provider');
+    expect(located?.line).toBe(lineOf(text, /^\s*proposer:/));
+  });
+
+  it('puts a misspelt field at its own line, not at the object holding it', () => {
+    const text = demo.replace(/^on_unresolved:/m, 'on_unresolvd:');
+    const located = locateIssues(text, issuesOf(text)).find((i) => i.message.includes('on_unresolvd'));
+    expect(located?.line).toBe(lineOf(text, /^on_unresolvd:/));
+  });
+
+  it('puts a bad list item at its line', () => {
+    const text = demo.replace('  - "Handles a series that ends at its trough"', '  - { text: 1 }');
+    const located = locateIssues(text, issuesOf(text)).find((i) => i.path === 'requirements.1');
+    expect(located?.line).toBe(lineOf(text, /- \{ text: 1 \}/));
   });
 });
