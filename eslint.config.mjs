@@ -27,11 +27,6 @@ export default tseslint.config(
     },
   },
   {
-    // The workbench (apps/web) runs in a browser: its globals are the DOM's, which TypeScript checks (apps/web/tsconfig.json).
-    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
-    languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } },
-  },
-  {
     files: ['**/*.mjs'],
     languageOptions: { sourceType: 'module', globals: node },
   },
