@@ -5,6 +5,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser, type Pipeline, saveScreenshot, startPipeline } from '@roundtable/testing';
 import { eventually, expectCount, expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
 import { callLinks, lineOf, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
+import { panelDemoDebate, panelDemoJudges } from './support/workbench-panel-demo';
 import { ProviderGate } from './support/workbench-provider-gate';
 
 // Four services, a browser and three runs on two busy cores: minutes, not seconds.
@@ -15,7 +16,8 @@ const WEB_ROOT = path.join(REPO, 'dist/apps/web');
 const DD_DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
 const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const TOKENS = { write: `wb-write-${randomBytes(12).toString('hex')}`, read: `wb-read-${randomBytes(12).toString('hex')}` };
-const JUDGES = ['vc', 'engineer', 'pm', 'customer', 'competitor'];
+/** The five judges and what the demo's cassette has each say (roast score and evidence, re-vote). */
+const JUDGES = panelDemoJudges();
 /** Reaching a terminal status through the browser: four services and a pytest on two busy cores. */
 const RUN_ENDS_MS = 180_000;
 
@@ -77,29 +79,33 @@ describe('the workbench in a browser, against the real services', () => {
     // Two calls done (each takes 1 s at the provider, so the run is far from its end), the gate
     // shuts; the page shows the rows as they came, without a reload.
     await gate.shutAfter(runs.build, 2);
-    const heldCalls = await gate.heldAt(runs.build);
-    await expectCount(wb.callRows(page), heldCalls.length);
-    await expectText(wb.runStatus(page), 'running');
-    expect(await callLinks(wb.callRows(page))).toEqual(heldCalls);
-    // A write token may act on a running run.
-    await expectVisible(wb.button(page, 'Cancel run'));
+    let heldCalls: string[] = [];
+    try {
+      heldCalls = await gate.heldAt(runs.build);
+      await expectCount(wb.callRows(page), heldCalls.length);
+      await expectText(wb.runStatus(page), 'running');
+      expect(await callLinks(wb.callRows(page))).toEqual(heldCalls);
+      // A write token may act on a running run.
+      await expectVisible(wb.button(page, 'Cancel run'));
 
-    await page.reload();
-    await expectText(wb.stream(page), 'live');
-    await expectText(wb.runStatus(page), 'running');
-    await expectCount(wb.callRows(page), heldCalls.length);
-    expect(await callLinks(wb.callRows(page))).toEqual(heldCalls);
-    // The run is still held: what the page shows after the reload is the middle of the run.
-    expect((await pipeline.sql<{ status: string }>(`SELECT status FROM runs WHERE id = $1`, [runs.build]))[0].status).toBe('running');
+      await page.reload();
+      await expectText(wb.stream(page), 'live');
+      await expectText(wb.runStatus(page), 'running');
+      await expectCount(wb.callRows(page), heldCalls.length);
+      expect(await callLinks(wb.callRows(page))).toEqual(heldCalls);
+      // The run is still held: what the page shows after the reload is the middle of the run.
+      expect((await pipeline.sql<{ status: string }>(`SELECT status FROM runs WHERE id = $1`, [runs.build]))[0].status).toBe('running');
 
-    // A read token, mid-run: the same run, and no act buttons at all (absent, not disabled).
-    const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.build}`, TOKENS.read, pageErrors);
-    await expectText(wb.runStatus(readPage), 'running');
-    await expectCount(wb.callRows(readPage), heldCalls.length);
-    for (const act of ['Cancel run', 'Resume run', 'Appeal']) expect(await wb.button(readPage, act).count()).toBe(0);
-    await readPage.close();
-
-    await gate.open();
+      // A read token, mid-run: the same run, and no act buttons at all (absent, not disabled).
+      const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.build}`, TOKENS.read, pageErrors, { untilRoleKnown: true });
+      await expectText(wb.runStatus(readPage), 'running');
+      await expectCount(wb.callRows(readPage), heldCalls.length);
+      for (const act of ['Cancel run', 'Resume run', 'Appeal']) expect(await wb.button(readPage, act).count()).toBe(0);
+      await readPage.close();
+    } finally {
+      // Open whatever failed above: the later tests' runs use the same provider queue.
+      await gate.open();
+    }
     await expectText(wb.runStatus(page), 'done', RUN_ENDS_MS);
     await expectText(wb.verdict(page), 'ACCEPT');
     await expectText(wb.stream(page), 'ended');
@@ -133,8 +139,8 @@ describe('the workbench in a browser, against the real services', () => {
 
   it("opens a call from the timeline and shows its messages, reply and usage", async () => {
     const page = writer.pages().find((p) => p.url().endsWith(`/runs/${runs.build}`))!;
-    const [firstCall] = await pipeline.sql<{ id: string; role: string; label: string }>(
-      `SELECT id, role, label FROM agent_calls WHERE run_id = $1 ORDER BY seq LIMIT 1`,
+    const [firstCall] = await pipeline.sql<{ id: string; role: string; label: string; input_tokens: number; output_tokens: number }>(
+      `SELECT id, role, label, input_tokens, output_tokens FROM agent_calls WHERE run_id = $1 ORDER BY seq LIMIT 1`,
       [runs.build],
     );
     await wb.callRows(page).first().locator('a[href*="/calls/"]').first().click();
@@ -142,8 +148,15 @@ describe('the workbench in a browser, against the real services', () => {
     await expectVisible(wb.heading(page, new RegExp(`${firstCall.label}|${firstCall.role}`)));
     const messages = page.getByTestId('message');
     await eventually(async () => expect(await messages.count()).toBeGreaterThanOrEqual(1));
-    // The proposer was given the project's objective.
+    // Each message with its role; the proposer was given the project's objective.
+    const texts = await messages.allInnerTexts();
+    for (const role of ['system', 'user']) expect(texts.some((t) => new RegExp(`^\\s*${role}\\s`).test(t))).toBe(true);
     await expectTextContaining(wb.section(page, 'Messages'), 'max_drawdown');
+    // The tokens the call used, as recorded (digits only: the page may group them).
+    await eventually(async () => {
+      const usage = ((await wb.section(page, 'Usage').textContent()) ?? '').replace(/,/g, '');
+      for (const n of [firstCall.input_tokens, firstCall.output_tokens]) expect(usage).toMatch(new RegExp(`(?<!\\d)${n}(?!\\d)`));
+    });
     for (const name of ['Reply', 'Parsed', 'Schema', 'Validation', 'Usage']) await expectVisible(wb.section(page, name));
     await saveScreenshot(page, 'call');
   });
@@ -159,19 +172,37 @@ describe('the workbench in a browser, against the real services', () => {
 
     const cards = wb.section(page, 'Judges').getByTestId('judge-card');
     await expectCount(cards, 5);
-    const cardTexts = await cards.allTextContents();
-    for (const judge of JUDGES) expect(cardTexts.some((t) => new RegExp(`\\b${judge}\\b`, 'i').test(t))).toBe(true);
-    await expectCount(wb.section(page, 'Debate').getByTestId('debate-turn'), 15);
+    // Each card: its judge's name as its heading (the casing is the page's), its score as the run
+    // ended (after the re-vote) and the evidence the judge gave.
+    const names = await cards.getByRole('heading', { level: 3 }).allTextContents();
+    expect(names.map((n) => n.trim().toLowerCase()).sort()).toEqual(JUDGES.map((j) => j.judge).sort());
+    for (const j of JUDGES) {
+      const card = cards.filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^\\s*${j.judge}\\s*$`, 'i') }) });
+      await expectTextContaining(card, new RegExp(`(?<!\\d)${j.revoteScore}(?!\\d)`));
+      await expectTextContaining(card, j.firstEvidence);
+    }
+    // Fifteen turns, in the order they were spoken.
+    const turns = wb.section(page, 'Debate').getByTestId('debate-turn');
+    await expectCount(turns, 15);
+    const spoken = await turns.allTextContents();
+    panelDemoDebate().forEach((message, i) => expect(spoken[i]).toContain(message));
+    // Per judge, in the contract's order: previous score, new score, the signed delta, the reason.
     const deltas = wb.section(page, 'Re-vote').getByTestId('revote-delta');
     await expectCount(deltas, 5);
-    // Each delta is a signed difference between a previous score and the new one.
-    for (const t of await deltas.allTextContents()) expect(t).toMatch(/[+−-]?\d/);
+    const rows = await deltas.allInnerTexts();
+    for (const j of JUDGES) {
+      const d = j.revoteScore - j.score;
+      const delta = d > 0 ? `\\+${d}` : d < 0 ? `[-−]${-d}` : '[±+]?0';
+      const row = rows.find((r) => new RegExp(`^\\s*${j.judge}\\b`, 'i').test(r));
+      expect(row).toMatch(new RegExp(`^\\s*${j.judge}\\s+${j.score}\\s+${j.revoteScore}\\s+${delta}\\b`, 'i'));
+      if (j.revoteReason) expect(row).toContain(j.revoteReason);
+    }
     await expectVisible(wb.section(page, 'Moderator'));
     // A finished panel can be appealed, by a write token.
     await expectVisible(wb.button(page, 'Appeal'));
     await saveScreenshot(page, 'panel-run');
 
-    const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.panel}`, TOKENS.read, pageErrors);
+    const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.panel}`, TOKENS.read, pageErrors, { untilRoleKnown: true });
     await expectCount(wb.section(readPage, 'Judges').getByTestId('judge-card'), 5);
     for (const act of ['Cancel run', 'Resume run', 'Appeal']) expect(await wb.button(readPage, act).count()).toBe(0);
     await readPage.close();
@@ -202,7 +233,15 @@ describe('the workbench in a browser, against the real services', () => {
     const panelLink = table.getByRole('link', { name: runs.panel });
     await expectVisible(buildLink);
     await expectVisible(panelLink);
-    await expectTextContaining(table.getByRole('row').filter({ has: buildLink }), 'ACCEPT');
+    // (`has` is looked up inside each row: a locator from the page, not from the table.)
+    const buildRow = table.getByRole('row').filter({ has: page.getByRole('link', { name: runs.build }) });
+    await expectTextContaining(buildRow, 'ACCEPT');
+    // Its usage, in the contract's columns: Calls (the run's agent calls), Tokens (a count), Cost (dollars).
+    const [{ calls }] = await pipeline.sql<{ calls: number }>(`SELECT count(*)::int AS calls FROM agent_calls WHERE run_id = $1`, [runs.build]);
+    const cells = buildRow.getByRole('cell');
+    await expectText(cells.nth(5), String(calls));
+    await expectText(cells.nth(6), /^[1-9][\d,]*$/);
+    await expectText(cells.nth(7), /^\$\d+\.\d+$/);
     await saveScreenshot(page, 'runs');
 
     await page.getByLabel('Workflow', { exact: true }).selectOption('panel');

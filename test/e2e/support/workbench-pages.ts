@@ -22,13 +22,30 @@ export const workbench = {
 /**
  * Opens `url` in a new tab of `context` and gives it `token` on the token screen. A new tab
  * always meets that screen: the token lives in sessionStorage, which is per tab.
+ *
+ * `untilRoleKnown`: returns only once the app has asked the api who the token is (GET /v1/me,
+ * answered with any status) and rendered what it learnt. Acts are absent until the role is
+ * known, so "no act buttons" checked before then would hold for a write token too.
  */
-export async function openWithToken(context: BrowserContext, url: string, token: string, pageErrors: string[]): Promise<Page> {
+export async function openWithToken(
+  context: BrowserContext,
+  url: string,
+  token: string,
+  pageErrors: string[],
+  opts: { untilRoleKnown?: boolean } = {},
+): Promise<Page> {
   const page = await context.newPage();
   // An uncaught exception in the app is a failure even when the page still looks right.
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(url);
+  const roleAsked = opts.untilRoleKnown ? page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/me', { timeout: 60_000 }) : undefined;
   await enterToken(page, token);
+  if (roleAsked) {
+    await roleAsked;
+    // One frame and one task: React has committed what the answer changed.
+    // (A string: it runs in the page, where requestAnimationFrame is; this file is typed for node.)
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))');
+  }
   return page;
 }
 
