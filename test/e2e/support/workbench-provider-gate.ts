@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { type Pipeline, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
 
@@ -6,8 +6,8 @@ import { type Pipeline, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
  * Holds a run still in the middle: the replay provider's queue (`agent.replay`) is paused, so
  * the call in flight finishes and the run's next call waits, queued, until `open()`. A test
  * that needs "mid-run" (a reload, a second reader) gets it by construction, not by racing a
- * latency: `heldAt` returns only once the database shows the run running with a call queued
- * and none running, and fails if the run ended first.
+ * latency: `heldAt` returns only once the run stands there (see it), and fails if the run
+ * ended first.
  */
 export class ProviderGate {
   private readonly redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
@@ -46,15 +46,25 @@ export class ProviderGate {
     return this.queue.resume();
   }
 
-  /** Waits until `runId` stands at the shut gate; its agent_calls rows (call ids, in order) then. */
+  /**
+   * Waits until `runId` stands at the shut gate: running, none of its calls active at the
+   * provider-worker or `running` in the database, and its next call's job waiting in the paused
+   * queue (a row that says `queued` is not enough: its job may already be in a worker's hands).
+   * Returns its agent_calls rows then (call ids, in order).
+   */
   async heldAt(runId: string): Promise<string[]> {
     const held = await waitFor(
-      `run ${runId} to wait at the paused provider queue (running, a call queued, none running)`,
+      `run ${runId} to wait at the paused provider queue`,
       async () => {
         const [run] = await this.pipeline.sql<{ status: string }>(`SELECT status FROM runs WHERE id = $1`, [runId]);
         if (run && run.status !== 'running') return `run ${runId} is ${run.status}: it ended before it could be held mid-run`;
-        const calls = await this.pipeline.sql<{ status: string }>(`SELECT status FROM agent_calls WHERE run_id = $1`, [runId]);
-        return calls.some((c) => c.status === 'queued') && !calls.some((c) => c.status === 'running') ? 'held' : undefined;
+        const ofRun = (jobs: Job[]) => jobs.filter((j) => j?.data?.runId === runId);
+        if (ofRun(await this.queue.getJobs(['active'])).length) return undefined;
+        const waiting = ofRun(await this.queue.getJobs(['waiting', 'paused', 'prioritized']));
+        const calls = await this.pipeline.sql<{ id: string; status: string }>(`SELECT id, status FROM agent_calls WHERE run_id = $1`, [runId]);
+        const queued = new Set(calls.filter((c) => c.status === 'queued').map((c) => c.id));
+        const stands = waiting.some((j) => queued.has(j.data.callId)) && !calls.some((c) => c.status === 'running');
+        return stands ? 'held' : undefined;
       },
       60_000,
       100,
