@@ -30,8 +30,9 @@ const RUN_ENDS_MS = 180_000;
  * token sees no act buttons. Screenshots of each page go to test-results/workbench/.
  *
  * "Mid-run" is made, not raced: the replay provider's queue is paused (ProviderGate) once the
- * run has made calls, and the page is reloaded only after the database shows the run running
- * with its next call waiting; the gate opens after the reload's checks.
+ * run has completed two calls, and the page is reloaded only once the run stands at the gate
+ * (running, no call in flight, its next call's job waiting in the paused queue); the gate opens
+ * after the reload's checks. A run that ended before it could be held fails the test.
  */
 describe('the workbench in a browser, against the real services', () => {
   let pipeline: Pipeline;
