@@ -11,6 +11,8 @@ source scripts/ensure-infra.sh
 # The sandbox tests and the e2e runs use the Docker engine and the sandbox image (built from
 # Debian packages, no registry); quick when both are already there.
 bash scripts/ensure-docker.sh
+# The workbench e2e drives a real Chromium (playwright-core brings none); missing, this installs or fails.
+bash scripts/ensure-browser.sh
 
 npm run -s build
 

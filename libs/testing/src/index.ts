@@ -16,3 +16,4 @@ export * from './fake-llm/undici-realm';
 export * from './otlp-receiver';
 export * from './in-memory-tracing';
 export * from './provider-registry-stand-in';
+export * from './browser';
