@@ -101,6 +101,8 @@ describe('the workbench in a browser, against the real services', () => {
       const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.build}`, TOKENS.read, pageErrors, { untilRoleKnown: true });
       await expectText(wb.runStatus(readPage), 'running');
       await expectCount(wb.callRows(readPage), heldCalls.length);
+      // The app knows it is a read token (the header says so) before the acts' absence means anything.
+      await expectVisible(readPage.getByText('reader · read'));
       for (const act of ['Cancel run', 'Resume run', 'Appeal']) expect(await wb.button(readPage, act).count()).toBe(0);
       await readPage.close();
     } finally {
@@ -205,6 +207,7 @@ describe('the workbench in a browser, against the real services', () => {
 
     const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.panel}`, TOKENS.read, pageErrors, { untilRoleKnown: true });
     await expectCount(wb.section(readPage, 'Judges').getByTestId('judge-card'), 5);
+    await expectVisible(readPage.getByText('reader · read'));
     for (const act of ['Cancel run', 'Resume run', 'Appeal']) expect(await wb.button(readPage, act).count()).toBe(0);
     await readPage.close();
   });

@@ -23,8 +23,8 @@ export const workbench = {
  * Opens `url` in a new tab of `context` and gives it `token` on the token screen. A new tab
  * always meets that screen: the token lives in sessionStorage, which is per tab.
  *
- * `untilRoleKnown`: returns only once the app has asked the api who the token is (GET /v1/me,
- * answered with any status) and rendered what it learnt. Acts are absent until the role is
+ * `untilRoleKnown`: returns only once the app has asked the api who this token is (GET /v1/me
+ * with it, answered with any status) and rendered what it learnt. Acts are absent until the role is
  * known, so "no act buttons" checked before then would hold for a write token too.
  */
 export async function openWithToken(
@@ -38,7 +38,10 @@ export async function openWithToken(
   // An uncaught exception in the app is a failure even when the page still looks right.
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(url);
-  const roleAsked = opts.untilRoleKnown ? page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/me', { timeout: 60_000 }) : undefined;
+  // The token screen may ask /v1/me without a token first (to offer an open api): only the answer to this token counts.
+  const roleAsked = opts.untilRoleKnown
+    ? page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/me' && r.request().headers()['authorization'] === `Bearer ${token}`, { timeout: 60_000 })
+    : undefined;
   await enterToken(page, token);
   if (roleAsked) {
     await roleAsked;
