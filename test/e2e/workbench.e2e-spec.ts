@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser, type Pipeline, saveScreenshot, startPipeline } from '@roundtable/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, type Pipeline, saveScreenshot, startPipeline, startTcpProxy } from '@roundtable/testing';
 import { eventually, expectCount, expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
 import { callLinks, lineOf, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
 import { panelDemoDebate, panelDemoJudges } from './support/workbench-panel-demo';
@@ -96,6 +96,28 @@ describe('the workbench in a browser, against the real services', () => {
       expect(await callLinks(wb.callRows(page))).toEqual(heldCalls);
       // The run is still held: what the page shows after the reload is the middle of the run.
       expect((await pipeline.sql<{ status: string }>(`SELECT status FROM runs WHERE id = $1`, [runs.build]))[0].status).toBe('running');
+
+      // The connection drops (a tab reaching the api through a proxy the test takes down): the page
+      // says so, and picks the stream up after the last event it folded (Last-Event-ID).
+      const proxy = await startTcpProxy(Number(new URL(pipeline.api).port));
+      try {
+        const dropped = await openWithToken(writer, `${proxy.url}/runs/${runs.build}`, TOKENS.write, pageErrors);
+        await expectText(wb.stream(dropped), 'live');
+        await expectCount(wb.callRows(dropped), heldCalls.length);
+        proxy.takeDown();
+        await expectText(wb.stream(dropped), 'reconnecting…');
+        proxy.restore();
+        await expectText(wb.stream(dropped), 'live');
+        const resumedAfter = proxy.requests
+          .filter((head) => head.startsWith(`GET /v1/runs/${runs.build}/events`))
+          .map((head) => /^last-event-id: *(\d+)/im.exec(head)?.[1])
+          .filter(Boolean);
+        expect(Number(resumedAfter.at(-1))).toBeGreaterThan(0);
+        await expectCount(wb.callRows(dropped), heldCalls.length);
+        await dropped.close();
+      } finally {
+        await proxy.close();
+      }
 
       // A read token, mid-run: the same run, and no act buttons at all (absent, not disabled).
       const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.build}`, TOKENS.read, pageErrors, { untilRoleKnown: true });
@@ -262,4 +284,61 @@ describe('the workbench in a browser, against the real services', () => {
     await page.waitForURL(new RegExp(`/runs/${runs.build}$`), { timeout: 60_000 });
     await expectText(wb.verdict(page), 'ACCEPT');
   });
+
+  it('is usable at phone width and from the keyboard, and every control on every page has a name', async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    try {
+      const page = await phone.newPage();
+      page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+      await page.goto(`${pipeline.api}/runs/${runs.build}`);
+      // The token from the keyboard alone: focus, type, Enter.
+      await wb.tokenInput(page).focus();
+      await page.keyboard.type(TOKENS.write);
+      await page.keyboard.press('Enter');
+      await expectText(wb.runStatus(page), 'done');
+      await expectVisible(wb.section(page, 'Diff'));
+      for (const where of [`/runs/${runs.build}`, `/runs/${runs.panel}`, '/runs', '/new']) {
+        if (new URL(page.url()).pathname !== where) {
+          await page.goto(`${pipeline.api}${where}`);
+          await expectVisible(page.getByRole('heading', { level: 1 }));
+        }
+        // Wide content (a diff, a table) scrolls inside its own box: the page itself never scrolls sideways.
+        const sideways = await page.evaluate(`(() => {
+          const by = () => document.documentElement.scrollWidth - document.documentElement.clientWidth;
+          // On failure, which part of the page (hidden for a moment) takes the overflow away: what to fix.
+          const culprits = [];
+          if (by() > 0) {
+            for (const el of document.querySelectorAll('header, section, main > *')) {
+              const was = el.style.display;
+              el.style.display = 'none';
+              if (by() === 0) culprits.push(el.getAttribute('aria-labelledby') || el.tagName.toLowerCase() + '.' + el.className);
+              el.style.display = was;
+            }
+          }
+          return { by: by(), culprits };
+        })()`);
+        expect({ where, sideways }).toEqual({ where, sideways: { by: 0, culprits: [] } });
+        expect({ where, unnamed: await unnamedControls(page) }).toEqual({ where, unnamed: [] });
+      }
+      await page.goto(`${pipeline.api}/runs/${runs.build}`);
+      await expectText(wb.runStatus(page), 'done');
+      await saveScreenshot(page, 'build-run-phone');
+    } finally {
+      await phone.close();
+    }
+  });
 });
+
+/** The form controls of the page a screen reader could not name (no label, aria-label, aria-labelledby, title or text). */
+function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(`[...document.querySelectorAll('input:not([type=hidden]), textarea, select, button')]
+    .filter((el) => {
+      const labelled = (el.labels && [...el.labels].some((l) => l.textContent.trim()))
+        || (el.getAttribute('aria-label') || '').trim()
+        || (el.getAttribute('aria-labelledby') || '').split(' ').some((id) => id && (document.getElementById(id)?.textContent || '').trim())
+        || (el.getAttribute('title') || '').trim()
+        || (el.tagName === 'BUTTON' && el.textContent.trim());
+      return !labelled;
+    })
+    .map((el) => el.outerHTML.slice(0, 160))`) as Promise<string[]>;
+}
