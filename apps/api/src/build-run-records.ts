@@ -1,7 +1,7 @@
 import type { Critique, Implementation, Problem, Review } from '@roundtable/contracts';
 import type { RunEntity } from '@roundtable/persistence';
 import { buildStateOf, emptyUsage, type BuildRunState, type CritiqueRecord, type ImplementationRecord } from '@roundtable/workflow';
-import type { BuildRecords, ImplementationItem } from './openapi/run-records.schema';
+import type { BuildRecords, ImplementationItem } from '@roundtable/contracts';
 
 /** A build run's state as the API reads it: the snapshot and the row's columns (usage is not needed to describe it). */
 export function buildStateOfRun(run: RunEntity): BuildRunState {

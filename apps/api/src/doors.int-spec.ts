@@ -1,6 +1,6 @@
 import { AgentCallEntity } from '@roundtable/persistence';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
-import { CallDetail, CallList, RunDetail, RunList, SubmittedRun } from './openapi/api-replies.schema';
+import { CallDetail, CallList, RunDetail, RunList, SubmittedRun } from '@roundtable/contracts';
 
 jest.setTimeout(30_000);
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { principalOf } from './bearer-auth.middleware';
-import type { Me } from './openapi/api-replies.schema';
+import type { Me } from '@roundtable/contracts';
 
 /**
  * Who the presented token is: the workbench asks once, and shows the act buttons (cancel,

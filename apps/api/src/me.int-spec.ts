@@ -1,5 +1,5 @@
 import { ApiHarness, startApi } from './api-test-harness';
-import { Me } from './openapi/api-replies.schema';
+import { Me } from '@roundtable/contracts';
 
 jest.setTimeout(30_000);
 

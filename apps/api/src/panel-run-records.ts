@@ -1,7 +1,7 @@
 import { JUDGES, type JudgeRole } from '@roundtable/contracts';
 import type { RunEntity } from '@roundtable/persistence';
 import { currentScores, type JudgeVerdictRecord, type RevoteRecord } from '@roundtable/workflow';
-import type { JudgeVerdictItem, PanelRecords, RescoreItem } from './openapi/run-records.schema';
+import type { JudgeVerdictItem, PanelRecords, RescoreItem } from '@roundtable/contracts';
 import { panelStateOfRun } from './panel-run-view';
 
 function verdictItem(v: JudgeVerdictRecord): JudgeVerdictItem {

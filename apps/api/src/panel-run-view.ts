@@ -1,5 +1,5 @@
 import type { RunEntity } from '@roundtable/persistence';
-import type { PanelSummary } from './openapi/api-replies.schema';
+import type { PanelSummary } from '@roundtable/contracts';
 import { canAppeal, currentScores, emptyUsage, panelStateOf, type PanelRunState } from '@roundtable/workflow';
 
 /** A panel run's state as the API reads it (usage is not needed to describe it). */

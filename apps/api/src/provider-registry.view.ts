@@ -1,6 +1,6 @@
 import { agentQueueName, type CliProbe, EVERY_PROVIDER, type ProviderWorkerRecord } from '@roundtable/contracts';
 import type { JobProducer } from '@roundtable/queues';
-import type { ProvidersReply } from './openapi/providers-reply.schema';
+import type { ProvidersReply } from '@roundtable/contracts';
 
 type Provider = ProvidersReply['providers'][number];
 

@@ -4,7 +4,7 @@ import { agentQueueName, providerRegistryKey } from '@roundtable/contracts';
 import { RunEventEntity } from '@roundtable/persistence';
 import { createRedisConnection } from '@roundtable/queues';
 import { ApiHarness, demoConfig, publishTestWorker, startApi } from './api-test-harness';
-import { ProvidersReply } from './openapi/providers-reply.schema';
+import { ProvidersReply } from '@roundtable/contracts';
 
 jest.setTimeout(30_000);
 

@@ -7,7 +7,7 @@ import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
 import { runDetailView, runSummaryView } from './run-views';
-import type { RunListItem, RunListUsage } from './openapi/api-replies.schema';
+import type { RunListItem, RunListUsage } from '@roundtable/contracts';
 
 interface TotalsRow {
   provider: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ArtifactEntity } from '@roundtable/persistence';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
-import { BuildRecords, PanelRecords } from './openapi/run-records.schema';
+import { BuildRecords, PanelRecords } from '@roundtable/contracts';
 
 jest.setTimeout(30_000);
 

@@ -3,7 +3,7 @@ import { ArtifactEntity, type RunEntity } from '@roundtable/persistence';
 import type { ImplementationRecord } from '@roundtable/workflow';
 import { ApiError } from './api-error';
 import { buildRecordsView, buildStateOfRun } from './build-run-records';
-import type { BuildRecords, PanelRecords } from './openapi/run-records.schema';
+import type { BuildRecords, PanelRecords } from '@roundtable/contracts';
 import { panelRecordsView } from './panel-run-records';
 import type { RunQueryService } from './run-query.service';
 import { normalizedPath } from './workspace-file-path';

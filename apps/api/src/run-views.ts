@@ -1,6 +1,6 @@
 import type { BudgetConfig, ProjectConfig } from '@roundtable/contracts';
 import type { AgentCallEntity, RunEntity } from '@roundtable/persistence';
-import type { CallDetail, CallSummary, RunDetail, RunSummary } from './openapi/api-replies.schema';
+import type { CallDetail, CallSummary, RunDetail, RunSummary } from '@roundtable/contracts';
 import type { ProviderUsage, RunUsage } from './run-usage';
 import { callReplySchema } from './call-reply-schema';
 

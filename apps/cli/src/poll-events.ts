@@ -21,27 +21,9 @@ export interface RunDetail {
   usage_by_provider?: Record<string, { calls: number; input_tokens: number; output_tokens: number; cost_usd: number | null }>;
 }
 
-/** What GET /v1/runs/:id/calls answers per call. */
-export interface CallSummary {
-  id: string;
-  seq: number;
-  stage: string;
-  role: string;
-  provider: string;
-  model: string;
-  label: string | null;
-  attempt: number;
-  status: string;
-  valid: boolean | null;
-  error: string | null;
-  error_code: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cost_usd: number | null;
-  latency_ms: number | null;
-  created_at: string | null;
-  finished_at: string | null;
-}
+/** What GET /v1/runs/:id/calls answers per call (the api's reply schema's type; a type only, so the CLI's start loads no zod). */
+import type { CallSummary } from '@roundtable/contracts';
+export type { CallSummary };
 
 export const TERMINAL_RUN_STATUSES = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
 

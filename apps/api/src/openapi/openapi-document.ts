@@ -3,9 +3,9 @@ import { AcceptanceCriterion, PanelProjectConfig, ProjectConfig } from '@roundta
 import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES, WORKFLOWS } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
-import * as Replies from './api-replies.schema';
-import { ProvidersReply } from './providers-reply.schema';
-import { BuildRecords, PanelRecords, RunRecords } from './run-records.schema';
+import * as Replies from '@roundtable/contracts';
+import { ProvidersReply } from '@roundtable/contracts';
+import { BuildRecords, PanelRecords, RunRecords } from '@roundtable/contracts';
 import { MAX_FILE_PATH_CHARS } from '../workspace-file-path';
 import { WORKBENCH_CSP } from '../workbench.handler';
 import { RUN_EVENT_DISCRIMINATOR, RUN_EVENT_FRAMES, RunEventFrame } from './run-event-frames.schema';

@@ -1,19 +1,10 @@
+import type { RunSummary } from '@roundtable/contracts';
 import { intOption } from '../cli-args';
 import { CommandContext, printJson, printLines } from '../command-context';
 import { EXIT } from '../exit-codes';
 import { DEFAULT_TABLE_WIDTH, renderPlainRows, renderTable } from '../table';
 import { paintStatus, paintVerdict } from '../terminal';
 
-interface RunSummary {
-  id: string;
-  project: string;
-  workflow: string;
-  status: string;
-  stage: string;
-  verdict: string | null;
-  created_at: string | null;
-  finished_at: string | null;
-}
 
 /** `runs [--status S] [--limit N]`: newest first. Plain output: id, status, stage, verdict, project, created_at (tab-separated). */
 export async function runsCommand(ctx: CommandContext): Promise<number> {

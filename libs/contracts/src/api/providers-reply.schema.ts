@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CliProbe, ProviderWorkerRecord } from '@roundtable/contracts';
+import { CliProbe, ProviderWorkerRecord } from '../providers/provider-worker-record.schema';
 
 /** GET /v1/providers: the provider registry as the api reads it (own file: the route's reply, typed and documented from here). */
 

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { AcceptanceCriterion, BuildRole, JudgeRole, JudgeScore, PanelQualityStatus, PanelRecommendation, PanelWarningKind, Severity, Stance, Verdict } from '@roundtable/contracts';
+import { Severity, Verdict } from '../agent/verdict.schema';
+import { Stance } from '../panel/judge-verdict.schema';
+import { PanelQualityStatus, PanelWarningKind } from '../panel/panel-quality.schema';
+import { JudgeRole, JudgeScore, PanelRecommendation } from '../panel/panel-vocabulary.schema';
+import { AcceptanceCriterion } from '../run/acceptance-criterion.schema';
+import { BuildRole } from '../run/run-vocabulary';
 
 /**
  * GET /v1/runs/:id/records: what a person reads on a run's page, mapped from the run's snapshot
@@ -221,3 +226,9 @@ export type ProposalItem = z.infer<typeof ProposalItem>;
 export type ImplementationItem = z.infer<typeof ImplementationItem>;
 export type RescoreItem = z.infer<typeof RescoreItem>;
 export type JudgeVerdictItem = z.infer<typeof JudgeVerdictItem>;
+export type RecordProblem = z.infer<typeof RecordProblem>;
+export type CritiqueItem = z.infer<typeof CritiqueItem>;
+export type ReviewItem = z.infer<typeof ReviewItem>;
+export type TestRunItem = z.infer<typeof TestRunItem>;
+export type DisagreementItem = z.infer<typeof DisagreementItem>;
+export type RunRecords = z.infer<typeof RunRecords>;

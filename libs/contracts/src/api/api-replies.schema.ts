@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { AcceptanceCriterion, AgentCallStatus, JudgeRole, JudgeScore, PanelQualityStatus, PanelWarningKind, ProviderCaps, RunStatus } from '@roundtable/contracts';
+import { ProviderCaps } from '../config/project-config.schema';
+import { PanelQualityStatus, PanelWarningKind } from '../panel/panel-quality.schema';
+import { JudgeRole, JudgeScore } from '../panel/panel-vocabulary.schema';
+import { AcceptanceCriterion } from '../run/acceptance-criterion.schema';
+import { AgentCallStatus, RunStatus } from '../run/run-vocabulary';
 
 /**
  * The JSON the API answers with, as zod schemas: the view functions are typed by them (run-views.ts),
@@ -193,3 +197,5 @@ export type RunDetail = z.infer<typeof RunDetail>;
 export type CallSummary = z.infer<typeof CallSummary>;
 export type CallDetail = z.infer<typeof CallDetail>;
 export type Me = z.infer<typeof Me>;
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+export type RunCaps = z.infer<typeof RunCaps>;
