@@ -233,14 +233,26 @@ describe('the panel workflow through real services', () => {
     const appliedAppeals = async () =>
       (await pipeline.sql<{ event_key: string }>(`SELECT event_key FROM applied_events WHERE run_id = $1 AND event_key LIKE 'run.appeal:%' ORDER BY created_at`, [id])).map((r) => r.event_key);
 
+    const [{ n: endOfRun }] = await pipeline.sql<{ n: number }>(`SELECT event_seq AS n FROM runs WHERE id = $1`, [id]);
     const first = await post(pipeline.api, `/v1/runs/${id}/appeal`, APPEAL);
     expect(first).toMatchObject({ status: 202, body: { requested: 'appeal' } });
+    // Two followers of what the appeal adds from the run's end, as `appeal --follow` and the workbench open them: through the log's end, and plain.
+    const follow = (query: string) => fetch(`${pipeline.api}/v1/runs/${id}/events?after=${endOfRun}${query}`).then((r) => r.text());
+    const followers = [follow('&through=end'), follow('')];
     await waitFor('the first appeal to be applied', async () => ((await appliedAppeals()).length >= 1 ? true : undefined), 20_000, 50);
     const refused = await pipeline.sql<{ payload: { kind: string; detail: string } }>(
       `SELECT payload FROM run_events WHERE run_id = $1 AND type = 'panel_warning' AND payload->>'kind' = 'appeal_refused'`,
       [id],
     );
     expect(refused).toHaveLength(1);
+    // The refusal ends what the appeal began: both streams close after its panel_warning (they would
+    // otherwise stay open on heartbeats), and a new request from there is told 204.
+    for (const text of await Promise.all(followers)) {
+      const types = [...text.matchAll(/^event: (\S+)$/gm)].map((m) => m[1]);
+      expect(types.at(-1)).toBe('panel_warning');
+    }
+    const [{ n: endOfRefusal }] = await pipeline.sql<{ n: number }>(`SELECT event_seq AS n FROM runs WHERE id = $1`, [id]);
+    expect((await fetch(`${pipeline.api}/v1/runs/${id}/events?after=${endOfRefusal}&through=end`)).status).toBe(204);
     expect(refused[0].payload.detail).toMatch(/^the appeal does not fit the budget: max_calls .*ask again with caps raised/);
     const refusedRun = (await getJson(pipeline.api, `/v1/runs/${id}`)).body as { panel: unknown; usage: { calls: number } };
     expect(refusedRun.panel).toMatchObject({ appeal: null, can_appeal: true });

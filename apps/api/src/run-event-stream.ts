@@ -5,7 +5,7 @@ import type { RunEventEnvelope } from '@roundtable/contracts';
 import { readRunEventsJson } from '@roundtable/events';
 import type { Closable, RunEventHub } from './run-event-hub';
 import { HEARTBEAT_FRAME, jsonEventFrame, retryFrame } from './sse-frames';
-import { APPEAL_PENDING_SQL, endsStream } from './stream-end';
+import { APPEAL_PENDING_SQL, endsStream, mayEndStream, RUN_ENDED_SQL } from './stream-end';
 
 export interface RunEventStreamOptions {
   /** Idle time after which a heartbeat comment is sent (and the log is checked for anything pub/sub lost). */
@@ -114,6 +114,7 @@ export class RunEventStream implements Closable {
       this.sendLive(frame);
       this.lastSent = event.sequence;
       if (isTerminal(event.type)) this.endAtStreamEnd();
+      else if (mayEndStream(event.type)) this.endIfLogEndsHere();
       return;
     }
     if (this.pending.length >= this.opts.maxPending) return this.drop(`${this.pending.length} live events waiting`);
@@ -156,7 +157,7 @@ export class RunEventStream implements Closable {
         if (isTerminal(event.type)) {
           if (!this.throughLog) return this.finish();
           this.endAtStreamEnd();
-        }
+        } else if (mayEndStream(event.type)) this.endIfLogEndsHere();
       }
     } finally {
       this.pumping = false;
@@ -198,6 +199,7 @@ export class RunEventStream implements Closable {
       if (terminal && !this.throughLog) return true;
       if (!full) {
         if (this.throughLog && lastType !== null && isTerminal(lastType)) this.endAtStreamEnd();
+        else if (lastType !== null && mayEndStream(lastType)) this.endIfLogEndsHere();
         return false;
       }
     }
@@ -217,6 +219,22 @@ export class RunEventStream implements Closable {
       .then((rows: { event_seq: number; appeal_pending: boolean }[]) => {
         const head = rows[0];
         if (head && Number(head.event_seq) === end && !head.appeal_pending) this.finish();
+      })
+      .catch((e: unknown) => this.fail(e));
+  }
+
+  /**
+   * After an event that may end the stream (a refused appeal's panel_warning): ends it, in either
+   * mode, if that event is still the log's last when the read lands, the run has ended and no
+   * appeal is pending — what the 204 of a new request checks too.
+   */
+  private endIfLogEndsHere(): void {
+    const end = this.lastSent;
+    this.ds
+      .query(`SELECT r.event_seq, ${APPEAL_PENDING_SQL} AS appeal_pending, ${RUN_ENDED_SQL} AS run_ended FROM runs r WHERE r.id = $1`, [this.runId])
+      .then((rows: { event_seq: number; appeal_pending: boolean; run_ended: boolean }[]) => {
+        const head = rows[0];
+        if (head && Number(head.event_seq) === end && head.run_ended && !head.appeal_pending) this.finish();
       })
       .catch((e: unknown) => this.fail(e));
   }

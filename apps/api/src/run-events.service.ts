@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { ApiError } from './api-error';
 import { RedisSubscribeError, RunEventHub } from './run-event-hub';
 import { RunEventStream, RunEventStreamOptions } from './run-event-stream';
-import { APPEAL_PENDING_SQL, endsStream } from './stream-end';
+import { APPEAL_PENDING_SQL, endsStream, mayEndStream, RUN_ENDED_SQL } from './stream-end';
 
 /** Sequences are Postgres integers. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
@@ -33,6 +33,7 @@ interface RunHead {
   event_seq: number;
   last_type: string | null;
   appeal_pending: boolean;
+  run_ended: boolean;
 }
 
 /** `?through=end`: follow past stream-end events to the end of the log (see RunEventStream). */
@@ -57,7 +58,7 @@ export class RunEventsService {
     const after = resumePoint(lastEventId, query);
     const throughLog = throughLogOf(query);
     const [head] = (await this.ds.query(
-      `SELECT r.event_seq, e.type AS last_type, ${APPEAL_PENDING_SQL} AS appeal_pending
+      `SELECT r.event_seq, e.type AS last_type, ${APPEAL_PENDING_SQL} AS appeal_pending, ${RUN_ENDED_SQL} AS run_ended
          FROM runs r LEFT JOIN run_events e ON e.run_id = r.id AND e.sequence = r.event_seq
         WHERE r.id = $1`,
       [runId],
@@ -70,7 +71,8 @@ export class RunEventsService {
         issues: [{ path: lastEventId !== undefined ? 'Last-Event-ID' : 'after', message: `beyond the last event (${last})` }],
       });
     }
-    if (after === last && head.last_type !== null && endsStream(head.last_type) && !head.appeal_pending) {
+    const atEnd = head.last_type !== null && (endsStream(head.last_type) || (mayEndStream(head.last_type) && head.run_ended));
+    if (after === last && atEnd && !head.appeal_pending) {
       // Everything up to the terminal event was seen: 204 is the spec's "do not reconnect" to EventSource.
       res.statusCode = 204;
       res.end();

@@ -9,6 +9,16 @@ const STREAM_END_TYPES: readonly string[] = [...TERMINAL_EVENT_TYPES, 'appeal_co
 export const endsStream = (type: string): boolean => STREAM_END_TYPES.includes(type);
 
 /**
+ * An event that ends the stream only when the log says so: a panel_warning is how a refused
+ * appeal ends (the budget would not fit it), and is then the last event of an ended run with no
+ * appeal pending. Any other panel_warning comes before run_completed, so the check answers no.
+ */
+export const mayEndStream = (type: string): boolean => type === 'panel_warning';
+
+/** SQL (a boolean over `runs r`): the run has ended (what follows, if anything, is a resume or an appeal). */
+export const RUN_ENDED_SQL = `(r.status IN ('done', 'halted', 'needs_input', 'cancelled', 'failed'))`;
+
+/**
  * SQL (a boolean over `runs r`): a panel appeal was requested and has not finished, so a
  * follower that has the run's terminal event must still wait for the appeal's events rather
  * than be told 204. An appeal the budget refused ends with its panel_warning instead.
