@@ -261,6 +261,10 @@ describe('the panel workflow through real services', () => {
     // Asked again with caps raised: a job of its own, the caps first, then the re-scores.
     const again = await post(pipeline.api, `/v1/runs/${id}/appeal`, { ...APPEAL, caps: { max_calls: raised } });
     expect(again).toMatchObject({ status: 202, body: { job_id: expect.stringMatching(/appeal__2$/) } });
+    // Asked again, the appeal is pending though the refusal is the log's last event: a follower from there gets its events.
+    const secondFollow = await fetch(`${pipeline.api}/v1/runs/${id}/events?after=${endOfRefusal}&through=end`);
+    expect(secondFollow.status).toBe(200);
+    expect([...(await secondFollow.text()).matchAll(/^event: (\S+)$/gm)].map((m) => m[1]).at(-1)).toBe('appeal_completed');
     await waitFor('the appeal to complete', async () => {
       const run = (await getJson(pipeline.api, `/v1/runs/${id}`)).body as { panel: { appeal: { status: string } | null } };
       return run.panel.appeal?.status === 'completed' ? true : undefined;

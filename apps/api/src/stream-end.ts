@@ -21,12 +21,12 @@ export const RUN_ENDED_SQL = `(r.status IN ('done', 'halted', 'needs_input', 'ca
 /**
  * SQL (a boolean over `runs r`): a panel appeal was requested and has not finished, so a
  * follower that has the run's terminal event must still wait for the appeal's events rather
- * than be told 204. An appeal the budget refused ends with its panel_warning instead.
+ * than be told 204. Each appeal job ends in appeal_completed or, when the budget refuses it, in
+ * an appeal_refused panel_warning: pending while there are more appeal jobs than such ends (an
+ * appeal asked again after a refusal is pending, though the refusal is in the log).
  */
 export const APPEAL_PENDING_SQL = `(
-  EXISTS (SELECT 1 FROM outbox o WHERE o.run_id = r.id AND o.job_name = 'run.appeal')
-  AND NOT EXISTS (
-    SELECT 1 FROM run_events x
-     WHERE x.run_id = r.id
-       AND (x.type = 'appeal_completed' OR (x.type = 'panel_warning' AND x.payload ->> 'kind' = 'appeal_refused'))
-  ))`;
+  (SELECT count(*) FROM outbox o WHERE o.run_id = r.id AND o.job_name = 'run.appeal')
+  > (SELECT count(*) FROM run_events x
+      WHERE x.run_id = r.id
+        AND (x.type = 'appeal_completed' OR (x.type = 'panel_warning' AND x.payload ->> 'kind' = 'appeal_refused'))))`;
