@@ -212,29 +212,21 @@ export class RunEventStream implements Closable {
    */
   private endAtStreamEnd(): void {
     if (!this.throughLog) return this.finish();
-    // The stream-end just sent: the stream ends only if it is still the log's last event when the read lands.
-    const end = this.lastSent;
-    this.ds
-      .query(`SELECT r.event_seq, ${APPEAL_PENDING_SQL} AS appeal_pending FROM runs r WHERE r.id = $1`, [this.runId])
-      .then((rows: { event_seq: number; appeal_pending: boolean }[]) => {
-        const head = rows[0];
-        if (head && Number(head.event_seq) === end && !head.appeal_pending) this.finish();
-      })
-      .catch((e: unknown) => this.fail(e));
+    this.endIfLogEndsHere({ runEnded: false });
   }
 
   /**
-   * After an event that may end the stream (a refused appeal's panel_warning): ends it, in either
-   * mode, if that event is still the log's last when the read lands, the run has ended and no
-   * appeal is pending — what the 204 of a new request checks too.
+   * Ends the stream, in either mode, if the frame just sent is still the log's last when the read lands
+   * and no appeal is pending — and, with `runEnded` (after a refused appeal's panel_warning, which ends
+   * nothing mid-run), if the run has ended: what the 204 of a new request checks too.
    */
-  private endIfLogEndsHere(): void {
+  private endIfLogEndsHere(check: { runEnded: boolean } = { runEnded: true }): void {
     const end = this.lastSent;
     this.ds
       .query(`SELECT r.event_seq, ${APPEAL_PENDING_SQL} AS appeal_pending, ${RUN_ENDED_SQL} AS run_ended FROM runs r WHERE r.id = $1`, [this.runId])
       .then((rows: { event_seq: number; appeal_pending: boolean; run_ended: boolean }[]) => {
         const head = rows[0];
-        if (head && Number(head.event_seq) === end && head.run_ended && !head.appeal_pending) this.finish();
+        if (head && Number(head.event_seq) === end && !head.appeal_pending && (head.run_ended || !check.runEnded)) this.finish();
       })
       .catch((e: unknown) => this.fail(e));
   }

@@ -1,4 +1,5 @@
 import type { RunEventEnvelope, RunEventType } from '@roundtable/contracts';
+import { STREAM_END_TYPES } from '@roundtable/run-view';
 import { ApiClient, ApiHttpError, ApiUnreachableError, issuesOf, seg } from './api-client';
 import { formatEventLine } from './event-line';
 import { LiveOutput } from './live-output';
@@ -39,11 +40,8 @@ export interface FollowResult {
  * every schema (~0.4 s); the type ties each name to the catalogue and a spec checks the set.
  */
 export const TERMINAL_EVENTS: ReadonlySet<string> = new Set<RunEventType>(['run_completed', 'run_failed', 'run_cancelled']);
-/**
- * Where the API ends a stream (apps/api/src/stream-end.ts): a terminal event, or the end of a finished panel's
- * appeal, whose events come after run_completed. A stream closed after appeal_completed has not dropped.
- */
-const STREAM_END: ReadonlySet<string> = new Set<RunEventType>([...TERMINAL_EVENTS, 'appeal_completed'] as RunEventType[]);
+/** Where the API ends a stream: libs/run-view's list, which the web workbench follows too. */
+const STREAM_END: ReadonlySet<string> = new Set(STREAM_END_TYPES);
 const TERMINAL = TERMINAL_EVENTS;
 
 let activeFollows = 0;

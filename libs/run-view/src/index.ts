@@ -4,3 +4,4 @@ export { foldRunEvent, foldRunEvents } from './fold-run-event';
 export { PANEL_EVENT_TYPES } from './fold-panel-event';
 export { JUDGE_ORDER } from './judge-order';
 export * from './run-view-queries';
+export { endsStream, STREAM_END_TYPES } from './stream-end';

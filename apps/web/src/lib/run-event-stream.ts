@@ -1,5 +1,5 @@
 import type { RunEventEnvelope } from '@roundtable/contracts';
-import { endsStream } from './stream-end';
+import { endsStream } from '@roundtable/run-view';
 import { SseParser } from './sse-parser';
 
 /** What the run page's `Stream` status says. */
