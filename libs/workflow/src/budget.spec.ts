@@ -1,5 +1,5 @@
 import { BudgetConfig } from '@roundtable/contracts';
-import { budgetSummary, budgetWarnings, checkBudget, estimateTokens, providerExhausted } from './budget';
+import { budgetSummary, budgetWarnings, checkBudget, costLine, estimateTokens, providerExhausted } from './budget';
 import type { UsageSnapshot, UsageTotals } from './build/build-types';
 import { emptyUsage } from './build/initial-state';
 
@@ -118,5 +118,27 @@ describe('estimateTokens and budgetSummary', () => {
     expect(s).toContain('tokens: 300 of 1000');
     expect(s).toContain('cost: $0.05 (no cap)');
     expect(s).toContain('elapsed: 12 s of 100 s');
+  });
+});
+
+describe('the cost line of a prompt when calls are unpriced', () => {
+  it('says the cost is unknown when no call had a price, never $0.00', () => {
+    const s = budgetSummary({ ...usage({ used: totals(3, 300, 0), elapsedSeconds: 1 }), unpricedCalls: 3 }, budget({ max_cost_usd: 2 }));
+    expect(s).toContain('cost unknown (3 calls unpriced); cap $2.00');
+    expect(s).not.toContain('$0.00');
+  });
+
+  it('gives the known sum and how many calls it leaves out when some are unpriced', () => {
+    expect(costLine(0.5, 1, 3, undefined)).toBe('cost: $0.50 + 1 call unpriced (no cap)');
+    expect(costLine(0.5, 2, 3, 1)).toBe('cost: $0.50 + 2 calls unpriced of $1.00');
+  });
+
+  it('keeps the plain sum when every call was priced', () => {
+    expect(costLine(0.25, 0, 3, 1)).toBe('cost: $0.25 of $1.00');
+    expect(costLine(0, 0, 0, undefined)).toBe('cost: $0.00 (no cap)');
+  });
+
+  it('says unknown without a cap too', () => {
+    expect(costLine(0, 1, 1, undefined)).toBe('cost unknown (1 call unpriced) (no cap)');
   });
 });

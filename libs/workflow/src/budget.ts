@@ -169,13 +169,25 @@ export function estimateTokens(messages: readonly Pick<ChatMessage, 'content'>[]
   return Math.ceil(chars / 4);
 }
 
+/**
+ * The cost line of a budget summary. Unpriced calls add nothing to the sum, so a sum that
+ * leaves calls out says so, and a sum of none is "unknown", never a $0.00 that reads as free.
+ */
+export function costLine(costUsd: number, unpricedCalls: number, calls: number, capUsd: number | undefined): string {
+  const cap = capUsd !== undefined ? ` of ${formatUsd(capUsd)}` : ' (no cap)';
+  const unpriced = `${unpricedCalls} ${unpricedCalls === 1 ? 'call' : 'calls'} unpriced`;
+  if (unpricedCalls > 0 && unpricedCalls >= calls) return `cost unknown (${unpriced})${capUsd !== undefined ? `; cap ${formatUsd(capUsd)}` : ' (no cap)'}`;
+  if (unpricedCalls > 0) return `cost: ${formatUsd(costUsd)} + ${unpriced}${cap}`;
+  return `cost: ${formatUsd(costUsd)}${cap}`;
+}
+
 /** One line per cap for the synthesizer and the report: what was used against what was allowed. */
 export function budgetSummary(usage: UsageSnapshot, budget: BudgetConfig): string {
   const used = usage.used;
   const lines = [
     `calls: ${used.calls} of ${budget.max_calls}`,
     `tokens: ${used.tokens} of ${budget.max_tokens}`,
-    `cost: ${formatUsd(used.costUsd)}${budget.max_cost_usd !== undefined ? ` of ${formatUsd(budget.max_cost_usd)}` : ' (no cap)'}`,
+    costLine(used.costUsd, usage.unpricedCalls ?? 0, used.calls, budget.max_cost_usd),
     `elapsed: ${formatSeconds(usage.elapsedSeconds)} of ${formatSeconds(budget.max_seconds)}`,
   ];
   for (const [provider, caps] of Object.entries(budget.per_provider)) {

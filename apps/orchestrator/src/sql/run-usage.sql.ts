@@ -47,12 +47,18 @@ export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt:
   };
   const u = fold(used);
   const r = fold(reserved);
+  // A provider's recorded cost is NULL while none of its calls had a price (the settle's upsert
+  // keeps NULL until a priced call lands): those calls are the unpriced ones a prompt must not
+  // call free. A provider mixing priced and unpriced models counts as priced here; the api's
+  // usage (from agent_calls) gives the exact count.
+  const unpricedCalls = used.filter((row) => row.cost === null).reduce((n, row) => n + Number(row.calls), 0);
   return {
     used: u.total,
     usedByProvider: u.by,
     reserved: r.total,
     reservedByProvider: r.by,
     elapsedSeconds: startedAt ? Math.max(0, (now.getTime() - startedAt.getTime()) / 1000) : 0,
+    ...(unpricedCalls > 0 ? { unpricedCalls } : {}),
   };
 }
 

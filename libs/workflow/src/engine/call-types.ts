@@ -27,6 +27,11 @@ export interface UsageSnapshot {
   reservedByProvider: Record<string, UsageTotals>;
   /** Wall-clock seconds since the run started. */
   elapsedSeconds: number;
+  /**
+   * Finished calls no price was known for (their cost is not in `used.costUsd`): a prompt says
+   * "cost unknown" rather than a $0.00 that reads as free. Absent = none known.
+   */
+  unpricedCalls?: number;
 }
 
 /** An earlier try of a call that failed transiently (its own row). */
