@@ -2,6 +2,7 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { ApiHttpError } from '../lib/api-client';
 import { locateIssues, type LocatedIssue } from '../lib/issue-lines';
 import { runPath } from '../lib/route';
+import { SubmissionKey } from '../lib/submission-key';
 import { useApp } from './app-context';
 
 /** Start of each line of the text, for putting the caret on an issue's line. */
@@ -25,6 +26,8 @@ export function NewRunPage() {
   const [issues, setIssues] = useState<LocatedIssue[]>([]);
   const [error, setError] = useState<string | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
+  // One key per text: a double click, or a second try after a reply that never came, makes one run.
+  const submissionKey = useRef(new SubmissionKey());
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -41,7 +44,8 @@ export function NewRunPage() {
     setIssues([]);
     setError(null);
     try {
-      const run = await api.submitRun(text);
+      const run = await api.submitRun(text, submissionKey.current.for(text));
+      submissionKey.current.used();
       navigate(runPath(run.id));
     } catch (err) {
       if (err instanceof ApiHttpError && err.status === 400 && err.body?.issues?.length) {

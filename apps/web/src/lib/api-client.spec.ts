@@ -42,6 +42,13 @@ describe('ApiClient', () => {
     ]);
   });
 
+  it('sends the Idempotency-Key it is given, and none without one', async () => {
+    const c = client(() => json(202, { id: 'r1', status: 'queued' }));
+    await c.api.submitRun('project: x\n', 'k-1');
+    await c.api.submitRun('project: x\n');
+    expect(c.calls.map((x) => (x.init.headers as Record<string, string>)['Idempotency-Key'])).toEqual(['k-1', undefined]);
+  });
+
   it('turns a 400 into an ApiHttpError carrying the issues', async () => {
     const body = { error: 'invalid_project_config', message: 'invalid project config', issues: [{ path: 'agents.critic', message: 'missing' }] };
     const c = client(() => json(400, body));

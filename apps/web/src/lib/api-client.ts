@@ -91,11 +91,11 @@ export class ApiClient {
   diff = (id: string) => this.text(`/v1/runs/${encodeURIComponent(id)}/diff`, 'text/x-diff');
   file = (id: string, path: string) => this.text(`/v1/runs/${encodeURIComponent(id)}/files?path=${encodeURIComponent(path)}`, 'text/plain');
 
-  /** The project file as typed or uploaded: posted as it is, YAML as YAML text. */
-  submitRun(projectFile: string) {
+  /** The project file as typed or uploaded: posted as it is, YAML as YAML text; with a key, a repeat of it makes no second run. */
+  submitRun(projectFile: string, idempotencyKey?: string) {
     return this.json<{ id: string; status: string }>('/v1/runs', {
       method: 'POST',
-      headers: { 'Content-Type': projectFileContentType(projectFile) },
+      headers: { 'Content-Type': projectFileContentType(projectFile), ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}) },
       body: projectFile,
     });
   }
