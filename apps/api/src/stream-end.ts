@@ -1,4 +1,4 @@
-import { TERMINAL_EVENT_TYPES } from '@roundtable/contracts';
+import { TERMINAL_EVENT_TYPES, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 
 /**
  * Event types after which a follower has seen everything there is: the run's end, or the end
@@ -16,7 +16,7 @@ export const endsStream = (type: string): boolean => STREAM_END_TYPES.includes(t
 export const mayEndStream = (type: string): boolean => type === 'panel_warning';
 
 /** SQL (a boolean over `runs r`): the run has ended (what follows, if anything, is a resume or an appeal). */
-export const RUN_ENDED_SQL = `(r.status IN ('done', 'halted', 'needs_input', 'cancelled', 'failed'))`;
+export const RUN_ENDED_SQL = `(r.status IN (${TERMINAL_RUN_STATUSES.map((s) => `'${s}'`).join(', ')}))`;
 
 /**
  * SQL (a boolean over `runs r`): a panel appeal was requested and has not finished, so a

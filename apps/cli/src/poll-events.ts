@@ -1,4 +1,5 @@
 import type { RunEventEnvelope } from '@roundtable/contracts';
+import { ENDED_RUN_STATUSES } from '@roundtable/run-view';
 import { ApiClient, seg } from './api-client';
 
 /** What GET /v1/runs/:id answers (the fields the CLI reads). */
@@ -25,7 +26,8 @@ export interface RunDetail {
 import type { CallSummary } from '@roundtable/contracts';
 export type { CallSummary };
 
-export const TERMINAL_RUN_STATUSES = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
+/** Where a run ends (the contracts' list, through run-view's zod-free copy). */
+export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set(ENDED_RUN_STATUSES);
 
 type Json = Record<string, unknown>;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);

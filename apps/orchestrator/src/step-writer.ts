@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import { jobId, RunEventEnvelope, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
+import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
 import { checkRunEvents, outboxInsert, outboxJob, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
 import type { Command, DomainRecord, PanelAgentCallCommand } from '@roundtable/workflow';
@@ -19,7 +19,7 @@ import {
   UPDATE_PROPOSAL_STATUS,
 } from './sql/step-writes.sql';
 
-const TERMINAL = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
+const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
 export interface WrittenStep {
   /** The outbox rows written, handed to OutboxDispatcher.dispatchRows after the commit. */

@@ -1,4 +1,5 @@
 import type { CallView, RunView } from './run-view';
+import { isEndedStatus } from './run-statuses';
 
 /** What the terminal's progress line and the run page's header both ask of a view. */
 
@@ -11,10 +12,8 @@ export function elapsedSeconds(view: RunView): number | null {
   return Number.isNaN(span) ? null : Math.max(0, span / 1000);
 }
 
-const ENDED = new Set(['done', 'halted', 'needs_input', 'cancelled', 'failed']);
-
 /** The run has reached an end (it may still resume, or a panel take an appeal). */
-export const hasEnded = (view: RunView): boolean => ENDED.has(view.status);
+export const hasEnded = (view: RunView): boolean => isEndedStatus(view.status);
 
 /** The call's duration in ms: its own latency when the provider measured one, else queue to end. */
 export function callDurationMs(call: CallView): number | null {

@@ -5,6 +5,7 @@ import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { parse as parseYaml } from 'yaml';
 import { createTestDatabase, runMigrations, type TestDatabase } from '@roundtable/persistence';
+import { TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from './redis-prefix';
 import { RunningService, startService, stopService } from './service-processes';
 import { waitFor } from './wait-for';
@@ -39,7 +40,8 @@ export interface PipelineOptions {
   apiEnv?: Record<string, string>;
 }
 
-export const TERMINAL_STATUSES = ['done', 'halted', 'needs_input', 'failed', 'cancelled'] as const;
+/** Where a run ends: the contracts' list. */
+export const TERMINAL_STATUSES = TERMINAL_RUN_STATUSES;
 
 export async function startPipeline(opts: PipelineOptions = {}): Promise<Pipeline> {
   const db = await createTestDatabase();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AcceptanceCriterion, PanelProjectConfig, ProjectConfig } from '@roundtable/contracts';
+import { AcceptanceCriterion, PanelProjectConfig, ProjectConfig, RunStatus } from '@roundtable/contracts';
 import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES, WORKFLOWS } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
@@ -154,7 +154,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         get: {
           summary: 'List runs, newest first, each with its calls, tokens and cost',
           parameters: [
-            { name: 'status', in: 'query', schema: { type: 'string', enum: ['queued', 'running', 'done', 'halted', 'needs_input', 'cancelled', 'failed'] } },
+            { name: 'status', in: 'query', schema: { type: 'string', enum: [...RunStatus.options] } },
             { name: 'workflow', in: 'query', schema: { type: 'string', enum: Object.values(WORKFLOWS) } },
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
           ],

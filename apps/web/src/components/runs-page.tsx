@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+// The contracts' RunStatus values, through run-view's zod-free copy (the browser loads no zod).
+import { RUN_STATUSES } from '@roundtable/run-view';
 import type { RunListItem } from '../lib/api-types';
 import { fmtAge, fmtCost, fmtInt } from '../lib/format';
 import { runPath } from '../lib/route';
@@ -6,8 +8,6 @@ import { useApp } from './app-context';
 import { Link } from './link';
 import { errorText } from './use-async';
 
-/** The run statuses (contracts' RunStatus), restated: the browser does not load zod. */
-export const RUN_STATUSES = ['queued', 'running', 'done', 'halted', 'needs_input', 'cancelled', 'failed'] as const;
 const WORKFLOWS = ['build', 'panel'] as const;
 const POLL_MS = 2000;
 const NUMERIC = new Set(['Calls', 'Tokens', 'Cost']);
