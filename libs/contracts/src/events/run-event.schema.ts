@@ -111,7 +111,7 @@ export const RUN_EVENT_PAYLOADS = {
   }),
   run_failed: z.object({ reason: z.string() }),
   run_cancelled: z.object({ reason: z.string().nullish() }),
-  run_resumed: z.object({ at: Stage, rerun: z.boolean(), caps: z.record(z.string(), z.number()) }),
+  run_resumed: z.object({ at: RunStage, rerun: z.boolean(), caps: z.record(z.string(), z.number()) }),
   /** A role's call moved to its configured fallback provider after its own failed (a recorded decision). */
   provider_fallback: z.object({ role: z.string(), from: z.string(), to: z.string(), reason: z.string() }),
 

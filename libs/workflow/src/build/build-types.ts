@@ -13,6 +13,7 @@ import type {
 } from '@roundtable/contracts';
 
 import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
+import type { EngineEvent } from '../engine/engine-events';
 
 export type { ChatMessage, UsageTotals, UsageSnapshot, PriorAttempt, CallUsage, ModelPrice, PriceLookup } from '../engine/call-types';
 
@@ -169,10 +170,9 @@ export interface BuildRunState {
 export type FinishedCall = FinishedCallOf<BuildRole, Stage>;
 
 export type BuildEvent =
-  | { type: 'start' }
+  | Exclude<EngineEvent<FinishedCall, Stage>, { type: 'resume' }>
   | { type: 'workspace_prepared'; opId: string; path: string; tree: string[] }
   | { type: 'workspace_failed'; opId: string; error: string }
-  | { type: 'agent_call_finished'; call: FinishedCall }
   /** `diff`: the commit the test-runner made of it on the run branch (absent when the workspace has no git). */
   | { type: 'files_applied'; opId: string; implementationLabel: string; tree: string[]; diffArtifactId?: string; diff?: ImplementationDiff }
   | { type: 'files_rejected'; opId: string; implementationLabel: string; error: string }
@@ -180,12 +180,7 @@ export type BuildEvent =
   | { type: 'files_read'; opId: string; files: ReadFile[] }
   | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
   | { type: 'tests_failed_to_run'; opId: string; error: string }
-  | { type: 'cancel'; reason?: string }
-  /**
-   * Restart a halted (or needs_input / failed) run. `at` is the stage to restart in: the one
-   * the halting decision left, or the one the user named (`rerun`: then recorded work for that
-   * stage is done again instead of reused). `caps` raise budget caps for the rest of the run.
-   */
+  /** The engine's resume (a halted, needs_input or failed build restarts), with the build's caps. */
   | { type: 'resume'; at: Stage; rerun: boolean; caps?: Partial<ResumeCaps> };
 
 export interface ResumeCaps {

@@ -3,7 +3,7 @@ import { cancelRun, endStep } from '../engine/step-end';
 import type { BuildEvent, BuildRunState, StepContext, StepResult } from './build-types';
 import { Step } from './build-step';
 import { onReply } from '../engine/replies';
-import { buildDefinition } from './build-definition';
+import { buildDefinition, haltBuild } from './build-definition';
 import { onFilesRead } from './file-reads';
 import { onFilesApplied, onFilesRejected, onTestsFailedToRun, onTestsFinished } from './implement.stage';
 import { onResume } from './resume';
@@ -18,8 +18,8 @@ import { onStart, onWorkspaceFailed, onWorkspacePrepared } from './workspace.sta
 
 type Handler<T extends BuildEvent['type']> = (step: Step, event: Extract<BuildEvent, { type: T }>) => void;
 
-/** What each event does to a running run (resume and cancel are handled before this table). */
-const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel'>]: Handler<T> } = {
+/** What each event does to a running run (resume, cancel and the reconciler's halt are handled before this table). */
+const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel' | 'halt'>]: Handler<T> } = {
   start: (step) => onStart(step),
   workspace_prepared: (step, e) => onWorkspacePrepared(step, e.path, e.tree),
   workspace_failed: (step, e) => onWorkspaceFailed(step, e.error),
@@ -42,6 +42,10 @@ export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext
   if (event.type === 'cancel') {
     cancelRun(step, event.reason);
     return step.result();
+  }
+  if (event.type === 'halt') {
+    haltBuild(step, event.reason);
+    return endStep(step);
   }
   (ON[event.type] as Handler<typeof event.type>)(step, event);
   return endStep(step);

@@ -1,6 +1,7 @@
 import type { BuildRole, Critique, Problem, Proposal } from '@roundtable/contracts';
 import type { AcceptanceCriterion, CritiqueRecord, FinishedCall, ProposalRecord } from './build-types';
 import { callCritic, callEngineer, callReviser, callSynthesizer } from './build-calls';
+import { markHalted } from '../engine/closing';
 import { factOnly, haltBuild } from './build-definition';
 import { latestProposal, type Step } from './build-step';
 
@@ -152,9 +153,7 @@ export function implementOrStop(step: Step, proposal: ProposalRecord, why: strin
  */
 export function needsInput(step: Step, critique: CritiqueRecord, proposal: ProposalRecord, blockers: Problem[]): void {
   const reason = `blocker still open at the round limit: ${blockers.map((b) => b.description).join('; ')}`;
-  step.state.haltReason = reason;
-  step.go('HALTED', reason, [critique.label, proposal.label]);
-  step.emit('run_halted', { reason });
+  markHalted(step, 'HALTED', reason, [critique.label, proposal.label]);
   for (const b of blockers) {
     raiseOpenQuestion(
       step,

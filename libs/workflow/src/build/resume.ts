@@ -1,4 +1,5 @@
 import type { RunStatus, Stage } from '@roundtable/contracts';
+import { reopenRun } from '../engine/resume';
 import type { ProposalRecord } from './build-types';
 import { callCritic, callEngineer, callProposer, callReviser, callSynthesizer, callValidator } from './build-calls';
 import { latestImplementation, latestProposal, type Step } from './build-step';
@@ -6,7 +7,7 @@ import { applyCritique } from './debate.stage';
 
 /** Resume: a halted, needs_input or failed run restarts where it stopped (or where the user says). */
 
-const RESUMABLE: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
+export const BUILD_RESUMABLE: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
 
 /**
  * Restarts a stopped run in the stage its halting decision left (seed status log, M3):
@@ -15,14 +16,7 @@ const RESUMABLE: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
  * explicit stage (`rerun`), that stage's work is done again.
  */
 export function onResume(step: Step, at: Stage, rerun: boolean, caps: Partial<Record<string, number>>): void {
-  if (!RESUMABLE.includes(step.state.status)) return;
-  const budget = { ...step.config.budget };
-  for (const [k, v] of Object.entries(caps)) if (typeof v === 'number') (budget as Record<string, unknown>)[k] = v;
-  step.state.config = { ...step.config, budget };
-  step.state.status = 'running';
-  step.state.haltReason = null;
-  step.emit('run_resumed', { at, rerun, caps: Object.fromEntries(Object.entries(caps).filter(([, v]) => typeof v === 'number')) as Record<string, number> });
-  step.go(at, rerun ? `resumed: re-running ${at} as asked` : `resumed where the halt left the run`, []);
+  if (!reopenRun(step, BUILD_RESUMABLE, at, rerun, caps)) return;
 
   const proposal = latestProposal(step.state);
   const impl = latestImplementation(step.state);

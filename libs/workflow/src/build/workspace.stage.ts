@@ -1,3 +1,4 @@
+import { failRun } from '../engine/closing';
 import type { Step } from './build-step';
 import { callProposer } from './build-calls';
 
@@ -21,9 +22,6 @@ export function onWorkspaceFailed(step: Step, error: string): void {
   if (step.state.stage !== 'INIT') return;
   // Nothing was debated or built, so there is nothing to synthesize: the run simply failed.
   const reason = `workspace could not be prepared: ${error}`;
-  step.state.haltReason = reason;
-  step.go('HALTED', reason);
-  step.state.status = 'failed';
-  step.emit('run_failed', { reason });
+  failRun(step, 'HALTED', reason);
 }
 

@@ -42,6 +42,36 @@ function unusableWhy<G extends string>(state: EngineState<G>, who: string, provi
   return `${who} ${provider} ${what}`;
 }
 
+/**
+ * The one way a run stops: its halt reason, the halted stage (a decision from the stage it was
+ * in, which is where a resume starts) and run_halted. What follows is the caller's: the closing
+ * call (halt), a fact-only close (the closing role itself failed), a needs_input stop.
+ */
+export function markHalted<G extends string>(step: ClosingStep<G>, haltedStage: G, reason: string, refs: string[] = []): void {
+  step.state.haltReason = reason;
+  step.go(haltedStage, reason, refs);
+  step.emit('run_halted', { reason });
+}
+
+/**
+ * The run fails outright: nothing a closing role could fairly write (no workspace, a collapsed
+ * panel). `beforeEnd` adds what the workflow says at its end (the panel's run_metrics).
+ */
+export function failRun<G extends string>(
+  step: ClosingStep<G> & { state: { status: string } },
+  haltedStage: G,
+  reason: string,
+  refs: string[] = [],
+  beforeEnd?: () => void,
+): void {
+  step.state.haltReason = reason;
+  step.go(haltedStage, reason, refs);
+  step.state.status = 'failed';
+  beforeEnd?.();
+  step.emit('run_failed', { reason });
+}
+
+/** Any stage → halted; the calls in flight land, then the closing role's one call (or the fact-only close). */
 export function halt<S extends EngineState<G>, R extends string, G extends string, K extends string, St extends ClosingStep<G>>(
   step: St,
   def: WorkflowDefinition<S, R, G, K, St>,
@@ -50,9 +80,7 @@ export function halt<S extends EngineState<G>, R extends string, G extends strin
 ): void {
   // Only the closing call runs after a halt, and it never halts again: be safe anyway.
   if (step.state.haltReason !== null) return def.factOnly(step, `halted again while halted: ${reason}`);
-  step.state.haltReason = reason;
-  step.go(def.haltedStage, reason, opts.refs ?? []);
-  step.emit('run_halted', { reason });
+  markHalted(step, def.haltedStage, reason, opts.refs ?? []);
   closeWhenSettled(step, def, opts.pendingClosing);
 }
 

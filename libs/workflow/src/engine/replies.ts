@@ -1,7 +1,7 @@
 import { AGENT_SCHEMAS, formatZodIssues, type AgentSchemaName } from '@roundtable/contracts';
 import type { FinishedCallOf } from './call-types';
 import type { AwaitedCall, CallSpec, EngineState, WorkflowDefinition } from './definition';
-import { halt, noteUnusableProvider, requestOrHalt, type ClosingStep } from './closing';
+import { halt, markHalted, noteUnusableProvider, requestOrHalt, type ClosingStep } from './closing';
 import { repeatCall, retryIfWorthIt } from './retries';
 
 /**
@@ -186,9 +186,7 @@ export function onFailedReply<S extends EngineState<G>, R extends string, G exte
 
   const reason = def.giveUpReason(call, awaited, failure, schema);
   if (closing) {
-    step.state.haltReason = reason;
-    step.go(def.haltedStage, reason, [call.id]);
-    step.emit('run_halted', { reason });
+    markHalted(step, def.haltedStage, reason, [call.id]);
     return def.factOnly(step, `the ${def.closing.noun} failed, so no model wrote the ${def.closing.product}`);
   }
   halt(step, def, reason, { refs: [call.id] });

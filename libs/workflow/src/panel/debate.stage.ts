@@ -1,6 +1,7 @@
 import { JUDGES, type DebateTurn, type JudgeRole } from '@roundtable/contracts';
 import { debatePack } from './panel-context-packs';
-import { freshSpec, queueOrHalt } from './panel-definition';
+import { closeWhenSettled } from '../engine/closing';
+import { freshSpec, panelDefinition, queueOrHalt } from './panel-definition';
 import type { PanelStep } from './panel-step';
 import type { DebateTurnRecord, PanelFinishedCall } from './panel-types';
 import { startModerate } from './moderate.stage';
@@ -34,14 +35,20 @@ export function onTurn(step: PanelStep, call: PanelFinishedCall, label: string, 
     label,
     ...(body.responds_to?.length ? { responds_to: body.responds_to } : {}),
   });
-  // The code picks the next speaker: the fixed order, then the next round, then the re-vote.
-  const next = JUDGES.indexOf(body.speaker) + 1;
+  // A turn that was in flight at a halt is kept; the close, not the next speaker, follows it.
+  if (step.state.haltReason !== null) return closeWhenSettled(step, panelDefinition);
+  nextSpeaker(step, body.speaker, [label]);
+}
+
+/** The code picks the speaker after `last`: the fixed order, then the next round, then the re-vote. */
+export function nextSpeaker(step: PanelStep, last: JudgeRole, refs: string[]): void {
+  const next = JUDGES.indexOf(last) + 1;
   if (next < JUDGES.length) return callSpeaker(step, JUDGES[next]);
   if (step.state.debateRound < step.config.max_debate_rounds) {
     step.state.debateRound += 1;
     return callSpeaker(step, JUDGES[0]);
   }
-  afterDebate(step, `debate done: ${step.state.turns.length} messages in ${step.state.debateRound} round${step.state.debateRound === 1 ? '' : 's'}`, [label]);
+  afterDebate(step, `debate done: ${step.state.turns.length} messages in ${step.state.debateRound} round${step.state.debateRound === 1 ? '' : 's'}`, refs);
 }
 
 export function afterDebate(step: PanelStep, why: string, refs: string[]): void {

@@ -15,6 +15,7 @@ import type {
   RunStatus,
 } from '@roundtable/contracts';
 import type { AgentCallCommandOf, CallUsage, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
+import type { EngineEvent } from '../engine/engine-events';
 
 /**
  * The contract between the orchestrator and the panel workflow (seed 003), the twin of
@@ -148,9 +149,7 @@ export interface PanelRunState {
 export type PanelFinishedCall = FinishedCallOf<PanelRole, PanelStage>;
 
 export type PanelEvent =
-  | { type: 'start' }
-  | { type: 'agent_call_finished'; call: PanelFinishedCall }
-  | { type: 'cancel'; reason?: string }
+  | EngineEvent<PanelFinishedCall, PanelStage>
   /**
    * POST /v1/runs/:id/appeal on a done run: new evidence, re-scored by the named judges, once.
    * `caps` raises budget caps first (an appeal the budget refused may be asked again with them).

@@ -2,7 +2,8 @@ import { TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { cancelRun, endStep } from '../engine/step-end';
 import { onAppeal } from './appeal';
 import { onReply } from '../engine/replies';
-import { panelDefinition } from './panel-definition';
+import { haltPanel, panelDefinition } from './panel-definition';
+import { onPanelResume } from './resume';
 import { PanelStep } from './panel-step';
 import type { PanelEvent, PanelRunState, PanelStepContext, PanelStepResult } from './panel-types';
 import { onStart } from './roast.stage';
@@ -20,12 +21,16 @@ export { MAX_PANEL_RETRIES } from './roast.stage';
  *      → DEBATE (vc → engineer → pm → customer → competitor, × max_debate_rounds)
  *      → REVOTE (five at once, ±3 cap) → MODERATE → DONE.
  * A refused call or a failed one halts: the calls in flight land, then the moderator gets
- * exactly one call (or a fact-only close). An appeal on a done run re-scores chosen judges once.
+ * exactly one call (or a fact-only close). A halted panel resumes where it stopped (./resume.ts).
+ * An appeal on a done run re-scores chosen judges once.
  */
 export function decidePanel(state: PanelRunState, event: PanelEvent, ctx: PanelStepContext): PanelStepResult {
   const step = new PanelStep(state, ctx);
   if (event.type === 'appeal') {
     onAppeal(step, event.evidence, event.judges, event.caps ?? {});
+  } else if (event.type === 'resume') {
+    onPanelResume(step, event.at, event.rerun, event.caps ?? {});
+    return step.result();
   } else if (TERMINAL_RUN_STATUSES.includes(state.status)) {
     // A finished run is history, except for the re-scores of its one appeal.
     if (event.type === 'agent_call_finished' && state.pending[event.call.role]?.kind === 'appeal') onReply(step, panelDefinition, event.call);
@@ -36,6 +41,9 @@ export function decidePanel(state: PanelRunState, event: PanelEvent, ctx: PanelS
         break;
       case 'agent_call_finished':
         onReply(step, panelDefinition, event.call);
+        break;
+      case 'halt':
+        haltPanel(step, event.reason);
         break;
       case 'cancel':
         cancelRun(step, event.reason);

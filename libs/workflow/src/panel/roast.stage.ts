@@ -1,5 +1,5 @@
 import { JUDGES, type JudgeRole, type JudgeVerdict } from '@roundtable/contracts';
-import { closeWhenSettled } from '../engine/closing';
+import { closeWhenSettled, failRun } from '../engine/closing';
 import { queueCalls } from '../engine/ledger';
 import { assessPanel } from '../verification/panel-quality';
 import { currentScores, currentVerdicts, judgePack, JUDGE_NUDGES } from './panel-context-packs';
@@ -89,10 +89,8 @@ export function onRoastComplete(step: PanelStep): void {
 
 /** The run fails with the measured figures: nothing a moderator could fairly synthesize. */
 export function fail(step: PanelStep, reason: string, refs: string[]): void {
-  step.state.haltReason = reason;
-  step.go('HALTED', reason, refs);
-  step.state.status = 'failed';
-  closePhases(step);
-  emitMetrics(step);
-  step.emit('run_failed', { reason });
+  failRun(step, 'HALTED', reason, refs, () => {
+    closePhases(step);
+    emitMetrics(step);
+  });
 }
