@@ -4,7 +4,7 @@ import { isAgentSchemaName, parseWorkspaceOp, type TestsOpResult } from '@roundt
 import { runStatement, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { SettledCallRow } from './sql/settle-finished-call.sql';
 import { INSERT_TEST_RUN } from './sql/job-reads.sql';
-import type { BuildEvent, FinishedCall } from '@roundtable/workflow';
+import type { FinishedCall } from '@roundtable/workflow';
 
 export class StaleJobError extends Error {}
 
@@ -39,7 +39,7 @@ export async function recordTestRun(em: EntityManager, runId: string, opId: stri
 }
 
 /** The workflow event for a call settled by SETTLE_FINISHED_CALL (its row, or undefined when there is none). */
-export function finishedCallEvent(runId: string, callId: string, settled: object | undefined): BuildEvent {
+export function finishedCallEvent(runId: string, callId: string, settled: object | undefined): { type: 'agent_call_finished'; call: FinishedCall } {
   const call = settled as SettledCallRow | undefined;
   // Permanent (UnrecoverableError): no retry makes the row exist. A call not finished yet is a StaleJobError, retried.
   if (!call) throw new UnrecoverableError(`agent call ${callId} of run ${runId} does not exist`);

@@ -25,6 +25,7 @@ const WITH_THE_LOCK: { [N in OrchestratorJobName]: ((batch: StatementBatch, payl
   'tests.done': null,
   'run.resume': null,
   'run.appeal': null,
+  'run.halt': null,
 };
 
 export type StepOutcome = 'applied' | 'duplicate' | 'ignored';

@@ -52,11 +52,11 @@ export class OrchestratorModule {
         },
         {
           provide: OrchestratorSweeps,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, ops: ServiceOps) =>
+          useFactory: (ds: DataSource, p: JobProducer) =>
             new OrchestratorSweeps(
               new OutboxDispatcher(ds, p),
               env.OUTBOX_SWEEP_MS,
-              new RunReconciler(ds, p, new OutcomeCountingPublisher(r, env.QUEUE_PREFIX, ds, ops.metrics), {
+              new RunReconciler(ds, p, {
                 resendAfterMs: env.RECONCILE_RESEND_AFTER_MS,
                 // A call's worker renews its job's lock while it runs; past its timeout and a lock's length it is gone.
                 leaseMarginMs: 60_000,
@@ -65,7 +65,7 @@ export class OrchestratorModule {
               }),
               env.RECONCILE_MS,
             ),
-          inject: [DS, REDIS, PRODUCER, ServiceOps],
+          inject: [DS, PRODUCER],
         },
       ],
     };

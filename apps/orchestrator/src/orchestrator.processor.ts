@@ -41,6 +41,7 @@ export class OrchestratorProcessor extends TypedProcessor {
         'run.resume': apply('run.resume'),
         'run.cancel': apply('run.cancel'),
         'run.appeal': apply('run.appeal'),
+        'run.halt': apply('run.halt'),
       }),
       { service: 'orchestrator', ...settings },
     );

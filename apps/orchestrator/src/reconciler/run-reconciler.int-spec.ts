@@ -3,7 +3,6 @@ import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Redis } from 'ioredis';
 import { agentQueueName, jobId, QUEUE } from '@roundtable/contracts';
-import { RunEventPublisher } from '@roundtable/events';
 import { AgentCallEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import { createRedisConnection, JobProducer } from '@roundtable/queues';
 import { deleteRedisPrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
@@ -30,7 +29,7 @@ describe('RunReconciler against real Postgres and Redis', () => {
   beforeAll(async () => {
     infra = await orchestratorTestInfra('rt_int_recon', 6);
     ({ ds, redis, prefix, producer, steps } = infra);
-    reconciler = new RunReconciler(ds, producer, infra.publisher, SETTINGS);
+    reconciler = new RunReconciler(ds, producer, SETTINGS);
     stored = demoConfig();
     await insertProject(ds, 'prj_recon', 'recon', stored);
   });
@@ -124,26 +123,56 @@ describe('RunReconciler against real Postgres and Redis', () => {
     expect(await producer.queue(QUEUE.tests).getJob(id)).toMatchObject({ name: 'tests.run', data: { runId, opId, implementationId: null } });
   });
 
-  it('halts a run left with nothing in flight, with the reason on record, and run.resume picks it up where it stopped', async () => {
+  /** The run.halt job a sweep sent for `runId`, applied as the orchestrator's processor would. */
+  async function applyHalt(runId: string): Promise<{ reason: string; outcome: string }> {
+    const jobs = await producer.queue(QUEUE.orchestrator).getJobs(['waiting', 'delayed', 'prioritized']);
+    const job = jobs.find((j) => j.name === 'run.halt' && j.data.runId === runId);
+    if (!job) throw new Error(`no run.halt job for ${runId} (jobs: ${jobs.map((j) => j.name).join(', ') || 'none'})`);
+    expect(job.id).toBe(jobId(runId, 'halt', job.data.seenMs));
+    return { reason: job.data.reason, outcome: await steps.apply('run.halt', job.data, job.id) };
+  }
+
+  const quietFor2Hours = (runId: string) => ds.query(`UPDATE runs SET updated_at = now() - interval '2 hours' WHERE id = $1`, [runId]);
+
+  it('halts a run left with nothing in flight through its workflow, one step writing the run, and run.resume picks it up where it stopped', async () => {
     const { runId, callId } = await proposingRun();
     // The proposer's job failed for good (not the infrastructure): nothing will report it.
     const queue = agentQueueName('replay');
     await failJob(queue, jobId(callId, 'call'), new UnrecoverableError('bad payload for agent.call'));
     // Still within the grace period: not halted.
     expect((await reconciler.sweep()).halted).toEqual([]);
-    await ds.query(`UPDATE runs SET updated_at = now() - interval '2 hours' WHERE id = $1`, [runId]);
+    await quietFor2Hours(runId);
 
     const report = await reconciler.sweep();
     expect(report.retried).toEqual([]);
     expect(report.halted).toEqual([{ runId, reason: expect.stringContaining(`agent.call job ${jobId(callId, 'call')} failed: bad payload for agent.call`) }]);
-    const run = await ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
-    expect(run).toMatchObject({ status: 'halted', stage: 'HALTED', haltReason: report.halted[0].reason });
-    const [decision] = await ds.query(`SELECT from_stage, to_stage, reason FROM decisions WHERE run_id = $1 ORDER BY id DESC LIMIT 1`, [runId]);
-    expect(decision).toEqual({ from_stage: 'PROPOSE', to_stage: 'HALTED', reason: report.halted[0].reason });
+    // The sweep wrote nothing of the run: it sent a job.
+    expect(await ds.getRepository(RunEntity).findOneByOrFail({ id: runId })).toMatchObject({ status: 'running', stage: 'PROPOSE' });
+    const first = await applyHalt(runId);
+    expect(first).toEqual({ reason: report.halted[0].reason, outcome: 'applied' });
+    // The step halted it as the workflow halts: a decision from the stage it was in, run_halted,
+    // and the closing call (the build runs one call at a time: nothing else is awaited).
+    let run = await ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
+    expect(run).toMatchObject({ status: 'running', stage: 'SYNTHESIZE', haltReason: first.reason });
+    const decisions = await ds.query(`SELECT from_stage, to_stage, reason FROM decisions WHERE run_id = $1 ORDER BY id DESC LIMIT 2`, [runId]);
+    expect(decisions[1]).toEqual({ from_stage: 'PROPOSE', to_stage: 'HALTED', reason: first.reason });
+    expect(decisions[0]).toMatchObject({ from_stage: 'HALTED', to_stage: 'SYNTHESIZE' });
+    const [synthesizer] = await ds.getRepository(AgentCallEntity).find({ where: { runId, role: 'synthesizer' } });
+    expect(synthesizer).toMatchObject({ stage: 'SYNTHESIZE', status: 'queued' });
+
+    // That call's job fails for good too: the run is quiet again, and the next halt closes it fact-only.
+    await failJob(queue, jobId(synthesizer.id, 'call'), new UnrecoverableError('bad payload for agent.call'));
+    await quietFor2Hours(runId);
+    expect((await reconciler.sweep()).halted).toHaveLength(1);
+    expect((await applyHalt(runId)).outcome).toBe('applied');
+    run = await ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
+    expect(run).toMatchObject({ status: 'halted' });
     const events: { type: string; sequence: number }[] = await ds.query(`SELECT type, sequence FROM run_events WHERE run_id = $1 ORDER BY sequence`, [runId]);
-    expect(events.slice(-2).map((e) => e.type)).toEqual(['run_halted', 'run_completed']);
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['run_halted', 'synthesis_recorded', 'run_completed']));
+    expect(events.at(-1)!.type).toBe('run_completed');
     expect(events.map((e) => e.sequence)).toEqual(events.map((_, i) => i + 1)); // gap-free
-    // A second sweep finds nothing more to do for it.
+    expect(Number(run.eventSeq)).toBe(events.length);
+    // A halted run is not swept again.
     expect((await reconciler.sweep()).halted).toEqual([]);
 
     expect(await steps.apply('run.resume', { runId }, jobId(runId, 'resume', 1))).toBe('applied');
@@ -153,14 +182,35 @@ describe('RunReconciler against real Postgres and Redis', () => {
     expect(await producer.queue(queue).getJob(jobId(calls[1].id, 'call'))).toBeDefined();
   });
 
-  it('halts a running run with no pending work at all', async () => {
+  it('a running run with no pending work at all ends with its closing call', async () => {
     const { runId, prepareId } = await startedRun();
     // Its only op finished and was reported, yet no step followed (as if that step's writes were lost).
     await ds.getRepository(WorkspaceOpEntity).update({ id: prepareId }, { status: 'failed', error: 'x', finishedAt: new Date() });
     await ds.query(`INSERT INTO applied_events (run_id, event_key) VALUES ($1, $2)`, [runId, `workspace.done:${prepareId}`]);
-    await ds.query(`UPDATE runs SET updated_at = now() - interval '2 hours' WHERE id = $1`, [runId]);
+    await quietFor2Hours(runId);
     const report = await reconciler.sweep();
     expect(report.halted).toEqual([{ runId, reason: expect.stringContaining('no work is pending for it') }]);
+    expect((await applyHalt(runId)).outcome).toBe('applied');
+    // Nothing in flight: the synthesizer gets its one call at once.
+    const closing = await ds.getRepository(AgentCallEntity).find({ where: { runId, role: 'synthesizer' } });
+    expect(closing.map((c) => [c.stage, c.status])).toEqual([['SYNTHESIZE', 'queued']]);
+    expect(await ds.getRepository(RunEntity).findOneByOrFail({ id: runId })).toMatchObject({ stage: 'SYNTHESIZE', haltReason: report.halted[0].reason });
+  });
+
+  it('a halt is moot once a step moved the run after the sweep looked; sent twice, it is applied once', async () => {
+    const { runId, callId } = await proposingRun();
+    await failJob(agentQueueName('replay'), jobId(callId, 'call'), new UnrecoverableError('bad payload for agent.call'));
+    await quietFor2Hours(runId);
+    expect((await reconciler.sweep()).halted).toHaveLength(1);
+    const jobs = await producer.queue(QUEUE.orchestrator).getJobs(['waiting']);
+    const job = jobs.find((j) => j.name === 'run.halt' && j.data.runId === runId)!;
+    // The same quiet spell swept again: the same job id, so BullMQ keeps one job.
+    await reconciler.sweep();
+    expect((await producer.queue(QUEUE.orchestrator).getJobs(['waiting'])).filter((j) => j.name === 'run.halt' && j.data.runId === runId)).toHaveLength(1);
+    // A step moved the run in between (its updated_at is new): the halt changes nothing.
+    await ds.query(`UPDATE runs SET updated_at = now() WHERE id = $1`, [runId]);
+    expect(await steps.apply('run.halt', job.data, job.id)).toBe('ignored');
+    expect(await ds.getRepository(RunEntity).findOneByOrFail({ id: runId })).toMatchObject({ status: 'running', stage: 'PROPOSE', haltReason: null });
   });
 
   it('two reconcilers at once send a lost job once, and a sweep lock held elsewhere makes a sweep skip', async () => {
@@ -168,7 +218,7 @@ describe('RunReconciler against real Postgres and Redis', () => {
     await deleteRedisPrefix(redis, prefix);
     const otherRedis = createRedisConnection(TEST_REDIS_URL);
     const otherProducer = new JobProducer(otherRedis, prefix);
-    const other = new RunReconciler(ds, otherProducer, new RunEventPublisher(otherRedis, prefix), SETTINGS);
+    const other = new RunReconciler(ds, otherProducer, SETTINGS);
     try {
       const reports = await Promise.all([reconciler.sweep(), other.sweep()]);
       expect(reports.flatMap((r) => r.resent)).toEqual([{ kind: 'op', queue: QUEUE.workspace, jobId: jobId(prepareId, 'prepare') }]);

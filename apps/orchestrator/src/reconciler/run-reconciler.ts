@@ -1,14 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { jobId, type NewRunEvent, type RunEventEnvelope } from '@roundtable/contracts';
-import { checkRunEvents, runEventsInsert, type RunEventPublisher } from '@roundtable/events';
+import { jobId, jobSchema, type JobOf } from '@roundtable/contracts';
 import { isInfraFailureReason, type JobProducer } from '@roundtable/queues';
 import {
-  HALT_RUN,
-  LOCK_RUN_FOR_HALT,
   PENDING_WORK,
   QUIET_RUNS,
   RECONCILE_LOCK,
-  type LockedRunRow,
   type PendingKind,
   type PendingWorkRow,
   type QuietRunRow,
@@ -34,6 +30,7 @@ export interface SweepReport {
   resent: { kind: PendingKind; queue: string; jobId: string }[];
   /** Failed jobs (an infrastructure error, a stall) taken back for another try. */
   retried: { kind: PendingKind; queue: string; jobId: string }[];
+  /** Quiet runs a `run.halt` job was sent for (the orchestrator halts them through their workflow). */
   halted: { runId: string; reason: string }[];
 }
 
@@ -49,19 +46,18 @@ const STALLED = /stalled more than allowable limit/i;
  * checks that each has its job in Redis. A job Redis lost is sent again from the rows (job ids
  * are the deterministic ones its first sender used, so a resend of a job that is there is a
  * no-op); a job that failed for an infrastructure error or a stall is retried. A running run with
- * nothing in flight and no step for `haltAfterMs` is halted the way the workflow halts (status
- * halted, a decision from the stage it was in, run_halted + run_completed), so `run.resume`
- * picks it up where it stopped: never left running for good.
+ * nothing in flight and no step for `haltAfterMs` is sent a `run.halt` job: the orchestrator
+ * halts it through its workflow like any halt (its closing call or fact-only close), so
+ * `run.resume` picks it up where it stopped: never left running for good.
  *
  * Several replicas: a sweep holds a transaction-scoped advisory lock (RECONCILE_LOCK), so one
- * sweeps at a time and the others skip; a halt locks the run row and acts only if no step has
- * moved the run since the sweep looked.
+ * sweeps at a time and the others skip; a halt is applied only if no step has moved the run since
+ * the sweep looked (the job carries the updated_at it saw).
  */
 export class RunReconciler {
   constructor(
     private readonly ds: DataSource,
     private readonly producer: JobProducer,
-    private readonly publisher: RunEventPublisher,
     private readonly settings: ReconcilerSettings,
   ) {}
 
@@ -93,7 +89,8 @@ export class RunReconciler {
         if (inFlight.has(run.id)) continue;
         const why = stuck.get(run.id)?.join('; ') ?? 'no work is pending for it';
         const reason = `reconciler: nothing in flight and no step for ${Math.round(this.settings.haltAfterMs / 1000)} s (${why}); resume the run to continue`;
-        if (await this.halt(run, reason)) report.halted.push({ runId: run.id, reason });
+        await this.halt(run, reason);
+        report.halted.push({ runId: run.id, reason });
       }
       return report;
     } catch (e) {
@@ -131,23 +128,18 @@ export class RunReconciler {
     return `${row.job_name} job ${id} is ${state} but its row is still pending`;
   }
 
-  /** Halts a quiet run if nothing moved it since the sweep read it; the events are published after the commit. */
-  private async halt(run: QuietRunRow, reason: string): Promise<boolean> {
-    const events: NewRunEvent[] = [
-      { type: 'run_halted', payload: { reason } },
-      { type: 'run_completed', payload: { status: 'halted', verdict: null, confidence: null } },
-    ];
-    checkRunEvents(events);
-    const envelopes = await this.ds.transaction(async (em): Promise<RunEventEnvelope[] | null> => {
-      const [locked] = (await em.query(LOCK_RUN_FOR_HALT.text, LOCK_RUN_FOR_HALT.params(run.id))) as LockedRunRow[];
-      if (!locked || locked.status !== 'running' || locked.updated_at !== run.updated_at) return null;
-      await em.query(HALT_RUN.text, HALT_RUN.params(run.id, reason, events.length, locked.stage));
-      const insert = runEventsInsert(run.id, Number(locked.event_seq), events);
-      await em.query(insert.sql, insert.params);
-      return insert.envelopes;
-    });
-    if (!envelopes) return false;
-    await this.publisher.publish(envelopes);
-    return true;
+  /**
+   * Asks the orchestrator to halt a quiet run: a `run.halt` job, applied by a step like any other
+   * event, so the halt goes through the run's workflow (the calls in flight land, then the
+   * closing call, or the fact-only close) and the step stays the one writer of the run row and
+   * its events. The job id names the quiet spell (its updated_at): a resend is a no-op, and a
+   * lost job is sent again by the next sweep, which still finds the run quiet. A call the state
+   * still waits for but nothing will report (its job failed for good) leaves the halted run
+   * quiet: the next sweep's halt, a halt while halted, closes it fact-only.
+   */
+  private async halt(run: QuietRunRow, reason: string): Promise<void> {
+    const seenMs = Number(run.updated_ms);
+    const payload = jobSchema('run.halt').parse({ runId: run.id, reason, seenMs }) as JobOf<'run.halt'>;
+    await this.producer.add('run.halt', payload, { jobId: jobId(run.id, 'halt', seenMs) });
   }
 }

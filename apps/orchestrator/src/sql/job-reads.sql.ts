@@ -1,4 +1,4 @@
-import type { Stage } from '@roundtable/contracts';
+import type { RunStage } from '@roundtable/contracts';
 import { statement, type TestRunEntity } from '@roundtable/persistence';
 
 /**
@@ -7,7 +7,7 @@ import { statement, type TestRunEntity } from '@roundtable/persistence';
  */
 
 /** Where the halting decision left a run: a plain resume restarts there. No row: the run never halted. */
-export const LAST_HALT_FROM_STAGE = statement<{ from_stage: Stage }>()({
+export const LAST_HALT_FROM_STAGE = statement<{ from_stage: RunStage }>()({
   text: `SELECT from_stage FROM decisions WHERE run_id = $1 AND to_stage = 'HALTED' ORDER BY id DESC LIMIT 1`,
   params: (runId: string): unknown[] => [runId],
 });

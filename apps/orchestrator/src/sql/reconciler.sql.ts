@@ -108,40 +108,12 @@ export const PENDING_WORK = {
 
 /** Running runs that no step has touched for $1 ms: the candidates for a halt when nothing of theirs is in flight. */
 export const QUIET_RUNS = {
-  text: `SELECT id, updated_at::text AS updated_at FROM runs WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1 / 1000.0)`,
+  text: `SELECT id, floor(extract(epoch FROM updated_at) * 1000)::bigint AS updated_ms FROM runs
+          WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1 / 1000.0)`,
   params: (o: { quietMs: number }): unknown[] => [o.quietMs],
 } as const;
 export interface QuietRunRow {
   id: string;
-  /** As text: the exact timestamp, compared as read (a Date would drop its microseconds). */
-  updated_at: string;
+  /** updated_at in whole ms (a bigint, so a string): what the run entity's Date holds, compared by the run.halt step. */
+  updated_ms: string;
 }
-
-/** The run row under its lock, for the halt to check that nothing moved since the sweep looked. */
-export const LOCK_RUN_FOR_HALT = {
-  text: `SELECT status, stage, updated_at::text AS updated_at, event_seq FROM runs WHERE id = $1 FOR UPDATE`,
-  params: (runId: string): unknown[] => [runId],
-} as const;
-export interface LockedRunRow {
-  status: string;
-  stage: string;
-  /** As text: the exact timestamp, compared as read (a Date would drop its microseconds). */
-  updated_at: string;
-  event_seq: number;
-}
-
-/**
- * The halt, as the workflow's own halts leave a run (status halted, stage HALTED, the reason,
- * a decision from the stage it was in): run.resume restarts it from that decision's from_stage.
- * event_seq moves past the events written with it. Parameters: run id, reason, event count, the stage it was in.
- */
-export const HALT_RUN = {
-  text: `WITH run AS (
-       UPDATE runs SET status = 'halted', stage = 'HALTED', halt_reason = $2, finished_at = now(), updated_at = now(),
-                       event_seq = event_seq + $3
-        WHERE id = $1 RETURNING id
-     )
-     INSERT INTO decisions (run_id, from_stage, to_stage, reason, refs)
-     SELECT id, $4, 'HALTED', $2, '[]'::jsonb FROM run`,
-  params: (runId: string, reason: string, events: number, fromStage: string): unknown[] => [runId, reason, events, fromStage],
-} as const;

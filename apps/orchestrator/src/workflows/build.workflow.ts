@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { parseWorkspaceOp, readOpFiles, type Stage } from '@roundtable/contracts';
+import { parseWorkspaceOp, readOpFiles, Stage } from '@roundtable/contracts';
 import { addStatement, runStatement, WorkspaceOpEntity } from '@roundtable/persistence';
 import {
   buildSnapshotMissing,
@@ -8,26 +8,25 @@ import {
   toStoredBuildState,
   type BuildEvent,
   type BuildRunState,
+  type FinishedCall,
   type StepContext,
   type StepResult,
 } from '@roundtable/workflow';
-import { finishedCallEvent, recordTestRun, testRunEntityOf } from '../job-to-event';
+import { recordTestRun, testRunEntityOf } from '../job-to-event';
 import { DIFF_PROMPT_CHARS, implementationDiff, labelOfId, loadBuildRunState, testRunRecord } from '../sql/build-run-state.sql';
-import { APPLIED_DIFF_TEXT, LAST_HALT_FROM_STAGE } from '../sql/job-reads.sql';
+import { APPLIED_DIFF_TEXT } from '../sql/job-reads.sql';
 import { usageOfRow } from '../sql/run-usage.sql';
 import { UPDATE_RUN_AFTER_STEP } from '../sql/step-writes.sql';
 import { commonRunColumns, writeRecord } from '../step-writer';
+import { engineJobs } from './engine-jobs';
 import type { JobTable, OrchestratedWorkflow } from './workflow-definition';
 
 /**
- * The build's job → event mapping: a queue job (ids only) as the workflow event it stands for,
- * reading the rows the workers wrote. A finished call was settled with the run lock
- * (SETTLE_FINISHED_CALL); finishedCallEvent maps the settled row.
+ * The build's job → event mapping: the engine's jobs (engine-jobs.ts), and the workspace and
+ * test reports as the workflow events they stand for, reading the rows the workers wrote.
  */
 export const BUILD_JOBS: JobTable<BuildEvent> = {
-  'run.start': { afterTheEnd: false, toEvent: () => ({ type: 'start' }) },
-  'run.cancel': { afterTheEnd: false, toEvent: () => ({ type: 'cancel' }) },
-  'agent.done': { afterTheEnd: true, toEvent: ({ run, payload, settled }) => finishedCallEvent(run.id, String(payload.callId), settled ?? undefined) },
+  ...engineJobs<FinishedCall, Stage>('build', Stage.options),
   'workspace.done': {
     afterTheEnd: false,
     toEvent: async ({ em, run, payload: p }) => {
@@ -70,17 +69,6 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
       if (op.status !== 'done') return { type: 'tests_failed_to_run', opId: op.id, error: op.error ?? 'the test command could not run' };
       const entity = testRunEntityOf(em, run.id, row, op.result);
       return { type: 'tests_finished', opId: op.id, testRun: testRunRecord(run.id, entity, op.result.output_tail) };
-    },
-  },
-  'run.resume': {
-    afterTheEnd: true,
-    toEvent: async ({ em, run, payload: p }) => {
-      if (p.from) return { type: 'resume', at: p.from, rerun: true, caps: p.caps };
-      // Without a named stage, restart where the halting decision left the run.
-      const {
-        rows: [last],
-      } = await runStatement(em, LAST_HALT_FROM_STAGE, run.id);
-      return { type: 'resume', at: last?.from_stage ?? (run.stage as Stage), rerun: false, caps: p.caps };
     },
   },
   // An appeal is the panel's; the api refuses one for a build run, so one that gets here is a bug, not retried.

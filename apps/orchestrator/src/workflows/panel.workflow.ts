@@ -10,36 +10,26 @@ import {
   type PanelStepContext,
   type PanelStepResult,
 } from '@roundtable/workflow';
-import { finishedCallEvent } from '../job-to-event';
+import { PanelStage } from '@roundtable/contracts';
+import { engineJobs } from './engine-jobs';
 import { UPDATE_PANEL_RUN_AFTER_STEP } from '../sql/panel-run-after-step.sql';
 import { usageOfRow } from '../sql/run-usage.sql';
 import { commonRunColumns } from '../step-writer';
 import { IGNORED, type JobTable, type OrchestratedWorkflow } from './workflow-definition';
 
 /**
- * The panel's job → event mapping. The build's workspace and test jobs and resume mean nothing
- * to it. A finished call was settled with the run lock, as for the build, so its reservation is
- * released and its usage (retries included) counted alike. A finished panel still takes late
- * call results and its one appeal.
+ * The panel's job → event mapping: the engine's jobs (engine-jobs.ts: start, cancel, a
+ * finished call, resume, the reconciler's halt) and its one appeal. The build's workspace and
+ * test jobs mean nothing to it.
  */
 export const PANEL_JOBS: JobTable<PanelEvent> = {
-  'run.start': { afterTheEnd: false, toEvent: () => ({ type: 'start' }) },
-  'run.cancel': { afterTheEnd: false, toEvent: () => ({ type: 'cancel' }) },
-  'agent.done': {
-    afterTheEnd: true,
-    toEvent: ({ run, payload, settled }) => {
-      const event = finishedCallEvent(run.id, String(payload.callId), settled ?? undefined);
-      if (event.type !== 'agent_call_finished') throw new Error(`agent.done for run ${run.id} did not map to a finished call`);
-      return { type: 'agent_call_finished', call: event.call as unknown as PanelFinishedCall };
-    },
-  },
+  ...engineJobs<PanelFinishedCall, PanelStage>('panel', PanelStage.options),
   'run.appeal': {
     afterTheEnd: true,
     toEvent: ({ payload: p }) => ({ type: 'appeal', evidence: p.evidence, judges: p.judges, ...(p.caps ? { caps: p.caps } : {}) }),
   },
   'workspace.done': IGNORED,
   'tests.done': IGNORED,
-  'run.resume': IGNORED,
 };
 
 /**

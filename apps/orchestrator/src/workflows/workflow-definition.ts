@@ -18,7 +18,8 @@ export interface JobInput<N extends OrchestratorJobName> {
 
 /** A job a workflow acts on: the event it stands for, and whether a finished run still takes it. */
 export interface JobHandler<N extends OrchestratorJobName, E> {
-  toEvent(input: JobInput<N>): E | Promise<E>;
+  /** null: the job is moot for this run now (a reconciler halt after a step moved it): the step writes nothing. */
+  toEvent(input: JobInput<N>): E | null | Promise<E | null>;
   /** A finished run still takes late call results (usage, reservations), a resume, an appeal; every other job is ignored. */
   afterTheEnd: boolean;
 }

@@ -44,7 +44,8 @@ export function registered<S, E, R extends StepResultShape, C>(def: Orchestrated
       if (TERMINAL_RUN_STATUSES.includes(input.run.status as RunStatus) && !handler.afterTheEnd) return 'ignored';
       const ctx = context(input.run);
       const jobInput: JobInput<OrchestratorJobName> = { em: input.em, run: input.run, payload: input.payload as never, settled: input.settled };
-      const event = await (handler.toEvent as (i: typeof jobInput) => E | Promise<E>)(jobInput);
+      const event = await (handler.toEvent as (i: typeof jobInput) => E | null | Promise<E | null>)(jobInput);
+      if (event === null) return 'ignored';
       const state = await def.loadState(input.run, input.usageRow, input.now, input.em);
       const result = def.decide(state, event, ctx);
       return { result, write: (batch, events) => def.write(batch, { em: input.em, run: input.run, event, result, events, now: input.now }) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunStatus, Stage } from '../run/run-vocabulary';
+import { RunStatus } from '../run/run-vocabulary';
 import { AcceptanceCriterion } from '../run/acceptance-criterion.schema';
 import { JudgeVerdict } from '../panel/judge-verdict.schema';
 import { ModeratorSynthesis } from '../panel/moderator-synthesis.schema';

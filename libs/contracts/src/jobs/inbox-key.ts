@@ -17,6 +17,9 @@ export function inboxKey(name: JobName, payload: { readonly callId?: unknown; re
     case 'run.resume':
     case 'run.appeal':
       return `${name}:${jobIdValue ?? 'once'}`;
+    case 'run.halt':
+      // One halt per quiet spell: after a resume and a new quiet spell, the next halt is new.
+      return `run.halt:${String(payload.seenMs)}`;
     case 'agent.done':
       return `agent.done:${String(payload.callId)}`;
     case 'workspace.done':

@@ -12,6 +12,7 @@ const minimal: { [N in JobName]: Record<string, unknown> } = {
   'run.resume': { runId: 'r1' },
   'run.cancel': { runId: 'r1' },
   'run.appeal': { runId: 'r1', evidence: ['e1'], judges: ['vc'] },
+  'run.halt': { runId: 'r1', reason: 'quiet', seenMs: 1 },
   'agent.call': { runId: 'r1', callId: 'c1' },
   'workspace.prepare': { runId: 'r1', opId: 'o1' },
   'workspace.apply': { runId: 'r1', opId: 'o1', implementationId: 'i1' },

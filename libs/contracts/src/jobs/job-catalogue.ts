@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { JudgeRole } from '../panel/panel-vocabulary.schema';
-import { Stage } from '../run/run-vocabulary';
+import { JudgeRole, RunStage } from '../panel/panel-vocabulary.schema';
 import { CallOutcome } from './call-outcome.schema';
 import { JobTrace } from './job-trace.schema';
 
@@ -40,10 +39,16 @@ export const JOBS = {
     'workspace.done': RunRef.extend({ opId: z.string().min(1) }),
     'tests.done': RunRef.extend({ opId: z.string().min(1) }),
     'run.resume': RunRef.extend({
-      from: Stage.optional(),
+      from: RunStage.optional(),
       caps: z.record(z.string(), z.number()).optional(),
     }),
     'run.cancel': RunRef,
+    /**
+     * The reconciler found the run running with nothing in flight and no step since `seenMs`
+     * (its updated_at, in ms): the orchestrator halts it through its workflow's closing, unless a
+     * step moved it since.
+     */
+    'run.halt': RunRef.extend({ reason: z.string().min(1), seenMs: z.number().int() }),
     /** A finished panel's one appeal: new evidence, re-scored by the named judges; caps raised first, if given. */
     'run.appeal': RunRef.extend({
       evidence: z.array(z.string().min(1)).min(1),
