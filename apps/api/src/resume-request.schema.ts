@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Stage } from '@roundtable/contracts';
+import { RunStage } from '@roundtable/contracts';
 import { budgetCapsRequest } from './budget-caps.schema';
 
 /** Names an unknown field by its full path; otherwise says what the object should look like. */
@@ -17,7 +17,8 @@ function objectIssue(iss: { code?: string; keys?: string[] }, at: string, notAnO
  */
 export const ResumeRequest = z
   .object({
-    from: z.enum(Stage.options, { error: `from must be a stage: ${Stage.options.join(', ')}` }).optional(),
+    // Any workflow's stage here; the run's own workflow narrows it once the run is read (run-control).
+    from: z.enum(RunStage.options, { error: `from must be a stage: ${RunStage.options.join(', ')}` }).optional(),
     caps: budgetCapsRequest('a resume request').optional(),
   }, { error: (iss) => objectIssue(iss, '', 'the body must be a JSON object such as { "from": "CRITIQUE" }') })
   .strict();

@@ -102,17 +102,26 @@ describe('POST /v1/runs/:id/resume', () => {
     expect(job?.data).toEqual({ runId: id, from: 'CRITIQUE', caps: { max_calls: 24, max_cost_usd: 7.5 } });
   });
 
-  it('answers 409 for a panel run (a panel is appealed, not resumed), and writes no job', async () => {
-    const id = await newRun('halted');
-    await api.ds.query(`UPDATE runs SET workflow = 'panel' WHERE id = $1`, [id]);
-    const res = await post(`/v1/runs/${id}/resume`);
-    expect(res.status).toBe(409);
-    expect(res.json).toEqual({
-      error: 'run_not_resumable',
-      message: `run ${id} is a panel run; a panel cannot be resumed: appeal it (POST /v1/runs/${id}/appeal) or start a new run`,
-      status: 'halted',
-    });
-    expect(await controlRows(id)).toEqual([]);
+  it('resumes a halted panel run, and refuses a failed one (its judges would say the same again) and a build stage', async () => {
+    const halted = await newRun('halted');
+    await api.ds.query(`UPDATE runs SET workflow = 'panel' WHERE id = $1`, [halted]);
+    const res = await post(`/v1/runs/${halted}/resume`, { caps: { max_calls: 60 } });
+    expect(res.status).toBe(202);
+    expect((await queue.getJob(jobId(halted, 'resume', 1)))?.data).toEqual({ runId: halted, caps: { max_calls: 60 } });
+
+    const failed = await newRun('failed');
+    await api.ds.query(`UPDATE runs SET workflow = 'panel' WHERE id = $1`, [failed]);
+    const refused = await post(`/v1/runs/${failed}/resume`);
+    expect(refused.status).toBe(409);
+    expect(refused.json).toEqual({ error: 'run_not_resumable', message: `run ${failed} is failed; only a halted run can be resumed`, status: 'failed' });
+    expect(await controlRows(failed)).toEqual([]);
+
+    const other = await newRun('halted');
+    await api.ds.query(`UPDATE runs SET workflow = 'panel' WHERE id = $1`, [other]);
+    const wrongStage = await post(`/v1/runs/${other}/resume`, { from: 'PROPOSE' });
+    expect(wrongStage.status).toBe(400);
+    expect(wrongStage.json).toMatchObject({ error: 'invalid_resume_request', message: expect.stringContaining('from: a panel run has no stage PROPOSE') });
+    expect(await controlRows(other)).toEqual([]);
   });
 
   it.each<RunStatus>(['needs_input', 'failed'])('answers 202 for a %s run with no body: a plain resume', async (status) => {

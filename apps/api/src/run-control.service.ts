@@ -2,13 +2,11 @@ import { Logger } from '@nestjs/common';
 import type { EntityManager, DataSource } from 'typeorm';
 import { jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
+import { workflowModule } from '@roundtable/workflow';
 import { ApiError } from './api-error';
 import { sendAfterCommit } from './send-after-commit';
 import { ResumeRequest } from './resume-request.schema';
 import { runLinks, RunLinks } from './run-links';
-
-/** The statuses a run may be resumed from: stopped short of done, with its records kept. */
-export const RESUMABLE_STATUSES: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
 
 export interface ControlRequested {
   id: string;
@@ -50,20 +48,16 @@ export class RunControlService {
   async resume(runId: string, body: unknown): Promise<ControlRequested> {
     const req = parseResumeRequest(body);
     return this.request(runId, 'resume', async (em, { status, workflow }) => {
-      if (!RESUMABLE_STATUSES.includes(status)) {
+      const module = workflowModule(workflow);
+      if (!module.resumable.includes(status)) {
         throw new ApiError(409, {
           error: 'run_not_resumable',
-          message: `run ${runId} is ${status}; only a ${RESUMABLE_STATUSES.join(', ')} run can be resumed`,
+          message: `run ${runId} is ${status}; only a ${module.resumable.join(', ')} run can be resumed`,
           status,
         });
       }
-      // The panel has no resume: its stop is final, and its one second look is an appeal.
-      if (workflow === 'panel') {
-        throw new ApiError(409, {
-          error: 'run_not_resumable',
-          message: `run ${runId} is a panel run; a panel cannot be resumed: appeal it (POST /v1/runs/${runId}/appeal) or start a new run`,
-          status,
-        });
+      if (req.from && !module.stages.includes(req.from)) {
+        throw invalidResume([{ path: 'from', message: `from: a ${module.name} run has no stage ${req.from}; its stages: ${module.stages.join(', ')}` }]);
       }
       // One job per request: BullMQ would drop a second resume that reused the first one's id.
       const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.resume'`, [runId])) as { n: number }[];

@@ -21,3 +21,4 @@ export type { EngineEvent } from './engine/engine-events';
 export type { AgentCallCommandOf, FinishedCallOf } from './engine/call-types';
 export { reservationFor, type Reservation } from './engine/ledger';
 export { DEFAULT_RETRY_DELAYS_MS } from './engine/retries';
+export { WORKFLOWS, workflowModule, type WorkflowModule, type WorkflowName } from './workflows';
