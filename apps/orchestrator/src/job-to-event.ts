@@ -1,42 +1,9 @@
 import { UnrecoverableError } from 'bullmq';
-import type { EntityManager } from 'typeorm';
-import { isAgentSchemaName, parseWorkspaceOp, type TestsOpResult } from '@roundtable/contracts';
-import { runStatement, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
+import { isAgentSchemaName } from '@roundtable/contracts';
 import type { SettledCallRow } from './sql/settle-finished-call.sql';
-import { INSERT_TEST_RUN } from './sql/job-reads.sql';
 import type { FinishedCall } from '@roundtable/workflow';
 
 export class StaleJobError extends Error {}
-
-/** A finished tests op, parsed (parseWorkspaceOp): what the test-runner measured, and its label. */
-export function testRunEntityOf(em: EntityManager, runId: string, op: { implementationId: string | null }, r: TestsOpResult): TestRunEntity {
-  return em.create(TestRunEntity, {
-    id: `${runId}-${r.testLabel}`,
-    runId,
-    implementationId: op.implementationId!,
-    label: r.testLabel,
-    command: r.command,
-    exitCode: r.exit_code,
-    passed: r.passed,
-    failed: r.failed,
-    errors: r.errors,
-    timedOut: r.timed_out,
-    outputArtifactId: r.output_artifact_id,
-    durationS: r.duration_s,
-    runner: r.runner,
-  });
-}
-
-/**
- * Records a finished test run. Called after decide(), because the workflow tells a new test
- * run from one it has already seen by whether the state holds it.
- */
-export async function recordTestRun(em: EntityManager, runId: string, opId: string): Promise<void> {
-  const row = await em.findOneByOrFail(WorkspaceOpEntity, { id: opId, runId });
-  const op = parseWorkspaceOp(row);
-  if (op.kind !== 'tests' || op.status !== 'done') throw new Error(`workspace op ${opId} is a ${op.status} ${op.kind} op, not a finished test run`);
-  await runStatement(em, INSERT_TEST_RUN, testRunEntityOf(em, runId, row, op.result));
-}
 
 /** The workflow event for a call settled by SETTLE_FINISHED_CALL (its row, or undefined when there is none). */
 export function finishedCallEvent(runId: string, callId: string, settled: object | undefined): { type: 'agent_call_finished'; call: FinishedCall } {

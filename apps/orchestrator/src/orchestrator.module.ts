@@ -13,7 +13,7 @@ import { OrchestratorSweeps } from './orchestrator-sweeps';
 import { RunReconciler } from './reconciler/run-reconciler';
 import { OutcomeCountingPublisher } from './run-outcome.metrics';
 import { defaultPromptsDir, loadPromptTemplates } from './prompt-templates';
-import { loadPanelPromptTemplates } from './panel/panel-prompt-templates';
+import { loadPanelPromptTemplates } from './workflows/panel/panel-prompt-templates';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 

@@ -3,21 +3,9 @@ import type { EntityManager } from 'typeorm';
 import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
 import { checkRunEvents, outboxInsert, outboxJob, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
-import type { Command, DomainRecord, PanelAgentCallCommand } from '@roundtable/workflow';
+import type { Command, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
-import {
-  INSERT_AGENT_CALL,
-  INSERT_CRITIQUE,
-  INSERT_DECISIONS,
-  INSERT_IMPLEMENTATION,
-  INSERT_OPEN_QUESTION,
-  INSERT_PROPOSAL,
-  INSERT_READ_OP,
-  INSERT_SYNTHESIS,
-  INSERT_WORKSPACE_OP,
-  UPDATE_IMPLEMENTATION_STATUS,
-  UPDATE_PROPOSAL_STATUS,
-} from './sql/step-writes.sql';
+import { INSERT_AGENT_CALL, INSERT_DECISIONS, INSERT_READ_OP, INSERT_WORKSPACE_OP } from './sql/step-writes.sql';
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
@@ -103,33 +91,6 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
     events: events.envelopes,
     status: result.state.status,
   };
-}
-
-/** Queues the statement that writes one build domain record (sql/step-writes.sql.ts). */
-export function writeRecord(batch: StatementBatch, runId: string, r: DomainRecord): void {
-  switch (r.kind) {
-    case 'proposal':
-      addStatement(batch, INSERT_PROPOSAL, runId, r.record);
-      return;
-    case 'proposal_status':
-      addStatement(batch, UPDATE_PROPOSAL_STATUS, runId, r.label, r.status);
-      return;
-    case 'critique':
-      addStatement(batch, INSERT_CRITIQUE, runId, r.record);
-      return;
-    case 'implementation':
-      addStatement(batch, INSERT_IMPLEMENTATION, runId, r.record);
-      return;
-    case 'implementation_status':
-      addStatement(batch, UPDATE_IMPLEMENTATION_STATUS, runId, r.label, r.status, r.applyError);
-      return;
-    case 'synthesis':
-      addStatement(batch, INSERT_SYNTHESIS, runId, r.record);
-      return;
-    case 'open_question':
-      addStatement(batch, INSERT_OPEN_QUESTION, runId, r.role, r.question);
-      return;
-  }
 }
 
 /** Queues a command's row (for any workflow: an agent call's audit row and reservation, a workspace op) and answers its outbox job. */

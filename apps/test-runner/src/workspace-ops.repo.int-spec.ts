@@ -21,7 +21,7 @@ import {
 import type { JobProducer } from '@roundtable/queues';
 import { gitEnv } from '@roundtable/sandbox';
 // The workflow's view of the run, as the orchestrator reads it (its SQL folder).
-import { loadBuildRunState } from '../../orchestrator/src/sql/build-run-state.sql';
+import { loadBuildRunState } from '../../orchestrator/src/workflows/build/build-run-state.sql';
 import { SandboxRunners } from './sandbox-runners';
 import { commitMessage, WorkspaceOpsService } from './workspace-ops.service';
 

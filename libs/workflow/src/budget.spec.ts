@@ -1,7 +1,7 @@
 import { BudgetConfig } from '@roundtable/contracts';
 import { budgetSummary, budgetWarnings, checkBudget, costLine, estimateTokens, providerExhausted } from './budget';
 import type { UsageSnapshot, UsageTotals } from './build/build-types';
-import { emptyUsage } from './build/initial-state';
+import { emptyUsage } from './engine/call-types';
 
 const totals = (calls: number, tokens = 0, costUsd = 0): UsageTotals => ({ calls, tokens, costUsd });
 const usage = (patch: Partial<UsageSnapshot> = {}): UsageSnapshot => ({ ...emptyUsage(), ...patch });

@@ -1,6 +1,7 @@
 export * from './build/build-types';
 export { decide, buildWorkflow } from './build/build.workflow';
-export { initialBuildState, emptyUsage } from './build/initial-state';
+export { initialBuildState } from './build/initial-state';
+export { emptyUsage } from './engine/call-types';
 export * from './build/build-stored-state';
 export { versioned, type Versioned } from './engine/state-snapshot';
 export * from './build/context-packs';

@@ -1,7 +1,7 @@
 import { buildStateOf, emptyUsage, type BuildRunState } from '@roundtable/workflow';
 import type { RunEntity } from '@roundtable/persistence';
 import type { Pipeline } from '@roundtable/testing';
-import { BUILD_RUN_STATE, buildRunStateFromRow } from '../../../apps/orchestrator/src/sql/build-run-state.sql';
+import { BUILD_RUN_STATE, buildRunStateFromRow } from '../../../apps/orchestrator/src/workflows/build/build-run-state.sql';
 
 /** The run row under the entity's property names (what both mappings read). */
 const RUN_ROW = `SELECT id, status, stage, round, fix_round AS "fixRound", criteria, unresolved, halt_reason AS "haltReason", config,

@@ -13,7 +13,8 @@ import {
   type Statement,
   type TestDatabase,
 } from '@roundtable/persistence';
-import { BUILD_RUN_STATE, loadBuildRunState } from './build-run-state.sql';
+import { BUILD_RUN_STATE, loadBuildRunState } from '../workflows/build/build-run-state.sql';
+import * as buildRows from '../workflows/build/build-rows.sql';
 import { lockRun } from './lock-run.sql';
 import * as reconciler from './reconciler.sql';
 import { SETTLE_FINISHED_CALL } from './settle-finished-call.sql';
@@ -97,7 +98,7 @@ describe('the orchestrator SQL folder', () => {
       ['BUILD_RUN_STATE', BUILD_RUN_STATE as Statement<never, unknown>],
       ['RECORD_CALL_OUTCOME', RECORD_CALL_OUTCOME as Statement<never, unknown>],
       ...Object.entries(jobReads),
-      ...Object.entries(stepWrites)
+      ...[...Object.entries(stepWrites), ...Object.entries(buildRows)]
         .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
         .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
       ...Object.entries(reconciler)
@@ -240,14 +241,14 @@ describe('the orchestrator SQL folder', () => {
     const synthesis = { id: `${R}-S1`, label: 'S1', callId: null, partial: true, body: null };
     await batch((b) => {
       addStatement(b, stepWrites.INSERT_AGENT_CALL, R, 1, call as never);
-      addStatement(b, stepWrites.INSERT_PROPOSAL, R, proposal as never);
-      addStatement(b, stepWrites.INSERT_PROPOSAL, R, proposal as never); // replayed: nothing added
-      addStatement(b, stepWrites.UPDATE_PROPOSAL_STATUS, R, 'P1', 'criticized');
-      addStatement(b, stepWrites.INSERT_CRITIQUE, R, critique as never);
-      addStatement(b, stepWrites.INSERT_IMPLEMENTATION, R, impl as never);
-      addStatement(b, stepWrites.UPDATE_IMPLEMENTATION_STATUS, R, 'I1', 'rejected', HARD);
-      addStatement(b, stepWrites.INSERT_SYNTHESIS, R, synthesis);
-      addStatement(b, stepWrites.INSERT_OPEN_QUESTION, R, 'critic', HARD);
+      addStatement(b, buildRows.INSERT_PROPOSAL, R, proposal as never);
+      addStatement(b, buildRows.INSERT_PROPOSAL, R, proposal as never); // replayed: nothing added
+      addStatement(b, buildRows.UPDATE_PROPOSAL_STATUS, R, 'P1', 'criticized');
+      addStatement(b, buildRows.INSERT_CRITIQUE, R, critique as never);
+      addStatement(b, buildRows.INSERT_IMPLEMENTATION, R, impl as never);
+      addStatement(b, buildRows.UPDATE_IMPLEMENTATION_STATUS, R, 'I1', 'rejected', HARD);
+      addStatement(b, buildRows.INSERT_SYNTHESIS, R, synthesis);
+      addStatement(b, buildRows.INSERT_OPEN_QUESTION, R, 'critic', HARD);
       addStatement(b, stepWrites.INSERT_DECISIONS, R, [
         { from: 'INIT', to: 'PROPOSE', reason: HARD, refs: [HARD] },
         { from: 'PROPOSE', to: 'CRITIQUE', reason: 'second', refs: [] },
@@ -280,8 +281,8 @@ describe('the orchestrator SQL folder', () => {
       id: `${R}-T1`, runId: R, implementationId: `${R}-I1`, label: 'T1', command: HARD, exitCode: 1,
       passed: 2, failed: 1, errors: 0, timedOut: false, outputArtifactId: null, durationS: 0.5, runner: 'docker',
     };
-    await runStatement(ds, jobReads.INSERT_TEST_RUN, t);
-    const replay = await runStatement(ds, jobReads.INSERT_TEST_RUN, { ...t, passed: 99 });
+    await runStatement(ds, buildRows.INSERT_TEST_RUN, t);
+    const replay = await runStatement(ds, buildRows.INSERT_TEST_RUN, { ...t, passed: 99 });
     expect(replay.rowCount).toBe(0);
     const state = await loadBuildRunState(ds.manager, await ds.getRepository(RunEntity).findOneByOrFail({ id: R }), new Date());
     expect(state.testRuns).toEqual([
@@ -309,7 +310,7 @@ describe('the orchestrator SQL folder', () => {
       startedAt: new Date('2026-12-01T10:00:00.000Z'), finishedAt: null, events: 2,
       workflowState: { tree: [HARD, 'a.ts'], proposals: [{ label: 'P1', body: { summary: HARD, nested: { list: [1, null, HARD] } } }], event_seq: 2 },
     };
-    const [first] = await batch((b) => addStatement(b, stepWrites.UPDATE_RUN_AFTER_STEP, R, base));
+    const [first] = await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, R, base));
     expect(first.rowCount).toBe(1);
     const row = () => ds.getRepository(RunEntity).findOneByOrFail({ id: R });
     expect(await row()).toMatchObject({
@@ -319,7 +320,7 @@ describe('the orchestrator SQL folder', () => {
     // The snapshot goes as jsonb, whole: quotes, backslashes, unicode, arrays and nesting come back as they went.
     expect((await row()).workflowState).toEqual(base.workflowState);
     await batch((b) =>
-      addStatement(b, stepWrites.UPDATE_RUN_AFTER_STEP, R, {
+      addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, R, {
         ...base, status: 'done', stage: 'DONE', criteria: null, config: { project: 'raised caps' }, verdict: 'ACCEPT', confidence: 0.75,
         startedAt: null, finishedAt: new Date('2026-12-01T11:00:00.000Z'), events: 1, haltReason: HARD,
       }),
@@ -328,9 +329,9 @@ describe('the orchestrator SQL folder', () => {
       status: 'done', criteria: null, criteriaLocked: false, config: { project: 'raised caps' }, verdict: 'ACCEPT', confidence: 0.75,
       startedAt: base.startedAt, finishedAt: new Date('2026-12-01T11:00:00.000Z'), eventSeq: 3, haltReason: HARD,
     });
-    await batch((b) => addStatement(b, stepWrites.UPDATE_RUN_AFTER_STEP, R, { ...base, events: 0 }));
+    await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, R, { ...base, events: 0 }));
     expect(await row()).toMatchObject({ verdict: 'ACCEPT', confidence: 0.75, config: { project: 'raised caps' }, eventSeq: 3 });
-    const [missing] = await batch((b) => addStatement(b, stepWrites.UPDATE_RUN_AFTER_STEP, 'run_nowhere', base));
+    const [missing] = await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, 'run_nowhere', base));
     expect(missing.rowCount).toBe(0);
   });
 });

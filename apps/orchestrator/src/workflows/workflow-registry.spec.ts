@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { jobNamesOf } from '@roundtable/contracts';
 import { loadPromptTemplates } from '../prompt-templates';
-import { loadPanelPromptTemplates } from '../panel/panel-prompt-templates';
+import { loadPanelPromptTemplates } from './panel/panel-prompt-templates';
 import { checkJobTables, registered, workflowRegistry } from './workflow-registry';
-import { buildWorkflow } from './build.workflow';
-import { panelWorkflow } from './panel.workflow';
+import { buildWorkflow } from './build/build.workflow';
+import { panelWorkflow } from './panel/panel.workflow';
 import { IGNORED } from './workflow-definition';
 
 const PROMPTS = path.resolve(__dirname, '../../../../prompts');

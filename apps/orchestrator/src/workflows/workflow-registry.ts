@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { jobNamesOf, TERMINAL_RUN_STATUSES, type RunStatus } from '@roundtable/contracts';
 import type { RunEntity, StatementBatch } from '@roundtable/persistence';
 import type { PanelStepContext, StepContext } from '@roundtable/workflow';
-import { buildWorkflow } from './build.workflow';
-import { panelWorkflow } from './panel.workflow';
+import { buildWorkflow } from './build/build.workflow';
+import { panelWorkflow } from './panel/panel.workflow';
 import { IGNORED, type JobInput, type OrchestratedWorkflow, type OrchestratorJobName, type StepResultShape } from './workflow-definition';
 
 /** What one step of a run hands its workflow: the job, the locked run and what was read with the lock. */

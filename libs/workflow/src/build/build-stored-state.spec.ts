@@ -1,4 +1,5 @@
-import { emptyUsage, initialBuildState } from './initial-state';
+import { emptyUsage } from '../engine/call-types';
+import { initialBuildState } from './initial-state';
 import { happyPath, testConfig } from './build-scenario.fixture';
 import type { BuildRunState } from './build-types';
 import { buildSnapshotMissing, buildStateOf, toStoredBuildState, type BuildRunRow } from './build-stored-state';

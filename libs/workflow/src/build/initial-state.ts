@@ -1,15 +1,7 @@
 import type { ProjectConfig } from '@roundtable/contracts';
-import type { BuildRunState, UsageSnapshot } from './build-types';
+import { emptyUsage } from '../engine/call-types';
+import type { BuildRunState } from './build-types';
 
-export function emptyUsage(): UsageSnapshot {
-  return {
-    used: { calls: 0, tokens: 0, costUsd: 0 },
-    usedByProvider: {},
-    reserved: { calls: 0, tokens: 0, costUsd: 0 },
-    reservedByProvider: {},
-    elapsedSeconds: 0,
-  };
-}
 
 /** The state of a run that has been created and not yet started (stage INIT, status queued). */
 export function initialBuildState(runId: string, config: ProjectConfig): BuildRunState {

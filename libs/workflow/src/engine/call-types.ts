@@ -35,6 +35,17 @@ export interface UsageSnapshot {
 }
 
 /** An earlier try of a call that failed transiently (its own row). */
+/** The usage of a run that has made no call yet. */
+export function emptyUsage(): UsageSnapshot {
+  return {
+    used: { calls: 0, tokens: 0, costUsd: 0 },
+    usedByProvider: {},
+    reserved: { calls: 0, tokens: 0, costUsd: 0 },
+    reservedByProvider: {},
+    elapsedSeconds: 0,
+  };
+}
+
 export interface PriorAttempt {
   id: string;
   error: string | null;

@@ -1,5 +1,5 @@
 import { BudgetConfig, type AgentConfig } from '@roundtable/contracts';
-import { emptyUsage } from '../build/initial-state';
+import { emptyUsage } from './call-types';
 import type { PriceLookup, UsageSnapshot } from './call-types';
 import type { CallSpec, EngineState, WorkflowDefinition } from './definition';
 import { queueCalls, reservationFor, usageAfterStep } from './ledger';

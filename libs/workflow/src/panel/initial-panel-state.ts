@@ -1,5 +1,5 @@
 import type { PanelProjectConfig } from '@roundtable/contracts';
-import { emptyUsage } from '../build/initial-state';
+import { emptyUsage } from '../engine/call-types';
 import type { PanelRunState } from './panel-types';
 
 /** The state of a panel run that has been created and not yet started (stage INIT, status queued). */

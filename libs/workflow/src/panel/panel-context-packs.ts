@@ -1,5 +1,5 @@
 import { agentJsonSchema, JUDGES, type Idea, type JudgeRole, type PanelRole } from '@roundtable/contracts';
-import type { ChatMessage } from '../build/build-types';
+import type { ChatMessage } from '../engine/call-types';
 import { budgetSummary } from '../budget';
 import type { ContextPack } from '../engine/context-pack';
 import { evidenceBlock } from '../evidence-block';

@@ -1,4 +1,4 @@
-import { emptyUsage } from '../build/initial-state';
+import { emptyUsage } from '../engine/call-types';
 import { initialPanelState } from './initial-panel-state';
 import { panelHappyPath, testPanelConfig } from './panel-scenario.fixture';
 import { panelStateOf, toStoredPanelState, type PanelRunRow } from './panel-stored-state';

@@ -1,5 +1,5 @@
 import type { PanelProjectConfig, PanelStage, RunStatus } from '@roundtable/contracts';
-import type { UsageSnapshot } from '../build/build-types';
+import type { UsageSnapshot } from '../engine/call-types';
 import { unversioned } from '../engine/state-snapshot';
 import { initialPanelState } from './initial-panel-state';
 import type { PanelRunState } from './panel-types';

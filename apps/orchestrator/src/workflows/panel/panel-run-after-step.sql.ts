@@ -1,5 +1,5 @@
 import { statement } from '@roundtable/persistence';
-import { jsonParam } from './step-writes.sql';
+import { jsonParam } from '../../sql/step-writes.sql';
 
 /** What a panel step leaves on the run row. `config` undefined: unchanged; `verdict` null: unchanged (and confidence with it). */
 export interface PanelRunAfterStep {

@@ -12,14 +12,13 @@ import {
   type StepContext,
   type StepResult,
 } from '@roundtable/workflow';
-import { recordTestRun, testRunEntityOf } from '../job-to-event';
-import { DIFF_PROMPT_CHARS, implementationDiff, labelOfId, loadBuildRunState, testRunRecord } from '../sql/build-run-state.sql';
-import { APPLIED_DIFF_TEXT } from '../sql/job-reads.sql';
-import { usageOfRow } from '../sql/run-usage.sql';
-import { UPDATE_RUN_AFTER_STEP } from '../sql/step-writes.sql';
-import { commonRunColumns, writeRecord } from '../step-writer';
-import { engineJobs } from './engine-jobs';
-import type { JobTable, OrchestratedWorkflow } from './workflow-definition';
+import { usageOfRow } from '../../sql/run-usage.sql';
+import { commonRunColumns } from '../../step-writer';
+import { engineJobs } from '../engine-jobs';
+import type { JobTable, OrchestratedWorkflow } from '../workflow-definition';
+import { DIFF_PROMPT_CHARS, implementationDiff, labelOfId, loadBuildRunState, testRunRecord } from './build-run-state.sql';
+import { recordTestRun, testRunEntityOf, writeRecord } from './build-rows';
+import { APPLIED_DIFF_TEXT, UPDATE_RUN_AFTER_STEP } from './build-rows.sql';
 
 /**
  * The build's job → event mapping: the engine's jobs (engine-jobs.ts), and the workspace and

@@ -11,11 +11,11 @@ import {
   type PanelStepResult,
 } from '@roundtable/workflow';
 import { PanelStage } from '@roundtable/contracts';
-import { engineJobs } from './engine-jobs';
-import { UPDATE_PANEL_RUN_AFTER_STEP } from '../sql/panel-run-after-step.sql';
-import { usageOfRow } from '../sql/run-usage.sql';
-import { commonRunColumns } from '../step-writer';
-import { IGNORED, type JobTable, type OrchestratedWorkflow } from './workflow-definition';
+import { usageOfRow } from '../../sql/run-usage.sql';
+import { commonRunColumns } from '../../step-writer';
+import { engineJobs } from '../engine-jobs';
+import { IGNORED, type JobTable, type OrchestratedWorkflow } from '../workflow-definition';
+import { UPDATE_PANEL_RUN_AFTER_STEP } from './panel-run-after-step.sql';
 
 /**
  * The panel's job → event mapping: the engine's jobs (engine-jobs.ts: start, cancel, a

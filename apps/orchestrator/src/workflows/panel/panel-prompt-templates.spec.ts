@@ -4,7 +4,7 @@ import path from 'node:path';
 import { JUDGES } from '@roundtable/contracts';
 import { loadPanelPromptTemplates } from './panel-prompt-templates';
 
-const PROMPTS = path.resolve(__dirname, '../../../../prompts');
+const PROMPTS = path.resolve(__dirname, '../../../../../prompts');
 
 describe('loadPanelPromptTemplates (checked at boot)', () => {
   let dir: string;

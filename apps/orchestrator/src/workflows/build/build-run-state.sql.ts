@@ -13,7 +13,7 @@ import type {
   TestRunRecord,
 } from '@roundtable/workflow';
 import { runStatement, statement } from '@roundtable/persistence';
-import { USAGE_COLUMNS_SQL, usageSnapshot, type UsageRow } from './run-usage.sql';
+import { USAGE_COLUMNS_SQL, usageSnapshot, type UsageRow } from '../../sql/run-usage.sql';
 
 const TAIL_BYTES = 4096;
 /** How much of a stored diff enters the state (and so a prompt); the artifact keeps all of it. */
