@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { inboxKey, jobId, QUEUE, type RunStatus } from '@roundtable/contracts';
+import { jobId, QUEUE, type RunStatus } from '@roundtable/contracts';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
 import { RunEntity } from '@roundtable/persistence';
 import { canAppeal, currentScores } from '@roundtable/workflow';
@@ -10,6 +10,7 @@ import { AppealRequest } from './appeal-request.schema';
 import { unstorableTextIssues } from './storable-text.check';
 import { panelStateOfRun } from './panel-run-view';
 import { runLinks, RunLinks } from './run-links';
+import { countRequest, requestsAsked, requestsPending } from './run-requests';
 
 export interface AppealRequested {
   id: string;
@@ -54,17 +55,9 @@ export class RunAppealService {
       if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
       const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
       if (run.workflow !== 'panel') throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
-      // Appeals asked before, and those the orchestrator has not applied yet (their inbox key is per job).
-      const appeals = (await em.query(`SELECT job_id FROM outbox WHERE run_id = $1 AND job_name = 'run.appeal'`, [runId])) as { job_id: string }[];
-      const asked = appeals.length;
-      // Keyed as the orchestrator keys its inbox (inboxKey), so "applied" means what it means there.
-      const keys = appeals.map((a) => inboxKey('run.appeal', {}, a.job_id));
-      const [{ applied }] = (await em.query(`SELECT count(*)::int AS applied FROM applied_events WHERE run_id = $1 AND event_key = ANY($2::text[])`, [
-        runId,
-        keys,
-      ])) as { applied: number }[];
-      const pending = asked - applied;
-      if (pending > 0) throw refuse('appeal_pending', `run ${runId} has an appeal waiting to be applied; ask again once it has started or been refused`);
+      // Appeals asked before, and whether one still waits for the orchestrator: both on the run row.
+      const asked = requestsAsked(run.requests, 'run.appeal');
+      if (requestsPending(run, 'run.appeal') > 0) throw refuse('appeal_pending', `run ${runId} has an appeal waiting to be applied; ask again once it has started or been refused`);
       const state = panelStateOfRun(run);
       const allowed = canAppeal(state);
       if (!allowed.ok) {
@@ -82,6 +75,7 @@ export class RunAppealService {
         jobId: asked === 0 ? jobId(runId, 'appeal') : jobId(runId, 'appeal', asked + 1),
         payload: { runId, evidence: req.evidence, judges: [...new Set(req.judges)], ...(req.caps ? { caps: req.caps } : {}) },
       };
+      await countRequest(em, runId, 'run.appeal');
       return { job, ids: await addToOutbox(em, [job]), status: run.status };
     });
     await sendAfterCommit(this.outbox, ids, this.log, `run ${runId}: run.appeal`);

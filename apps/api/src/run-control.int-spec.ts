@@ -197,7 +197,9 @@ describe('POST /v1/runs/:id/appeal', () => {
   it('answers 409 appeal_pending while an earlier appeal waits for the orchestrator, and checks the run again once it is applied', async () => {
     const id = await panelRun();
     const waiting = jobId(id, 'appeal');
+    // An appeal the api accepted earlier: its job in the outbox, counted on the run.
     await api.ds.getRepository(OutboxEntity).insert({ runId: id, queue: QUEUE.orchestrator, jobName: 'run.appeal', jobId: waiting, payload: { runId: id, ...APPEAL } });
+    await api.ds.query(`UPDATE runs SET requests = '{"run.appeal": 1}' WHERE id = $1`, [id]);
 
     const pending = await post(`/v1/runs/${id}/appeal`, APPEAL);
     expect(pending).toMatchObject({ status: 409, json: { error: 'appeal_pending', status: 'done' } });
@@ -206,6 +208,7 @@ describe('POST /v1/runs/:id/appeal', () => {
 
     // Applied (and, as far as the run's state says, not used): the request goes on to the run's own checks.
     await api.ds.query(`INSERT INTO applied_events (run_id, event_key) VALUES ($1, $2)`, [id, `run.appeal:${waiting}`]);
+    await api.ds.query(`UPDATE runs SET requests_applied = '{"run.appeal": 1}' WHERE id = $1`, [id]);
     const checked = await post(`/v1/runs/${id}/appeal`, APPEAL);
     expect(checked).toMatchObject({ status: 409, json: { error: 'appeal_not_allowed', message: `run ${id} cannot be appealed: the panel has no synthesis to appeal` } });
     expect(await appealRows(id)).toHaveLength(1);

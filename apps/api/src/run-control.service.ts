@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
-import type { EntityManager, DataSource } from 'typeorm';
-import { jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+import type { DataSource } from 'typeorm';
+import { isRequestJob, jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
 import { workflowModule } from '@roundtable/workflow';
 import { ApiError } from './api-error';
+import { countRequest, requestsAsked } from './run-requests';
 import { sendAfterCommit } from './send-after-commit';
 import { ResumeRequest } from './resume-request.schema';
 import { runLinks, RunLinks } from './run-links';
@@ -37,7 +38,7 @@ export class RunControlService {
   ) {}
 
   async cancel(runId: string): Promise<ControlRequested> {
-    return this.request(runId, 'cancel', async (em, { status }) => {
+    return this.request(runId, 'cancel', async ({ status }) => {
       if (TERMINAL_RUN_STATUSES.includes(status)) {
         throw new ApiError(409, { error: 'run_finished', message: `run ${runId} is already ${status}; there is nothing to cancel`, status });
       }
@@ -47,7 +48,7 @@ export class RunControlService {
 
   async resume(runId: string, body: unknown): Promise<ControlRequested> {
     const req = parseResumeRequest(body);
-    return this.request(runId, 'resume', async (em, { status, workflow }) => {
+    return this.request(runId, 'resume', async ({ status, workflow }, asked) => {
       const module = workflowModule(workflow);
       if (!module.resumable.includes(status)) {
         throw new ApiError(409, {
@@ -59,22 +60,30 @@ export class RunControlService {
       if (req.from && !module.stages.includes(req.from)) {
         throw invalidResume([{ path: 'from', message: `from: a ${module.name} run has no stage ${req.from}; its stages: ${module.stages.join(', ')}` }]);
       }
-      // One job per request: BullMQ would drop a second resume that reused the first one's id.
-      const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.resume'`, [runId])) as { n: number }[];
+      // One job per request (numbered by the run's count of them): BullMQ would drop a second resume that reused the first one's id.
       const payload = jobSchema('run.resume').parse({ runId, from: req.from, caps: req.caps }) as JobOf<'run.resume'>;
-      return { runId, queue: QUEUE.orchestrator, jobName: 'run.resume', jobId: jobId(runId, 'resume', n + 1), payload };
+      return { runId, queue: QUEUE.orchestrator, jobName: 'run.resume', jobId: jobId(runId, 'resume', asked + 1), payload };
     });
   }
 
+  /**
+   * `decide` sees the run under its lock and how many requests of this kind were accepted before
+   * (the run's `requests`, which it bumps for a request job: the api is that column's one writer).
+   */
   private async request(
     runId: string,
     requested: ControlRequested['requested'],
-    decide: (em: EntityManager, run: { status: RunStatus; workflow: string }) => Promise<OutboxJob>,
+    decide: (run: { status: RunStatus; workflow: string }, asked: number) => Promise<OutboxJob>,
   ): Promise<ControlRequested> {
     const { job, ids, status } = await this.ds.transaction(async (em) => {
-      const [row] = (await em.query(`SELECT status, workflow FROM runs WHERE id = $1 FOR UPDATE`, [runId])) as { status: RunStatus; workflow: string }[];
+      const [row] = (await em.query(`SELECT status, workflow, requests FROM runs WHERE id = $1 FOR UPDATE`, [runId])) as {
+        status: RunStatus;
+        workflow: string;
+        requests: Partial<Record<string, number>>;
+      }[];
       if (!row) throw ApiError.notFound('run_not_found', `no run ${runId}`);
-      const job = await decide(em, row);
+      const job = await decide(row, requestsAsked(row.requests, `run.${requested}`));
+      if (isRequestJob(job.jobName)) await countRequest(em, runId, job.jobName);
       return { job, ids: await addToOutbox(em, [job]), status: row.status };
     });
     await sendAfterCommit(this.outbox, ids, this.log, `run ${runId}: ${job.jobName}`);

@@ -1,4 +1,5 @@
 import { TERMINAL_EVENT_TYPES, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+import { requestPendingSql } from './run-requests';
 
 /**
  * Event types after which a follower has seen everything there is: the run's end, or the end
@@ -19,14 +20,10 @@ export const mayEndStream = (type: string): boolean => type === 'panel_warning';
 export const RUN_ENDED_SQL = `(r.status IN (${TERMINAL_RUN_STATUSES.map((s) => `'${s}'`).join(', ')}))`;
 
 /**
- * SQL (a boolean over `runs r`): a panel appeal was requested and has not finished, so a
+ * SQL (a boolean over `runs r`): an appeal was requested and no step has applied it yet, so a
  * follower that has the run's terminal event must still wait for the appeal's events rather
- * than be told 204. Each appeal job ends in appeal_completed or, when the budget refuses it, in
- * an appeal_refused panel_warning: pending while there are more appeal jobs than such ends (an
- * appeal asked again after a refusal is pending, though the refusal is in the log).
+ * than be told 204 (an appeal asked again after a refusal is pending, though the refusal is in
+ * the log). Once applied, the appeal's events follow the terminal one, or its refusal ends the
+ * log; both are on the run row (run-requests.ts), never read from the outbox.
  */
-export const APPEAL_PENDING_SQL = `(
-  (SELECT count(*) FROM outbox o WHERE o.run_id = r.id AND o.job_name = 'run.appeal')
-  > (SELECT count(*) FROM run_events x
-      WHERE x.run_id = r.id
-        AND (x.type = 'appeal_completed' OR (x.type = 'panel_warning' AND x.payload ->> 'kind' = 'appeal_refused'))))`;
+export const APPEAL_PENDING_SQL = requestPendingSql('run.appeal');

@@ -88,3 +88,14 @@ export const INSERT_READ_OP = statement<never>()({
   text: `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,
   params: (runId: string, opId: string, request: ReadOpRequest): unknown[] => [opId, runId, jsonParam(request)],
 });
+
+/**
+ * A resume or appeal request applied by this step (runs.requests_applied, whose only writer is
+ * the step): the api tells a request still waiting from the run row alone. Parameters: run id,
+ * the request's job name.
+ */
+export const COUNT_APPLIED_REQUEST = statement<never>()({
+  text: `UPDATE runs SET requests_applied = jsonb_set(requests_applied, ARRAY[$2::text], to_jsonb(coalesce((requests_applied ->> $2::text)::int, 0) + 1))
+    WHERE id = $1`,
+  params: (runId: string, jobName: string): unknown[] => [runId, jobName],
+});

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { jobNamesOf, TERMINAL_RUN_STATUSES, type RunStatus } from '@roundtable/contracts';
-import type { RunEntity, StatementBatch } from '@roundtable/persistence';
+import { isRequestJob, jobNamesOf, TERMINAL_RUN_STATUSES, type RunStatus } from '@roundtable/contracts';
+import { addStatement, type RunEntity, type StatementBatch } from '@roundtable/persistence';
+import { COUNT_APPLIED_REQUEST } from '../sql/step-writes.sql';
 import type { PanelStepContext, StepContext } from '@roundtable/workflow';
 import { buildWorkflow } from './build/build.workflow';
 import { panelWorkflow } from './panel/panel.workflow';
@@ -48,7 +49,14 @@ export function registered<S, E, R extends StepResultShape, C>(def: Orchestrated
       if (event === null) return 'ignored';
       const state = await def.loadState(input.run, input.usageRow, input.now, input.em);
       const result = def.decide(state, event, ctx);
-      return { result, write: (batch, events) => def.write(batch, { em: input.em, run: input.run, event, result, events, now: input.now }) };
+      return {
+        result,
+        async write(batch, events) {
+          const at = await def.write(batch, { em: input.em, run: input.run, event, result, events, now: input.now });
+          if (isRequestJob(input.name)) addStatement(batch, COUNT_APPLIED_REQUEST, input.run.id, input.name);
+          return at;
+        },
+      };
     },
   };
 }

@@ -70,6 +70,14 @@ export const JOBS = {
   },
 } as const;
 
+/**
+ * Jobs a person asks for through the api, any number of times: each request is its own job
+ * (numbered by the run's `requests` count) and counted on the run when a step applies it.
+ */
+export const REQUEST_JOB_NAMES = ['run.resume', 'run.appeal'] as const;
+export type RequestJobName = (typeof REQUEST_JOB_NAMES)[number];
+export const isRequestJob = (name: string): name is RequestJobName => (REQUEST_JOB_NAMES as readonly string[]).includes(name);
+
 type Catalogue = typeof JOBS;
 export type QueueKind = keyof Catalogue;
 export type JobName = { [Q in QueueKind]: keyof Catalogue[Q] & string }[QueueKind];

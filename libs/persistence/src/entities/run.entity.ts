@@ -96,6 +96,17 @@ export class RunEntity {
   @Column({ name: 'request_hash', type: 'text', nullable: true })
   requestHash!: string | null;
 
+  /**
+   * Resume and appeal requests the api accepted, by job name (written by the api alone, under the
+   * run lock); a request is pending while this says more than `requestsApplied`.
+   */
+  @Column({ name: 'requests', type: 'jsonb', default: {} })
+  requests!: Partial<Record<string, number>>;
+
+  /** Those requests a step has applied, by job name (written by the orchestrator's step alone). */
+  @Column({ name: 'requests_applied', type: 'jsonb', default: {} })
+  requestsApplied!: Partial<Record<string, number>>;
+
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;
 
