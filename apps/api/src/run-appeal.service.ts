@@ -8,8 +8,9 @@ import { ApiError } from './api-error';
 import { sendAfterCommit } from './send-after-commit';
 import { AppealRequest } from './appeal-request.schema';
 import { unstorableTextIssues } from './storable-text.check';
-import { panelStateOfRun } from './panel-run-view';
+import { panelStateOfRun } from './workflows/panel-summary';
 import { runLinks, RunLinks } from './run-links';
+import { findApiWorkflow } from './workflows/api-workflows';
 
 export interface AppealRequested {
   id: string;
@@ -53,7 +54,7 @@ export class RunAppealService {
       const run = await em.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
       if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
       const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
-      if (run.workflow !== 'panel') throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
+      if (!findApiWorkflow(run.workflow)?.appealable) throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
       // Appeals asked before, and those the orchestrator has not applied yet (their inbox key is per job).
       const appeals = (await em.query(`SELECT job_id FROM outbox WHERE run_id = $1 AND job_name = 'run.appeal'`, [runId])) as { job_id: string }[];
       const asked = appeals.length;

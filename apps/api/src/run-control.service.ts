@@ -6,6 +6,7 @@ import { ApiError } from './api-error';
 import { sendAfterCommit } from './send-after-commit';
 import { ResumeRequest } from './resume-request.schema';
 import { runLinks, RunLinks } from './run-links';
+import { apiWorkflowOf } from './workflows/api-workflows';
 
 /** The statuses a run may be resumed from: stopped short of done, with its records kept. */
 export const RESUMABLE_STATUSES: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
@@ -50,6 +51,7 @@ export class RunControlService {
   async resume(runId: string, body: unknown): Promise<ControlRequested> {
     const req = parseResumeRequest(body);
     return this.request(runId, 'resume', async (em, { status, workflow }) => {
+      const { resumeRefusal } = apiWorkflowOf({ id: runId, workflow });
       if (!RESUMABLE_STATUSES.includes(status)) {
         throw new ApiError(409, {
           error: 'run_not_resumable',
@@ -57,14 +59,8 @@ export class RunControlService {
           status,
         });
       }
-      // The panel has no resume: its stop is final, and its one second look is an appeal.
-      if (workflow === 'panel') {
-        throw new ApiError(409, {
-          error: 'run_not_resumable',
-          message: `run ${runId} is a panel run; a panel cannot be resumed: appeal it (POST /v1/runs/${runId}/appeal) or start a new run`,
-          status,
-        });
-      }
+      // A workflow without a resume says what to do instead (the panel: appeal, or a new run).
+      if (resumeRefusal) throw new ApiError(409, { error: 'run_not_resumable', message: resumeRefusal(runId), status });
       // One job per request: BullMQ would drop a second resume that reused the first one's id.
       const [{ n }] = (await em.query(`SELECT count(*)::int AS n FROM outbox WHERE run_id = $1 AND job_name = 'run.resume'`, [runId])) as { n: number }[];
       const payload = jobSchema('run.resume').parse({ runId, from: req.from, caps: req.caps }) as JobOf<'run.resume'>;
