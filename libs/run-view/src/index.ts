@@ -5,4 +5,5 @@ export { PANEL_EVENT_TYPES } from './fold-panel-event';
 export { JUDGE_ORDER } from './judge-order';
 export * from './run-view-queries';
 export { endsStream, STREAM_END_TYPES } from './stream-end';
-export { ENDED_RUN_STATUSES, isEndedStatus, RUN_STATUSES } from './run-statuses';
+export { ENDED_RUN_STATUSES, isEndedStatus, RESUMABLE_RUN_STATUSES, RUN_STATUSES } from './run-statuses';
+export { hasPanelView, workflowOfView } from './workflow-views';

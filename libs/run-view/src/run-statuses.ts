@@ -12,3 +12,10 @@ export const ENDED_RUN_STATUSES: readonly RunStatus[] = ['done', 'halted', 'need
 
 export const isEndedStatus = (status: string | null | undefined): boolean =>
   typeof status === 'string' && (ENDED_RUN_STATUSES as readonly string[]).includes(status);
+
+/**
+ * Where the api accepts a resume (apps/api run-control.service.ts RESUMABLE_STATUSES, which a
+ * spec there holds equal to this copy): stopped short of done, with its records kept. Not
+ * cancelled: a cancel is final, and the api answers a resume of it 409.
+ */
+export const RESUMABLE_RUN_STATUSES: readonly RunStatus[] = ['halted', 'needs_input', 'failed'];
