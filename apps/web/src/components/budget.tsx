@@ -1,4 +1,5 @@
 import type { RunView } from '@roundtable/run-view';
+import type { CapName } from '../lib/act-requests';
 import type { RunDetail } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
 import { Section } from './section';
@@ -44,7 +45,7 @@ export function Budget({ view, detail }: { view: RunView; detail: RunDetail | nu
   ];
   // The rounds are the build's; a workflow not known (yet) shows them, as the caps may hold them.
   const counted = findWebWorkflow(view.workflow)?.caps;
-  const counts = (cap: string) => !counted || counted.includes(cap as (typeof counted)[number]);
+  const counts = (cap: CapName) => !counted || counted.includes(cap);
   if (counts('max_rounds')) lines.push({ name: 'Rounds', used: detail?.round ?? null, cap: c?.max_rounds ?? null, show: fmtInt });
   if (counts('max_fix_rounds')) lines.push({ name: 'Fix rounds', used: detail?.fix_round ?? null, cap: c?.max_fix_rounds ?? null, show: fmtInt });
   const unpriced = u?.unpriced_calls ?? view.usage.unpricedCalls;
