@@ -10,6 +10,37 @@ const node = Object.fromEntries(
     'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'structuredClone',
   ].map((name) => [name, 'readonly']),
 );
+/**
+ * Outside the registries nothing branches on a workflow's name (issue #28): a comparison or a
+ * `case` of something named *workflow* (run.workflow, view.workflow, rec?.workflow, workflow)
+ * with 'build' or 'panel' is an error, so a third workflow is one more entry in each registry and
+ * not a hunt through the apps. Only such comparisons are caught: 'build' is also an npm script,
+ * a CLI command and a stage's word, and those stay free. Each consumer's block names its registry.
+ */
+const WORKFLOW_LITERAL = '/^(build|panel)$/';
+const namedWorkflow = (side) =>
+  `:matches([${side}.name=/workflow/i], [${side}.property.name=/workflow/i], [${side}.expression.property.name=/workflow/i])`;
+const workflowNameRule = (registry) => {
+  const message = `Branching on a workflow's name: dispatch through the workflow registry: ${registry} (one entry per workflow; see libs/workflow/README.md, "Adding a workflow").`;
+  return [
+    'error',
+    { selector: `BinaryExpression[operator=/^[!=]==?$/][right.value=${WORKFLOW_LITERAL}]${namedWorkflow('left')}`, message },
+    { selector: `BinaryExpression[operator=/^[!=]==?$/][left.value=${WORKFLOW_LITERAL}]${namedWorkflow('right')}`, message },
+    { selector: `SwitchStatement${namedWorkflow('discriminant')} > SwitchCase[test.value=${WORKFLOW_LITERAL}]`, message },
+  ];
+};
+/** Each consumer's sources, and its registry: the files that may name workflows (with the tests and fixtures). */
+const WORKFLOW_REGISTRIES = [
+  { files: ['apps/api/**/*.ts'], registry: 'apps/api/src/workflows/api-workflows.ts', exempt: ['apps/api/src/workflows/**'] },
+  { files: ['apps/web/**/*.{ts,tsx}'], registry: 'apps/web/src/workflows/index.tsx', exempt: ['apps/web/src/workflows/**'] },
+  { files: ['apps/cli/**/*.ts'], registry: 'apps/cli/src/workflows.ts', exempt: ['apps/cli/src/workflows.ts'] },
+  { files: ['apps/orchestrator/**/*.ts'], registry: 'apps/orchestrator/src/workflows/workflow-registry.ts', exempt: ['apps/orchestrator/src/workflows/**'] },
+  { files: ['apps/provider-worker/**/*.ts'], registry: 'apps/provider-worker/src/workflows/ (none yet: add one, as apps/api/src/workflows/ does)', exempt: ['apps/provider-worker/src/workflows/**'] },
+  { files: ['apps/test-runner/**/*.ts'], registry: 'apps/test-runner/src/workflows/ (none yet: add one, as apps/api/src/workflows/ does)', exempt: ['apps/test-runner/src/workflows/**'] },
+  { files: ['libs/run-view/**/*.ts'], registry: 'libs/run-view/src/workflow-views.ts', exempt: ['libs/run-view/src/workflow-views.ts'] },
+];
+const TESTS_AND_FIXTURES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.fixture.ts', '**/*-test-harness.ts'];
+
 const commonjs = { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' };
 
 export default tseslint.config(
@@ -36,4 +67,9 @@ export default tseslint.config(
     // CommonJS config files (jest.config.js) load their dependencies with require().
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  ...WORKFLOW_REGISTRIES.map(({ files, registry, exempt }) => ({
+    files,
+    ignores: [...exempt, ...TESTS_AND_FIXTURES],
+    rules: { 'no-restricted-syntax': workflowNameRule(registry) },
+  })),
 );

@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { BuildRole, PanelRole, PanelStage, RunStatus, Stage } from '@roundtable/contracts';
+import { RunStatus } from '@roundtable/contracts';
 import { ApiError } from './api-error';
+import { findApiWorkflow, WORKFLOW_NAMES } from './workflows/api-workflows';
 
 /** A repeated parameter arrives as an array; the message covers that case too. */
 const oneOf = <const T extends Record<string, string>>(name: string, values: T) =>
   z.enum(values, { error: `${name} must be one of ${Object.values(values).join(', ')} (given once)` });
 
-/** The workflows a run can be (runs.workflow). */
-export const WORKFLOWS = { build: 'build', panel: 'panel' } as const;
+/** The workflows a run can be (runs.workflow), from the api's workflow registry. */
+export const WORKFLOWS: Readonly<Record<string, string>> = Object.fromEntries(WORKFLOW_NAMES.map((w) => [w, w]));
 
 export const RunListQuery = z.object({
   status: oneOf('status', RunStatus.enum).optional(),
@@ -22,23 +23,25 @@ export const RunListQuery = z.object({
 export type RunListQuery = z.infer<typeof RunListQuery>;
 
 /**
- * A run's calls are filtered by either workflow's names: the build's roles and stages, or the
- * panel's judges, moderator and stages (ROAST … APPEAL). One parameter for both workflows, so a
+ * A run's calls are filtered by any workflow's names: the build's roles and stages, or the
+ * panel's judges, moderator and stages (ROAST … APPEAL). One parameter for every workflow, so a
  * bad value's message lists each workflow's names, whichever workflow the run is.
  */
-const bothWorkflows = (build: readonly string[], panel: readonly string[]) => [...new Set([...build, ...panel])];
-const eitherWorkflow = (name: string, build: readonly string[], panel: readonly string[]) =>
-  z.enum(Object.fromEntries(bothWorkflows(build, panel).map((v) => [v, v])), {
-    error: `${name} must be a build ${name} (${build.join(', ')}) or a panel ${name} (${panel.join(', ')}), given once`,
+type CallFilter = 'role' | 'stage';
+const filterValuesOf = (w: string, filter: CallFilter) => findApiWorkflow(w)!.callFilters[filter];
+const everyWorkflow = (filter: CallFilter) => [...new Set(WORKFLOW_NAMES.flatMap((w) => filterValuesOf(w, filter)))];
+const anyWorkflow = (filter: CallFilter) =>
+  z.enum(Object.fromEntries(everyWorkflow(filter).map((v) => [v, v])), {
+    error: `${filter} must be ${WORKFLOW_NAMES.map((w) => `a ${w} ${filter} (${filterValuesOf(w, filter).join(', ')})`).join(' or ')}, given once`,
   });
 
 /** What the role and stage filters accept, for the OpenAPI document. */
-export const CALL_ROLES = bothWorkflows(BuildRole.options, PanelRole.options);
-export const CALL_STAGES = bothWorkflows(Stage.options, PanelStage.options);
+export const CALL_ROLES = everyWorkflow('role');
+export const CALL_STAGES = everyWorkflow('stage');
 
 export const CallListQuery = z.object({
-  role: eitherWorkflow('role', BuildRole.options, PanelRole.options).optional(),
-  stage: eitherWorkflow('stage', Stage.options, PanelStage.options).optional(),
+  role: anyWorkflow('role').optional(),
+  stage: anyWorkflow('stage').optional(),
   failed: oneOf('failed', { true: 'true', false: 'false' })
     .transform((v) => v === 'true')
     .optional(),

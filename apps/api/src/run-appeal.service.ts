@@ -8,9 +8,10 @@ import { ApiError } from './api-error';
 import { sendAfterCommit } from './send-after-commit';
 import { AppealRequest } from './appeal-request.schema';
 import { unstorableTextIssues } from './storable-text.check';
-import { panelStateOfRun } from './panel-run-view';
+import { panelStateOfRun } from './workflows/panel-summary';
 import { runLinks, RunLinks } from './run-links';
 import { countRequest, requestsAsked, requestsPending } from './run-requests';
+import { findApiWorkflow } from './workflows/api-workflows';
 
 export interface AppealRequested {
   id: string;
@@ -54,7 +55,7 @@ export class RunAppealService {
       const run = await em.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
       if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
       const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
-      if (run.workflow !== 'panel') throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
+      if (!findApiWorkflow(run.workflow)?.appealable) throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
       // Appeals asked before, and whether one still waits for the orchestrator: both on the run row.
       const asked = requestsAsked(run.requests, 'run.appeal');
       if (requestsPending(run, 'run.appeal') > 0) throw refuse('appeal_pending', `run ${runId} has an appeal waiting to be applied; ask again once it has started or been refused`);

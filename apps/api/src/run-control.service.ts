@@ -2,12 +2,12 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { isRequestJob, jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
-import { workflowModule } from '@roundtable/workflow';
 import { ApiError } from './api-error';
 import { countRequest, requestsAsked } from './run-requests';
 import { sendAfterCommit } from './send-after-commit';
 import { ResumeRequest } from './resume-request.schema';
 import { runLinks, RunLinks } from './run-links';
+import { apiWorkflowOf } from './workflows/api-workflows';
 
 export interface ControlRequested {
   id: string;
@@ -49,7 +49,7 @@ export class RunControlService {
   async resume(runId: string, body: unknown): Promise<ControlRequested> {
     const req = parseResumeRequest(body);
     return this.request(runId, 'resume', async ({ status, workflow }, asked) => {
-      const module = workflowModule(workflow);
+      const { module } = apiWorkflowOf({ id: runId, workflow });
       if (!module.resumable.includes(status)) {
         throw new ApiError(409, {
           error: 'run_not_resumable',

@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
-import type { PanelStage, Stage } from '@roundtable/contracts';
 import { DecisionEntity, RunEntity } from '@roundtable/persistence';
-import { buildStateOf, emptyUsage, renderBuildReport, renderPanelReport, type ReportAudit } from '@roundtable/workflow';
-import { panelStateOfRun, panelSummaryView } from './panel-run-view';
+import type { ReportAudit } from '@roundtable/workflow';
+import { apiWorkflowOf, findApiWorkflow } from './workflows/api-workflows';
 import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
@@ -59,41 +58,18 @@ export class RunQueryService {
     const run = await this.runOrThrow(id);
     const { usage, byProvider } = await this.usageOf(run, new Date());
     const view = runDetailView(run, usage, byProvider);
-    return run.workflow === 'panel' ? { ...view, panel: panelSummaryView(run) } : view;
+    // A run of a workflow this version does not know still shows what every run has.
+    return { ...view, ...findApiWorkflow(run.workflow)?.detail(run) };
   }
 
   async report(id: string): Promise<string> {
     const run = await this.runOrThrow(id);
-    if (run.workflow === 'panel') return this.panelReport(run);
-    if (run.workflow !== 'build') {
-      throw new ApiError(409, { error: 'report_unavailable', message: `run ${id} is a ${run.workflow} run; only build runs have this report` });
-    }
-    const now = new Date();
-    // The report shows the run as decide() last saw it: the snapshot its last step left on the
-    // row (the audit's usage is the calls' own, below). A run from before snapshots shows its
-    // row's columns and no records until its next step writes one.
-    const state = buildStateOf(run, emptyUsage());
+    const workflow = apiWorkflowOf(run);
     const [decisions, { usage, unpricedCalls, subscriptionCostUsd }] = await Promise.all([
       this.ds.getRepository(DecisionEntity).find({ where: { runId: id }, order: { id: 'ASC' } }),
-      this.usageOf(run, now),
-    ]);
-    return renderBuildReport({
-      state,
-      decisions: decisions.map((d) => ({ from: d.fromStage as Stage, to: d.toStage as Stage, reason: d.reason, refs: d.refs })),
-      audit: reportAudit(usage, unpricedCalls, subscriptionCostUsd),
-    });
-  }
-
-  private async panelReport(run: RunEntity): Promise<string> {
-    const [decisions, { usage, unpricedCalls, subscriptionCostUsd }] = await Promise.all([
-      this.ds.getRepository(DecisionEntity).find({ where: { runId: run.id }, order: { id: 'ASC' } }),
       this.usageOf(run, new Date()),
     ]);
-    return renderPanelReport({
-      state: panelStateOfRun(run),
-      decisions: decisions.map((d) => ({ from: d.fromStage as PanelStage, to: d.toStage as PanelStage, reason: d.reason, refs: d.refs })),
-      audit: reportAudit(usage, unpricedCalls, subscriptionCostUsd),
-    });
+    return workflow.report({ run, decisions, audit: reportAudit(usage, unpricedCalls, subscriptionCostUsd) });
   }
 
   async runOrThrow(id: string): Promise<RunEntity> {

@@ -2,9 +2,9 @@ import type { DataSource } from 'typeorm';
 import { ArtifactEntity, type RunEntity } from '@roundtable/persistence';
 import type { ImplementationRecord } from '@roundtable/workflow';
 import { ApiError } from './api-error';
-import { buildRecordsView, buildStateOfRun } from './build-run-records';
 import type { BuildRecords, PanelRecords } from '@roundtable/contracts';
-import { panelRecordsView } from './panel-run-records';
+import { apiWorkflowOf } from './workflows/api-workflows';
+import { buildStateOfRun } from './workflows/build-records';
 import type { RunQueryService } from './run-query.service';
 import { normalizedPath } from './workspace-file-path';
 
@@ -28,9 +28,7 @@ export class RunRecordsService {
 
   async records(id: string): Promise<BuildRecords | PanelRecords> {
     const run = await this.runs.runOrThrow(id);
-    if (run.workflow === 'panel') return panelRecordsView(run);
-    if (run.workflow === 'build') return buildRecordsView(run);
-    throw unknownWorkflow(run);
+    return apiWorkflowOf(run).records(run);
   }
 
   /**
@@ -63,13 +61,12 @@ export class RunRecordsService {
     return { content: file.content, implementation: file.implementation };
   }
 
+  /** The run, if its workflow writes files (only the build's records say which, so it is read as a build). */
   private async buildRunOrThrow(id: string, what: 'diff' | 'files'): Promise<RunEntity> {
     const run = await this.runs.runOrThrow(id);
-    if (run.workflow === 'build') return run;
-    if (run.workflow === 'panel') {
-      throw new ApiError(409, { error: `${what === 'diff' ? 'diff' : 'files'}_unavailable`, message: `run ${id} is a panel run; a panel changes no files, so it has no ${what === 'diff' ? 'diff' : 'files'}` });
-    }
-    throw unknownWorkflow(run);
+    const { noFiles } = apiWorkflowOf(run);
+    if (noFiles === null) return run;
+    throw new ApiError(409, { error: `${what}_unavailable`, message: `run ${id} is a ${run.workflow} run; ${noFiles}, so it has no ${what}` });
   }
 }
 
@@ -88,8 +85,4 @@ function writtenFiles(impls: readonly ImplementationRecord[]): Map<string, Writt
     }
   }
   return files;
-}
-
-function unknownWorkflow(run: RunEntity): ApiError {
-  return new ApiError(409, { error: 'unknown_workflow', message: `run ${run.id} is a ${run.workflow} run, which this api version cannot read` });
 }

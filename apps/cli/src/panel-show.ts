@@ -1,6 +1,6 @@
 import type { Style } from './terminal';
 
-/** The `panel` block of GET /v1/runs/:id for a panel run (apps/api/src/panel-run-view.ts), as far as `show` reads it. */
+/** The `panel` block of GET /v1/runs/:id for a panel run (apps/api/src/workflows/panel-summary.ts), as far as `show` reads it. */
 export interface PanelSummary {
   idea: string;
   recommendation: string | null;

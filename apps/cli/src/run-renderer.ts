@@ -1,8 +1,8 @@
 import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
 import { elapsedSeconds, emptyRunView, foldRunEvent, hasEnded, pendingCalls, type RunView } from '@roundtable/run-view';
 import { fmtConfidence, fmtInt, fmtSeconds, fmtShort, fmtUsd, fmtWholeSeconds } from './format';
-import { panelLines } from './panel-lines';
 import { paintVerdict, Style } from './terminal';
+import { findCliWorkflow, workflowLines } from './workflows';
 
 /** The caps of GET /v1/runs/:id (null: no cap). */
 export interface RunCaps {
@@ -92,7 +92,7 @@ export class RunRenderer {
       case 'run_created': {
         const p = ev.payload as Payload<'run_created'>;
         const bits = [s.bold(`[run ${ev.run_id}]`), `project=${p.project}`];
-        if (p.workflow && p.workflow !== 'build') bits.push(`workflow=${p.workflow}`);
+        if (p.workflow && (findCliWorkflow(p.workflow)?.namedInHeader ?? true)) bits.push(`workflow=${p.workflow}`);
         if (this.autonomy !== null) bits.push(`autonomy=${this.autonomy}`);
         const budget = this.budgetHeader();
         if (budget) bits.push(`budget: ${budget}`);
@@ -100,7 +100,7 @@ export class RunRenderer {
       }
       case 'run_started': {
         const p = ev.payload as Payload<'run_started'>;
-        if (view.workflow === 'panel') return [];
+        if (findCliWorkflow(view.workflow)?.workspaceLine === false) return [];
         return [`${s.cyan('[INIT]')} ${p.workspace ? `workspace from ${p.workspace}` : 'empty workspace (greenfield)'}`];
       }
       case 'stage_changed': {
@@ -179,7 +179,7 @@ export class RunRenderer {
       }
       default:
         // Records (proposal_recorded …) repeat what the call's gist said; unknown types are for newer clients.
-        return panelLines(ev, s) ?? [];
+        return workflowLines(ev, s) ?? [];
     }
   }
 

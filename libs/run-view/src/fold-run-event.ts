@@ -4,6 +4,7 @@ import { foldBuildEvent } from './fold-build-event';
 import { foldCallEvent } from './fold-calls';
 import { closePendingJudges, foldPanelEvent } from './fold-panel-event';
 import type { RunNotice, RunView, RunViewStatus } from './run-view';
+import { hasPanelView } from './workflow-views';
 
 type P<T extends RunEventType> = RunEventPayload<T>;
 
@@ -40,7 +41,7 @@ function foldRunLifecycle(view: RunView, ev: RunEventEnvelope): RunView {
   switch (ev.type) {
     case 'run_created': {
       const p = ev.payload as P<'run_created'>;
-      const panel = p.workflow === 'panel' ? (view.panel ?? emptyPanelView()) : view.panel;
+      const panel = hasPanelView(p.workflow) ? (view.panel ?? emptyPanelView()) : view.panel;
       return { ...view, project: p.project, workflow: p.workflow, status: view.status === 'unknown' ? 'queued' : view.status, startedAt: view.startedAt ?? ev.created_at, panel };
     }
     case 'run_started': {

@@ -7,9 +7,7 @@ import type { RunCaps, RunDetail } from '../lib/api-types';
 import { useApp } from './app-context';
 import { JUDGE_NAMES } from './panel-sections';
 import { Section } from './section';
-
-/** The build's stages a resume may restart from (contracts' Stage, restated: no zod in the browser). */
-const RESUME_STAGES = ['PROPOSE', 'CRITIQUE', 'REVISE', 'IMPLEMENT', 'TEST', 'FIX', 'REVIEW', 'SYNTHESIZE'];
+import { workflowOfRun, type WebWorkflow } from '../workflows';
 
 function actError(e: unknown): string {
   if (e instanceof ApiHttpError) {
@@ -19,9 +17,6 @@ function actError(e: unknown): string {
   }
   return `Could not reach the api: ${(e as Error).message}`;
 }
-
-/** The caps a panel counts: it has no build rounds or fix rounds. */
-const PANEL_CAPS: readonly CapName[] = ['max_calls', 'max_tokens', 'max_cost_usd', 'max_seconds'];
 
 function CapInputs({ prefix, values, caps, issues, onChange, only }: { prefix: string; values: Partial<Record<CapName, string>>; caps: RunCaps | undefined; issues: FormIssues; onChange: (name: CapName, v: string) => void; only?: readonly CapName[] }) {
   return (
@@ -57,7 +52,9 @@ function Outcome({ error }: { error: string | null }) {
   );
 }
 
-function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: (said: string) => void }) {
+/** The resume of a workflow that has one: its caps to raise, and the stages it may restart from. */
+function ResumeForm({ runId, workflow, detail, onActed }: { runId: string; workflow: WebWorkflow; detail: RunDetail | null; onActed: (said: string) => void }) {
+  const fromStages = workflow.resume?.fromStages ?? null;
   const { api } = useApp();
   const [caps, setCaps] = useState<Partial<Record<CapName, string>>>({});
   const [from, setFrom] = useState('');
@@ -83,13 +80,13 @@ function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: Run
   };
   return (
     <form onSubmit={submit} className="act-form" aria-label="Resume">
-      <CapInputs prefix="resume" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} only={view.workflow === 'panel' ? PANEL_CAPS : undefined} />
-      {view.workflow !== 'panel' && (
+      <CapInputs prefix="resume" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} only={workflow.caps} />
+      {fromStages && (
         <div className="field">
           <label htmlFor="resume-from">From stage</label>
           <select id="resume-from" value={from} onChange={(e) => setFrom(e.target.value)}>
             <option value="">where it stopped</option>
-            {RESUME_STAGES.map((s) => (
+            {fromStages.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -105,7 +102,7 @@ function ResumeForm({ runId, view, detail, onActed }: { runId: string; view: Run
   );
 }
 
-function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDetail | null; onActed: (said: string) => void }) {
+function AppealForm({ runId, workflow, detail, onActed }: { runId: string; workflow: WebWorkflow; detail: RunDetail | null; onActed: (said: string) => void }) {
   const { api } = useApp();
   const [evidence, setEvidence] = useState('');
   const [judges, setJudges] = useState<JudgeRole[]>([]);
@@ -161,7 +158,7 @@ function AppealForm({ runId, detail, onActed }: { runId: string; detail: RunDeta
         )}
       </fieldset>
       </div>
-      <CapInputs prefix="appeal" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} only={PANEL_CAPS} />
+      <CapInputs prefix="appeal" values={caps} caps={detail?.caps} issues={issues} onChange={(n, v) => setCaps((c) => ({ ...c, [n]: v }))} only={workflow.caps} />
       <div className="act-submit">
         <button type="submit" disabled={busy}>
           Appeal
@@ -209,7 +206,6 @@ interface Act {
 }
 
 const RUNNING = new Set(['unknown', 'queued', 'running']);
-const RESUMABLE = new Set(['halted', 'needs_input', 'failed', 'cancelled']);
 
 /**
  * The acts on a run (write tokens and an open api only; the page leaves this out otherwise). Each
@@ -217,10 +213,17 @@ const RESUMABLE = new Set(['halted', 'needs_input', 'failed', 'cancelled']);
  * answer join as entries without touching the rest of the page.
  */
 export function ActPanel({ runId, view, detail, onActed }: { runId: string; view: RunView; detail: RunDetail | null; onActed: (said: string) => void }) {
+  // Resume and appeal are the workflow's (the web registry, apps/web/src/workflows/): offered
+  // only where the api accepts them, so a click is never a predictable 409.
+  const workflow = workflowOfRun(view);
   const acts: Act[] = [
     { key: 'cancel', title: 'Cancel', when: (v) => RUNNING.has(v.status), render: () => <CancelButton runId={runId} onActed={onActed} /> },
-    { key: 'resume', title: 'Resume', when: (v) => RESUMABLE.has(v.status), render: () => <ResumeForm runId={runId} view={view} detail={detail} onActed={onActed} /> },
-    { key: 'appeal', title: 'Appeal the panel', wide: true, when: (v) => v.panel !== null && v.status === 'done', render: () => <AppealForm runId={runId} detail={detail} onActed={onActed} /> },
+    ...(workflow?.resume
+      ? [{ key: 'resume', title: 'Resume', when: (v: RunView) => workflow.resume!.statuses.has(v.status), render: () => <ResumeForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
+      : []),
+    ...(workflow?.appeal
+      ? [{ key: 'appeal', title: 'Appeal the panel', wide: true, when: (v: RunView) => v.status === 'done', render: () => <AppealForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
+      : []),
   ];
   const shown = acts.filter((a) => a.when(view));
   return (

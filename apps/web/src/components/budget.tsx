@@ -1,7 +1,9 @@
 import type { RunView } from '@roundtable/run-view';
+import type { CapName } from '../lib/act-requests';
 import type { RunDetail } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
 import { Section } from './section';
+import { findWebWorkflow } from '../workflows';
 
 interface Line {
   name: string;
@@ -41,10 +43,11 @@ export function Budget({ view, detail }: { view: RunView; detail: RunDetail | nu
     { name: 'Cost', used: u ? u.cost_usd : view.usage.costUsd, cap: c?.max_cost_usd ?? null, show: fmtCost },
     { name: 'Seconds', used: u?.seconds !== undefined && u?.seconds !== null ? Math.round(u.seconds) : null, cap: c?.max_seconds ?? null, show: fmtInt },
   ];
-  if (view.workflow !== 'panel') {
-    lines.push({ name: 'Rounds', used: detail?.round ?? null, cap: c?.max_rounds ?? null, show: fmtInt });
-    lines.push({ name: 'Fix rounds', used: detail?.fix_round ?? null, cap: c?.max_fix_rounds ?? null, show: fmtInt });
-  }
+  // The rounds are the build's; a workflow not known (yet) shows them, as the caps may hold them.
+  const counted = findWebWorkflow(view.workflow)?.caps;
+  const counts = (cap: CapName) => !counted || counted.includes(cap);
+  if (counts('max_rounds')) lines.push({ name: 'Rounds', used: detail?.round ?? null, cap: c?.max_rounds ?? null, show: fmtInt });
+  if (counts('max_fix_rounds')) lines.push({ name: 'Fix rounds', used: detail?.fix_round ?? null, cap: c?.max_fix_rounds ?? null, show: fmtInt });
   const unpriced = u?.unpriced_calls ?? view.usage.unpricedCalls;
   const failed = u?.failed_calls ?? view.usage.failedCalls;
   const warnings = view.notices.filter((n) => n.kind === 'budget_warning');

@@ -1,6 +1,6 @@
 import { hasEnded, type RunView } from '@roundtable/run-view';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { BuildRecords, PanelRecords, RunRecords } from '../lib/api-types';
+import type { RunRecords } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
 import { detailKey, endKey, recordsKey } from '../lib/refetch-keys';
 import { reportHtml } from '../lib/report-html';
@@ -8,14 +8,13 @@ import type { StreamState } from '../lib/run-event-stream';
 import { ActPanel } from './act-panel';
 import { canAct, useApp } from './app-context';
 import { Budget } from './budget';
-import { BuildSections } from './build-sections';
 import { Link } from './link';
-import { PanelSections } from './panel-sections';
 import { StatusBadge } from './runs-page';
 import { Empty, Section } from './section';
 import { Timeline } from './timeline';
 import { errorText, useAsync, type Async } from './use-async';
 import { useRunFollow } from './use-run-follow';
+import { workflowOfRun } from '../workflows';
 
 const STREAM_TEXT: Record<StreamState, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', ended: 'ended' };
 
@@ -83,14 +82,15 @@ export function RunPage({ runId }: { runId: string }) {
     [restart],
   );
   const ended = hasEnded(view);
-  const isPanel = view.panel !== null || view.workflow === 'panel';
+  const workflow = workflowOfRun(view);
 
   // Documents read by id, each fetched when the folded view says it changed (lib/refetch-keys.ts).
   const detail = useAsync(() => api.run(runId), detailKey(view));
   const recKey = recordsKey(view);
   const records = useAsync<RunRecords>(recKey === null ? null : () => api.records(runId), recKey ?? 'none');
   const ends = endKey(view);
-  const diff = useAsync(ends !== null && !isPanel ? () => api.diff(runId) : null, `diff|${ends}`);
+  // A workflow this page does not know yet (or at all) is asked for a diff: a 409 costs nothing.
+  const diff = useAsync(ends !== null && (workflow?.hasDiff ?? true) ? () => api.diff(runId) : null, `diff|${ends}`);
   const report = useAsync(ends !== null ? () => api.report(runId) : null, `report|${ends}`);
 
   // Another tab (or the CLI) may resume or appeal an ended run, and an act's first events come after
@@ -104,8 +104,6 @@ export function RunPage({ runId }: { runId: string }) {
   }, [stream, refused, restart, endings]);
 
   const rec = records.state === 'ok' ? records.value : null;
-  const buildRecords = rec?.workflow === 'build' ? (rec as BuildRecords) : null;
-  const panelRecords = rec?.workflow === 'panel' ? (rec as PanelRecords) : null;
   const project = view.project ?? detailValue?.project ?? null;
 
   return (
@@ -180,8 +178,7 @@ export function RunPage({ runId }: { runId: string }) {
       <Timeline view={view} runId={runId} />
       <Budget view={view} detail={detailValue} />
       {records.state === 'error' && view.lastSequence > 0 && <p className="muted">The run&apos;s records could not be loaded ({errorText(records.error)}); the page shows what the events say.</p>}
-      {view.workflow === 'build' && <BuildSections view={view} records={buildRecords} runId={runId} diff={ended ? diff : null} />}
-      {isPanel && <PanelSections view={view} records={panelRecords} />}
+      {workflow && <workflow.Sections view={view} records={rec} runId={runId} diff={ended ? diff : null} />}
       <Report report={ended ? report : null} />
     </div>
   );

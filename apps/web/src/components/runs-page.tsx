@@ -7,8 +7,8 @@ import { runPath } from '../lib/route';
 import { useApp } from './app-context';
 import { Link } from './link';
 import { errorText } from './use-async';
+import { WORKFLOW_NAMES } from '../workflows';
 
-const WORKFLOWS = ['build', 'panel'] as const;
 const POLL_MS = 2000;
 const NUMERIC = new Set(['Calls', 'Tokens', 'Cost']);
 
@@ -72,7 +72,7 @@ export function RunsPage() {
           <label htmlFor="filter-workflow">Workflow</label>
           <select id="filter-workflow" value={workflow} onChange={(e) => setWorkflow(e.target.value)}>
             <option value="">any</option>
-            {WORKFLOWS.map((w) => (
+            {WORKFLOW_NAMES.map((w) => (
               <option key={w} value={w}>
                 {w}
               </option>

@@ -2,7 +2,7 @@ import { JUDGES, type JudgeRole } from '@roundtable/contracts';
 import type { RunEntity } from '@roundtable/persistence';
 import { currentScores, type JudgeVerdictRecord, type RevoteRecord } from '@roundtable/workflow';
 import type { JudgeVerdictItem, PanelRecords, RescoreItem } from '@roundtable/contracts';
-import { panelStateOfRun } from './panel-run-view';
+import { panelStateOfRun } from './panel-summary';
 
 function verdictItem(v: JudgeVerdictRecord): JudgeVerdictItem {
   return {

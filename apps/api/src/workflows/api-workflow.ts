@@ -1,0 +1,34 @@
+import type { BuildRecords, PanelRecords, PanelSummary } from '@roundtable/contracts';
+import type { DecisionEntity, RunEntity } from '@roundtable/persistence';
+import type { ReportAudit, WorkflowModule } from '@roundtable/workflow';
+
+/** What a workflow's report is written from: the run row, its decisions in order, and its calls' audit. */
+export interface ReportInput {
+  run: RunEntity;
+  decisions: readonly DecisionEntity[];
+  audit: ReportAudit;
+}
+
+/**
+ * Everything the api does differently for one workflow, so that a service asks its run's
+ * workflow (apiWorkflowOf) instead of comparing the run's `workflow` column with a name.
+ */
+export interface ApiWorkflow {
+  /** GET /v1/runs/:id/records: the run's snapshot as its page shows it. */
+  records(run: RunEntity): BuildRecords | PanelRecords;
+  /** What GET /v1/runs/:id adds to the run's detail (the panel's `panel` block); {} when nothing. */
+  detail(run: RunEntity): { panel?: PanelSummary };
+  /** GET /v1/runs/:id/report: the run as markdown. */
+  report(input: ReportInput): string;
+  /**
+   * GET /v1/runs/:id/diff and /files: null for a workflow that writes files into a workspace;
+   * otherwise why it has none, for the 409 (e.g. 'a panel changes no files').
+   */
+  noFiles: string | null;
+  /** The workflow's module (libs/workflow): the statuses a resume is accepted on and the stages it may name. */
+  module: WorkflowModule;
+  /** POST /v1/runs/:id/appeal is for this workflow's runs. */
+  appealable: boolean;
+  /** What GET /v1/runs/:id/calls' `role` and `stage` filters accept for this workflow's runs. */
+  callFilters: { role: readonly string[]; stage: readonly string[] };
+}

@@ -1,0 +1,23 @@
+import { BuildRole, Stage } from '@roundtable/contracts';
+import { renderBuildReport, WORKFLOWS } from '@roundtable/workflow';
+import type { ApiWorkflow } from './api-workflow';
+import { buildRecordsView, buildStateOfRun } from './build-records';
+
+/** The build as the api reads it: records, report, a diff and files, and a resume from where it stopped. */
+export const buildApiWorkflow: ApiWorkflow = {
+  records: buildRecordsView,
+  detail: () => ({}),
+  // The report shows the run as decide() last saw it: the snapshot its last step left on the
+  // row (the audit's usage is the calls' own). A run from before snapshots shows its row's
+  // columns and no records until its next step writes one.
+  report: ({ run, decisions, audit }) =>
+    renderBuildReport({
+      state: buildStateOfRun(run),
+      decisions: decisions.map((d) => ({ from: d.fromStage as Stage, to: d.toStage as Stage, reason: d.reason, refs: d.refs })),
+      audit,
+    }),
+  noFiles: null,
+  module: WORKFLOWS.build,
+  appealable: false,
+  callFilters: { role: BuildRole.options, stage: Stage.options },
+};

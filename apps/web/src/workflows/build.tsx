@@ -1,0 +1,17 @@
+import { BuildSections } from '../components/build-sections';
+import { CAP_FIELDS } from '../lib/act-requests';
+import type { BuildRecords } from '../lib/api-types';
+import { RESUMABLE_BY_WORKFLOW } from './resumable-statuses';
+import type { WebWorkflow } from './web-workflow';
+
+/** The build's stages a resume may restart from (contracts' Stage, restated: no zod in the browser). */
+const RESUME_STAGES = ['PROPOSE', 'CRITIQUE', 'REVISE', 'IMPLEMENT', 'TEST', 'FIX', 'REVIEW', 'SYNTHESIZE'];
+
+/** The build on the workbench: its records and diff, every cap, a resume from a chosen stage. */
+export const buildWebWorkflow: WebWorkflow = {
+  Sections: ({ view, records, runId, diff }) => <BuildSections view={view} records={records?.workflow === 'build' ? (records as BuildRecords) : null} runId={runId} diff={diff} />,
+  hasDiff: true,
+  caps: CAP_FIELDS.map((f) => f.name),
+  resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.build), fromStages: RESUME_STAGES },
+  appeal: false,
+};

@@ -1,0 +1,17 @@
+import { PanelSections } from '../components/panel-sections';
+import type { CapName } from '../lib/act-requests';
+import type { PanelRecords } from '../lib/api-types';
+import { RESUMABLE_BY_WORKFLOW } from './resumable-statuses';
+import type { WebWorkflow } from './web-workflow';
+
+/** The caps a panel counts: it has no build rounds or fix rounds. */
+const PANEL_CAPS: readonly CapName[] = ['max_calls', 'max_tokens', 'max_cost_usd', 'max_seconds'];
+
+/** The panel on the workbench: judges, debate, re-vote and appeal; a halted panel resumes where it stopped; no diff. */
+export const panelWebWorkflow: WebWorkflow = {
+  Sections: ({ view, records }) => <PanelSections view={view} records={records?.workflow === 'panel' ? (records as PanelRecords) : null} />,
+  hasDiff: false,
+  caps: PANEL_CAPS,
+  resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.panel), fromStages: null },
+  appeal: true,
+};

@@ -1,0 +1,40 @@
+import type { RunView } from '@roundtable/run-view';
+import type { ReactNode } from 'react';
+import type { CapName } from '../lib/act-requests';
+import type { RunRecords } from '../lib/api-types';
+import type { Async } from '../components/use-async';
+
+/** What the run page hands a workflow's sections. */
+export interface SectionsProps {
+  view: RunView;
+  /** GET /v1/runs/:id/records once loaded (the sections keep only their own workflow's). */
+  records: RunRecords | null;
+  runId: string;
+  /** The run branch's diff, once the run has ended (a workflow with hasDiff only). */
+  diff: Async<string> | null;
+}
+
+/** Resume in the Act list. */
+export interface WebResume {
+  /** The statuses the api accepts a resume on (its RESUMABLE_STATUSES; never cancelled: a 409). */
+  statuses: ReadonlySet<string>;
+  /** The stages a resume may restart from (the form's "From stage"); null: where it stopped, no choice. */
+  fromStages: readonly string[] | null;
+}
+
+/**
+ * Everything the workbench does differently for one workflow, so that the page asks the run's
+ * workflow (findWebWorkflow) instead of comparing `view.workflow` with a name.
+ */
+export interface WebWorkflow {
+  /** The run page's sections for this workflow's records (between Budget and Report). */
+  Sections: (props: SectionsProps) => ReactNode;
+  /** The run writes a branch, so the page fetches its diff once it has ended. */
+  hasDiff: boolean;
+  /** The caps this workflow counts: the Budget's lines and what the act forms may raise. */
+  caps: readonly CapName[];
+  /** Resume in the Act list, or null: the api refuses a resume of this workflow's runs. */
+  resume: WebResume | null;
+  /** Appeal in the Act list, on a done run. */
+  appeal: boolean;
+}

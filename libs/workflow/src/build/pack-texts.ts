@@ -1,0 +1,111 @@
+import { agentJsonSchema, type BuildRole } from '@roundtable/contracts';
+import { evidenceBlock } from '../evidence-block';
+import type { BuildRunState, ImplementationRecord, TestRunRecord } from './build-types';
+import { SCHEMA_BY_ROLE } from './file-reading';
+
+/**
+ * The texts the context packs are made of: the run's objective, requirements, criteria, file
+ * tree, files, diff and test runs as prompt text. Whatever a model, a test run or the workspace
+ * wrote is put in an evidence block here, so a pack only arranges them.
+ */
+
+export const json = (value: unknown): string => JSON.stringify(value, null, 2);
+// Memoised: converting a zod schema to JSON Schema took about half of decide()'s time on a step
+// that builds a call, and the answer depends on the role alone.
+const schemaJsonByRole = new Map<BuildRole, string>();
+export const schemaFor = (role: BuildRole): string => {
+  let json = schemaJsonByRole.get(role);
+  if (json === undefined) schemaJsonByRole.set(role, (json = JSON.stringify(agentJsonSchema(SCHEMA_BY_ROLE[role]))));
+  return json;
+};
+
+export function requirementsText(state: BuildRunState): string {
+  const reqs = state.config.requirements;
+  return reqs.length ? reqs.map((r, i) => `${i + 1}. ${r}`).join('\n') : '(none stated)';
+}
+
+export function criteriaText(state: BuildRunState): string {
+  return state.criteria?.length ? state.criteria.map((c) => `${c.id}: ${c.text}`).join('\n') : '(none locked)';
+}
+
+export function fileTree(state: BuildRunState): string {
+  return evidenceBlock('file_tree', 'file_tree', state.workspace.tree.length ? state.workspace.tree.join('\n') : '(empty workspace)');
+}
+
+export function base(state: BuildRunState): Record<string, string> {
+  return { objective: state.config.objective, requirements: requirementsText(state) };
+}
+
+/**
+ * The latest content of every file the implementations wrote (a fix round returns only the
+ * files it changes), in first-written order; a file a later implementation deleted is gone.
+ */
+export function latestFiles(implementations: readonly ImplementationRecord[]): { path: string; content: string; label: string }[] {
+  const files = new Map<string, { path: string; content: string; label: string }>();
+  for (const impl of implementations) {
+    if (impl.status === 'rejected') continue;
+    for (const f of impl.body.files) files.set(f.path, { path: f.path, content: f.content, label: impl.label });
+    for (const p of impl.body.deleted ?? []) files.delete(p);
+  }
+  return [...files.values()];
+}
+
+export function filesText(implementations: readonly ImplementationRecord[]): { text: string; labels: string[] } {
+  const files = latestFiles(implementations);
+  return {
+    text: files.map((f) => evidenceBlock(f.path, 'file', f.content)).join('\n'),
+    labels: [...new Set(files.map((f) => f.label))],
+  };
+}
+
+/**
+ * The latest commit's diff against the base: every round so far, not only the last one's
+ * files (a fix round returns only what it changes). A greenfield workspace has nothing to
+ * compare against, so the files are the change and the diff would only repeat them.
+ */
+export function diffText(state: BuildRunState): string {
+  const applied = state.implementations.filter((i) => i.status === 'applied' && i.diff);
+  const latest = applied[applied.length - 1];
+  if (!latest?.diff) return '(no diff: the workspace is not under git)';
+  const d = latest.diff;
+  if (d.source === 'empty') return '(greenfield workspace: the files above are the whole change)';
+  const cut = d.truncated ? `; cut short here, the whole diff is artifact ${d.artifactId}` : '';
+  return (
+    `Branch ${d.branch}: rounds ${applied.map((i) => i.label).join(', ')} against base ${d.baseCommit.slice(0, 12)}${cut}.\n` +
+    evidenceBlock(`${latest.label}.diff`, 'diff', d.text || '(no changes)')
+  );
+}
+
+export function testResultText(run: TestRunRecord): string {
+  const r = run.result;
+  return evidenceBlock(
+    run.label,
+    'test_result',
+    [
+      `implementation: ${run.implementationLabel}`,
+      `command: ${r.command}`,
+      `exit_code: ${r.exit_code}`,
+      `passed: ${r.passed}`,
+      `failed: ${r.failed}`,
+      `errors: ${r.errors}`,
+      `duration_s: ${r.duration_s}`,
+      `timed_out: ${r.timed_out}`,
+      'stdout_tail:',
+      r.stdout_tail,
+    ].join('\n'),
+  );
+}
+
+/**
+ * The critic judges the text, not the author (seed §10 #2): the author's model id is replaced
+ * wherever the proposal mentions it. Provider names are left alone; they are ordinary words
+ * ("openai", "ollama") a proposal may need, and say less about authorship than a model id.
+ */
+export function redactAuthor(text: string, state: BuildRunState): string {
+  let out = text;
+  for (const role of ['proposer', 'reviser'] as const) {
+    const model = state.config.agents[role].model;
+    if (model.length >= 4) out = out.split(new RegExp(model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')).join('[author redacted]');
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+import type { BuildRole } from '@roundtable/contracts';
+import { renderTemplate, templatePlaceholders } from '../prompt-render';
+import type { ChatMessage, PromptTemplates } from './build-types';
+
+/** The placeholders each pack fills; a prompt template may use any subset of them. */
+export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readonly string[]>> = {
+  preamble: ['role'],
+  proposer: ['objective', 'requirements', 'lessons', 'proposal_id', 'schema'],
+  critic: ['objective', 'requirements', 'proposal', 'proposal_id', 'file_tree', 'reading', 'schema'],
+  reviser: ['objective', 'requirements', 'proposal', 'critique', 'proposal_id', 'revision_of', 'schema'],
+  engineer: [
+    'objective',
+    'requirements',
+    'proposal',
+    'proposal_id',
+    'acceptance_criteria',
+    'open_criticisms',
+    'file_tree',
+    'files',
+    'previous_attempt',
+    'reading',
+    'deliver',
+    'schema',
+  ],
+  validator: [
+    'objective',
+    'requirements',
+    'acceptance_criteria',
+    'files',
+    'diff',
+    'test_result',
+    'implementation_id',
+    'file_tree',
+    'reading',
+    'schema',
+  ],
+  synthesizer: [
+    'objective',
+    'requirements',
+    'proposals',
+    'critiques',
+    'reviews',
+    'implementation',
+    'test_results',
+    'budget',
+    'halt',
+    'unresolved_criticisms',
+    'acceptance_criteria',
+    'diff',
+    'schema',
+  ],
+};
+
+/** Placeholders a template uses that its pack never fills: check once at boot, not mid-run. */
+export function checkPromptTemplates(templates: PromptTemplates): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(CONTEXT_PLACEHOLDERS) as (keyof PromptTemplates)[]) {
+    const template = templates[name];
+    if (typeof template !== 'string' || template.trim() === '') {
+      problems.push(`prompt ${name} is missing or empty`);
+      continue;
+    }
+    for (const p of templatePlaceholders(template)) {
+      if (!CONTEXT_PLACEHOLDERS[name].includes(p)) problems.push(`prompt ${name} uses {{${p}}}, which the ${name} pack does not provide`);
+    }
+  }
+  return problems;
+}
+
+export function renderMessages(templates: PromptTemplates, role: BuildRole, values: Record<string, string>): ChatMessage[] {
+  return [
+    { role: 'system', content: renderTemplate(templates.preamble, { role }) },
+    { role: 'user', content: renderTemplate(templates[role], values) },
+  ];
+}
