@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { EntityManager, DataSource } from 'typeorm';
 import { jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
-import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
+import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/service';
 import { ApiError } from './api-error';
 import { sendAfterCommit } from './send-after-commit';
 import { ResumeRequest } from './resume-request.schema';

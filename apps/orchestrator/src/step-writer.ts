@@ -2,7 +2,8 @@ import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
 import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
-import { checkRunEvents, outboxInsert, outboxJob, OutboxJob, OutboxRow, runEventsInsert } from '@roundtable/events';
+import { checkRunEvents, runEventsInsert } from '@roundtable/events';
+import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
 import type { Command, DomainRecord, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
 import {
