@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { TerminusReadiness } from '@roundtable/observability';
-import { INFRA, type JobProducer } from '@roundtable/queues';
+import type { JobProducer } from '@roundtable/queues';
+import { INFRA } from '@roundtable/service';
 import { AgentCallEntity, RunEntity } from '@roundtable/persistence';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 import { ApiError } from './api-error';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { parseServiceEnv, readOperatorPolicy } from '@roundtable/contracts';
 import { JsonLogger, startTracing } from '@roundtable/observability';
-import { runService } from '@roundtable/queues';
+import { runService } from '@roundtable/service';
 import { ApiEnv } from './api.env';
 import { createApiApp } from './create-api-app';
 import { isLoopbackHost, listenHost } from './listen-host';

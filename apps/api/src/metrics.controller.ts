@@ -1,6 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ServiceOps } from '@roundtable/queues';
+import { ServiceOps } from '@roundtable/service';
 
 @Controller()
 export class MetricsController {

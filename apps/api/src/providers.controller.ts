@@ -1,6 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { INFRA, JobProducer } from '@roundtable/queues';
+import { JobProducer } from '@roundtable/queues';
+import { INFRA } from '@roundtable/service';
 import { readProviderRegistry } from './provider-registry.reader';
 import { providersView } from './provider-registry.view';
 

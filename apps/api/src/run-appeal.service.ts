@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { jobId, QUEUE, type RunStatus } from '@roundtable/contracts';
-import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
+import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/service';
 import { RunEntity } from '@roundtable/persistence';
 import { canAppeal, currentScores } from '@roundtable/workflow';
 import { ApiError } from './api-error';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { isRequestJob, jobId, jobSchema, type JobOf, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
-import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/events';
+import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/service';
 import { ApiError } from './api-error';
 import { countRequest, requestsAsked } from './run-requests';
 import { sendAfterCommit } from './send-after-commit';

@@ -1,5 +1,5 @@
 import type { Logger } from '@nestjs/common';
-import type { OutboxDispatcher } from '@roundtable/events';
+import type { OutboxDispatcher } from '@roundtable/service';
 import { within } from './within';
 
 /**

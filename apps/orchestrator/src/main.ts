@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseServiceEnv } from '@roundtable/contracts';
 import { JsonLogger, startTracing } from '@roundtable/observability';
-import { runService } from '@roundtable/queues';
+import { runService } from '@roundtable/service';
 import { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorModule } from './orchestrator.module';
 

@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Redis } from 'ioredis';
 import { agentQueueName, type CallOutcome, jobId, loadProjectConfig, QUEUE, type JobName } from '@roundtable/contracts';
-import { OutboxDispatcher, RunEventPublisher } from '@roundtable/events';
+import { RunEventPublisher } from '@roundtable/events';
+import { OutboxDispatcher } from '@roundtable/service';
 import {
   AgentCallEntity,
   createDataSource,

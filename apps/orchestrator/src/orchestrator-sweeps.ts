@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { OutboxDispatcher } from '@roundtable/events';
+import type { OutboxDispatcher } from '@roundtable/service';
 import type { RunReconciler } from './reconciler/run-reconciler';
 
 /**

@@ -1,9 +1,9 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
-import { OutboxDispatcher } from '@roundtable/events';
 import { loadPricingTable, priceOf } from '@roundtable/providers';
-import { infraProviders, INFRA, opsProviders, queueModules, ServiceOps, type JobProducer } from '@roundtable/queues';
+import type { JobProducer } from '@roundtable/queues';
+import { infraProviders, INFRA, opsProviders, OutboxDispatcher, queueModules, ServiceOps } from '@roundtable/service';
 import { QUEUE } from '@roundtable/contracts';
 import type { PriceLookup } from '@roundtable/workflow';
 import type { OrchestratorEnv } from './orchestrator.env';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseServiceEnv, readOperatorPolicy } from '@roundtable/contracts';
 import { JsonLogger, startTracing } from '@roundtable/observability';
-import { runService } from '@roundtable/queues';
+import { runService } from '@roundtable/service';
 import { TestRunnerEnv } from './test-runner.env';
 import { TestRunnerModule } from './test-runner.module';
 

@@ -1,4 +1,3 @@
 export * from './run-event-log';
 export * from './run-event-publisher';
-export * from './outbox';
 export * from './run-event-json';

@@ -1,8 +1,8 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobName, JobOf, QueueKind, QUEUE, agentQueueName, jobSchema, queueKindOf } from '@roundtable/contracts';
-import { withTraceCarrier } from '@roundtable/observability';
 import { QUEUE_DEFAULTS } from './queue-defaults';
+import { withTraceCarrier } from './trace-carrier';
 
 export interface AddOptions {
   /** Deterministic id: a repeated add with the same id is a no-op. */

@@ -1,8 +1,8 @@
 import { Job, UnrecoverableError } from 'bullmq';
 import { JobName, JobOf, JobTrace, QueueKind, jobNamesOf, jobSchema } from '@roundtable/contracts';
-import { withCarriedContext } from '@roundtable/observability';
 import { QUEUE_DEFAULTS } from './queue-defaults';
 import { classifyFailure } from './job-failure';
+import { withCarriedContext } from './trace-carrier';
 
 /** `token` is the job's lock token, for handlers that move their own job (moveToDelayed). */
 export type HandlerTable = Partial<{ [N in JobName]: (payload: JobOf<N>, job: Job, token?: string) => Promise<void> }>;

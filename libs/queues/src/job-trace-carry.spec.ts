@@ -1,8 +1,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobTrace } from '@roundtable/contracts';
-import { inSpan } from '@roundtable/observability';
-import { inMemoryTracing } from '@roundtable/testing';
+import { inMemoryTracing, inTestSpan } from '@roundtable/testing';
 import { JobProducer } from './job-producer';
 import { JobRoutes } from './job-routes';
 
@@ -21,12 +20,12 @@ describe('a job carries the trace context from the producer to its handler', () 
   it('the producer puts the sending span in `trace`, and JobRoutes runs the handler as its child', async () => {
     const tests = recordingQueue('tests', 'p');
     const producer = new JobProducer({} as Redis, 'p', [tests.queue]);
-    await inSpan('step', {}, () => producer.add('tests.run', { runId: 'run_1', opId: 'op_1', implementationId: 'impl_1' }, { jobId: 'j__op_1' }));
+    await inTestSpan('step', () => producer.add('tests.run', { runId: 'run_1', opId: 'op_1', implementationId: 'impl_1' }, { jobId: 'j__op_1' }));
 
     const data = tests.added[0].data;
     expect(JobTrace.safeParse(data.trace).success).toBe(true);
 
-    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inSpan('tests op', {}, async () => undefined) });
+    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inTestSpan('tests op', async () => undefined) });
     await routes.run({ name: 'tests.run', data } as unknown as Job);
 
     const [step, op] = tracing.exporter.getFinishedSpans();
@@ -39,7 +38,7 @@ describe('a job carries the trace context from the producer to its handler', () 
     await new JobProducer({} as Redis, 'p', [tests.queue]).add('tests.run', { runId: 'run_1', opId: 'op_1', implementationId: 'impl_1' }, { jobId: 'j__op_1' });
     expect(tests.added[0].data).toEqual({ runId: 'run_1', opId: 'op_1', implementationId: 'impl_1' });
 
-    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inSpan('tests op', {}, async () => undefined) });
+    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inTestSpan('tests op', async () => undefined) });
     await routes.run({ name: 'tests.run', data: tests.added[0].data } as unknown as Job);
     expect(tracing.exporter.getFinishedSpans()[0].parentSpanContext).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { WorkerHost } from '@nestjs/bullmq';
-import type { Job, RateLimiterOptions, Worker } from 'bullmq';
-import type { RoundtableMetrics } from '@roundtable/observability';
+import type { Job, RateLimiterOptions } from 'bullmq';
+import { observeJobDurations, type JobDurationMetrics } from './job-durations';
 import type { JobRoutes } from './job-routes';
 
 /** How the worker takes jobs, decided when it starts. */
@@ -20,7 +20,7 @@ export interface TypedProcessorSettings extends WorkerStartSettings {
   /** Settings only known at start (read from Postgres, as a provider's rate limit is); they win over the ones above. */
   atStart?: () => Promise<WorkerStartSettings>;
   /** Observes each delivery's duration in roundtable_job_duration_seconds. */
-  metrics?: RoundtableMetrics;
+  metrics?: JobDurationMetrics;
 }
 
 /**
@@ -77,18 +77,4 @@ export abstract class TypedProcessor extends WorkerHost implements OnApplication
   protected failedLine(job: Job | undefined, err: Error): string {
     return `${job?.name} ${job?.id} failed: ${err.message}`;
   }
-}
-
-/**
- * One sample per delivery that ends: `completed`, or `failed` (each failed attempt, retried or not).
- * A job moved back to wait or delayed (rate limit, provider backoff) emits neither and is not counted.
- */
-export function observeJobDurations(worker: Worker, queue: string, metrics: RoundtableMetrics): void {
-  const observe = (job: Job | undefined, outcome: 'completed' | 'failed') => {
-    if (!job?.processedOn) return;
-    const seconds = Math.max(0, ((job.finishedOn ?? Date.now()) - job.processedOn) / 1000);
-    metrics.jobDuration.observe({ queue, name: job.name, outcome }, seconds);
-  };
-  worker.on('completed', (job) => observe(job, 'completed'));
-  worker.on('failed', (job) => observe(job, 'failed'));
 }

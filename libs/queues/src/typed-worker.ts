@@ -1,9 +1,8 @@
 import { RateLimiterOptions, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RoundtableMetrics } from '@roundtable/observability';
 import type { JobRoutes } from './job-routes';
 import { QUEUE_DEFAULTS } from './queue-defaults';
-import { observeJobDurations } from './typed-processor';
+import { observeJobDurations, type JobDurationMetrics } from './job-durations';
 import { WORKER_NAME } from './worker-options';
 
 /**
@@ -18,7 +17,7 @@ export function startTypedWorker(opts: {
   prefix: string;
   concurrency?: number;
   limiter?: RateLimiterOptions;
-  metrics?: RoundtableMetrics;
+  metrics?: JobDurationMetrics;
 }): Worker {
   const { routes } = opts;
   const defaults = QUEUE_DEFAULTS[routes.kind].worker;

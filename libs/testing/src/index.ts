@@ -15,5 +15,6 @@ export * from './fake-llm/fake-cli-bin';
 export * from './fake-llm/undici-realm';
 export * from './otlp-receiver';
 export * from './in-memory-tracing';
+export * from './test-span';
 export * from './provider-registry-stand-in';
 export * from './browser';

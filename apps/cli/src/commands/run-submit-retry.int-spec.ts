@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { RunEntity } from '@roundtable/persistence';
+// The CLI against the real api, started in-process by the api's own test harness: a test reaching
+// into another app, which production code never may (README.md, library boundaries).
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { ApiHarness, DEMO_DIR, startApi } from '../../../api/src/api-test-harness';
 import { ApiClient } from '../api-client';
 import { runCli } from '../cli';

@@ -1,5 +1,4 @@
 export * from './trace-attributes';
-export * from './trace-carrier';
 export * from './in-span';
 export * from './start-tracing';
 export * from './trace-export.lifecycle';

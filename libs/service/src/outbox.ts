@@ -1,9 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { IsNull, LessThan } from 'typeorm';
 import { jobSchema, JobName, JobOf, queueKindOf } from '@roundtable/contracts';
-import { queueNameFor, type JobProducer } from '@roundtable/queues';
+import { queueNameFor, withTraceCarrier, type JobProducer } from '@roundtable/queues';
 import { OutboxEntity, preparedQuery } from '@roundtable/persistence';
-import { withTraceCarrier } from '@roundtable/observability';
 
 /**
  * A job to send, as an outbox row holds it: one member per job of the catalogue, so `payload`

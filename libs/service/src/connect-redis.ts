@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { connectErrorText, redactDatabaseUrl } from '@roundtable/persistence';
-import { createRedisConnection } from './redis-connection';
+import { createRedisConnection } from '@roundtable/queues';
 
 /** Long enough for a Redis that is still starting (compose, a pod's neighbour); short enough that a wrong REDIS_URL is said soon. */
 export const REDIS_FIRST_CONNECT_MS = 5000;

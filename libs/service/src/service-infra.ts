@@ -5,8 +5,7 @@ import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { TraceExportLifecycle } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
-import { bullRoot, registerQueues, type FixedQueueName } from './bull-modules';
-import { JobProducer } from './job-producer';
+import { bullRoot, JobProducer, registerQueues, type FixedQueueName } from '@roundtable/queues';
 import { connectRedis } from './connect-redis';
 
 /** Injection tokens for the connections every service holds. */
@@ -43,7 +42,8 @@ export function queueModules(env: InfraEnv, queues: FixedQueueName[]): DynamicMo
  * Postgres (refusing an unmigrated database), Redis and the typed job producer over the
  * service's registered queues (queueModules), as Nest providers. A service that reaches Redis or
  * Postgres gets them from here, so every service connects, names itself and shuts down the same
- * way. (This is why `queues` imports `persistence`: it is the one place the two meet for a service.)
+ * way. (The one place Postgres and Redis meet for a service: why it is the service shell's, not the
+ * queue plumbing's, which imports the contracts alone.)
  */
 export function infraProviders(env: InfraEnv, service: string, queues: FixedQueueName[]): Provider[] {
   return [

@@ -5,6 +5,11 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
  * The trace context a job carries from the span that enqueued it to the span that handles it:
  * the W3C `traceparent` (and `tracestate` when there is one), as the job catalogue's `trace`
  * field holds it (libs/contracts, JobTrace).
+ *
+ * Here, with the producer and JobRoutes that use it, rather than in libs/observability: it is
+ * how a job is sent and handled, and needs only the OpenTelemetry API (a no-op until a service's
+ * startTracing() registers a provider), so the queue plumbing imports no library but the
+ * contracts (README.md, library boundaries).
  */
 export interface TraceCarrier {
   traceparent: string;

@@ -1,0 +1,5 @@
+export * from './connect-redis';
+export * from './service-infra';
+export * from './service-ops';
+export * from './run-service';
+export * from './outbox';
