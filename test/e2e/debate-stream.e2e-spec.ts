@@ -1,12 +1,28 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { TERMINAL_EVENT_TYPES, type RunEventEnvelope } from '@roundtable/contracts';
+import type { Browser } from 'playwright-core';
+import { JUDGES, TERMINAL_EVENT_TYPES, type RunEventEnvelope } from '@roundtable/contracts';
 import { emptyRunView, foldRunEvent } from '@roundtable/run-view';
-import { FakeLlmServer, loadFakeScript, Pipeline, projectConfigFrom, startFakeLlmServer, startPipeline, submitRun, waitForTerminal } from '@roundtable/testing';
+import {
+  FakeLlmServer,
+  launchBrowser,
+  loadFakeScript,
+  Pipeline,
+  projectConfigFrom,
+  saveScreenshot,
+  startFakeLlmServer,
+  startPipeline,
+  submitRun,
+  waitForTerminal,
+} from '@roundtable/testing';
 import { EventSourceFollower } from './support/event-source-follower';
+import { eventually, expectCount, expectText } from './support/workbench-expect';
+import { workbench as wb } from './support/workbench-pages';
 
 jest.setTimeout(150_000);
 
 const REPO = path.resolve(__dirname, '../..');
+const WEB_ROOT = path.join(REPO, 'dist/apps/web');
 const DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const CASSETTE = path.join(REPO, 'examples/panel-demo/cassette.yaml');
 const KEYS = { E2E_ANTHROPIC_KEY: 'sk-ant-e2e-0123456789', E2E_OPENAI_KEY: 'sk-e2e-openai-0123456789', E2E_GEMINI_KEY: 'AIza-e2e-0123456789' };
@@ -29,12 +45,16 @@ describe('live debate tokens across real services (separate processes)', () => {
   let pipeline: Pipeline;
   let server: FakeLlmServer;
 
+  let browser: Browser | undefined;
+
   beforeAll(async () => {
+    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error(`${WEB_ROOT}/index.html is missing: run \`node tools/build.mjs\` first (its web target)`);
     server = await startFakeLlmServer({ script: { replies: loadFakeScript(CASSETTE).replies }, streamDelayMs: 3 });
-    pipeline = await startPipeline({ providerQueues: '*', env: { ...KEYS, PROVIDER_DISCOVERY_MS: '100' } });
+    pipeline = await startPipeline({ providerQueues: '*', env: { ...KEYS, PROVIDER_DISCOVERY_MS: '100' }, apiEnv: { WEB_ROOT } });
   });
 
   afterAll(async () => {
+    await browser?.close();
     await pipeline?.stop();
     await server?.close();
   });
@@ -132,6 +152,54 @@ describe('live debate tokens across real services (separate processes)', () => {
       expect(view.status).toBe('done');
     } finally {
       await es.close();
+    }
+  });
+
+  it('the workbench shows a debate turn growing while its judge speaks, then the whole turn', async () => {
+    // Slower tokens (about 2 s a turn) and every judge on the streaming Anthropic wire: the page has turns to watch.
+    const slow = await startFakeLlmServer({ script: { replies: loadFakeScript(CASSETTE).replies }, streamDelayMs: 25 });
+    const pageErrors: string[] = [];
+    try {
+      const demo = projectConfigFrom(DEMO) as { providers: Record<string, unknown> };
+      const judges = Object.fromEntries(JUDGES.map((j) => [j, { provider: 'anthropic', model: 'claude-sonnet-4-5' }]));
+      const cfg = projectConfigFrom(DEMO, {
+        max_debate_rounds: 1,
+        providers: { ...demo.providers, anthropic: { type: 'anthropic', api_key_env: 'E2E_ANTHROPIC_KEY', base_url: slow.baseUrls.anthropic } },
+        judges,
+      });
+      const res = await submitRun(pipeline.api, cfg);
+      expect(res.status).toBe(202);
+      const id = res.body.id as string;
+
+      browser = await launchBrowser();
+      const page = await (await browser.newContext()).newPage();
+      page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+      await page.goto(`${pipeline.api}/runs/${id}`);
+      // This api has no tokens: the token screen offers to go on without one.
+      await wb.button(page, 'Continue without a token').click();
+
+      // A turn that is still being spoken: marked busy, and its text grows between two looks.
+      const speaking = wb.section(page, 'Debate').locator('[data-testid="debate-turn"][aria-busy="true"]');
+      await speaking.first().waitFor({ state: 'visible', timeout: 60_000 });
+      const message = speaking.first().locator('p.prose');
+      const first = (await message.textContent()) ?? '';
+      await eventually(async () => {
+        const now = (await speaking.first().locator('p.prose').textContent()) ?? '';
+        expect(now.length).toBeGreaterThan(first.length);
+      }, 10_000, 50);
+      await saveScreenshot(page, 'debate-speaking');
+
+      // The run ends: five whole turns, none busy, each the judge's published message.
+      await expectText(wb.runStatus(page), 'done', 90_000);
+      const turns = wb.section(page, 'Debate').getByTestId('debate-turn');
+      await expectCount(turns, 5);
+      await expectCount(speaking, 0);
+      const published = (await pipeline.sql<{ payload: { message: string } }>(`SELECT payload FROM run_events WHERE run_id = $1 AND type = 'debate_message_published' ORDER BY sequence`, [id])).map((r) => r.payload.message);
+      const shown = await turns.locator('p.prose').allTextContents();
+      expect(shown).toEqual(published);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await slow.close();
     }
   });
 });
