@@ -21,4 +21,16 @@ describe('foldRunEvent with live-only envelopes (debate_token_delta)', () => {
     const other = { ...delta(3, 'x'), run_id: 'run-2' };
     expect(foldRunEvent(published, other)).toBe(published);
   });
+
+  it('drops the text a failed or invalid debate try streamed, so its repair streams a turn of its own', () => {
+    const facts = { call_id: 'c1', stage: 'DEBATE', role: 'vc', provider: 'p', model: 'm', attempt: 1 };
+    const streamed = foldRunEvents([delta(2, '{not a turn')], before);
+    const invalid = foldRunEvent(streamed, envelope('agent_call_completed', 3, { ...facts, valid: false }));
+    expect(invalid.panel!.debate).toEqual([]);
+    const failed = foldRunEvent(streamed, envelope('agent_call_failed', 3, { ...facts, error: 'timeout' }));
+    expect(failed.panel!.debate).toEqual([]);
+    // A valid try's turn stays until its message replaces it.
+    const valid = foldRunEvent(streamed, envelope('agent_call_completed', 3, { ...facts, valid: true }));
+    expect(valid.panel!.debate).toHaveLength(1);
+  });
 });
