@@ -30,6 +30,8 @@ export class DebateTurnPreview {
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
   private failed = false;
+  /** After finish() or cancel(): an adapter the backstop gave up on may still call onDelta, and must publish nothing. */
+  private closed = false;
   private readonly intervalMs: number;
 
   constructor(
@@ -42,6 +44,7 @@ export class DebateTurnPreview {
 
   /** The request's onDelta: a piece of the reply's text. */
   readonly push = (piece: string): void => {
+    if (this.closed) return;
     this.text += piece;
     if (this.timer) return;
     const wait = Math.max(0, this.lastPublishAt + this.intervalMs - Date.now());
@@ -55,11 +58,13 @@ export class DebateTurnPreview {
   async finish(): Promise<void> {
     this.stopTimer();
     this.flush();
+    this.closed = true;
     await this.drained();
   }
 
   /** The call failed: nothing more goes out (the retry's turn streams afresh); what was sent stays sent. */
   async cancel(): Promise<void> {
+    this.closed = true;
     this.stopTimer();
     await this.drained();
   }
