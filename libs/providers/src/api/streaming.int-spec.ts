@@ -97,3 +97,22 @@ describe.each(ADAPTERS)('the $wire adapter streamed (onDelta given)', (adapter) 
     expect(streamed).toEqual(whole);
   });
 });
+
+describe('the anthropic adapter streamed, with a model that thinks by default', () => {
+  it('passes on the reply text, not the thinking, and returns the whole call\'s Completion', async () => {
+    const anthropic = ADAPTERS[0];
+    const script = { replies: [{ role: 'proposer', reply: PROPOSAL }] };
+    const run = async (streamed: boolean) => {
+      const server = await startFakeLlmServer({ script, apiKey: KEY });
+      servers.push(server);
+      const pieces: string[] = [];
+      const c = await anthropic.make(server).run(proposerRequest({ model: 'claude-sonnet-5-5', ...(streamed ? { onDelta: (t: string) => pieces.push(t) } : {}) }));
+      return { c, pieces };
+    };
+    const whole = await run(false);
+    const streamed = await run(true);
+    expect(comparable(streamed.c)).toEqual(comparable(whole.c));
+    expect(streamed.pieces.join('')).toBe(whole.c.text);
+    expect(streamed.pieces.join('')).not.toContain('The reply must match the schema.');
+  });
+});
