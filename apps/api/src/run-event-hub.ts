@@ -1,6 +1,6 @@
 import { Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { RunEventEnvelope } from '@roundtable/contracts';
+import { isLiveOnlyEventType, LiveRunEvent, RunEventEnvelope } from '@roundtable/contracts';
 import { runEventChannel } from '@roundtable/events';
 import { eventFrame } from './sse-frames';
 
@@ -10,13 +10,20 @@ import { eventFrame } from './sse-frames';
  */
 export type RunEventListener = (event: RunEventEnvelope, frame: Buffer) => void;
 
+/**
+ * What a subscriber is handed per live-only event (a debate turn's tokens): no frame, since
+ * its sequence and frame id are the stream's own (the last stored event that stream sent).
+ */
+export type LiveOnlyListener = (event: LiveRunEvent) => void;
+
 /** Something the hub ends when the process shuts down (an open SSE response). */
 export interface Closable {
   close(): void;
 }
 
 interface Channel {
-  listeners: Set<RunEventListener>;
+  /** Each subscriber's listener for stored events, with its listener for live-only ones. */
+  listeners: Map<RunEventListener, LiveOnlyListener | undefined>;
   /** Settles when Redis has acknowledged SUBSCRIBE: only then may a subscriber read the log. */
   ready: Promise<unknown>;
 }
@@ -52,16 +59,16 @@ export class RunEventHub implements OnModuleDestroy, OnApplicationShutdown {
    * so that everything committed after this resolves reaches the listener. Returns the
    * function that removes it (idempotent).
    */
-  async subscribe(runId: string, listener: RunEventListener): Promise<() => void> {
+  async subscribe(runId: string, listener: RunEventListener, onLiveOnly?: LiveOnlyListener): Promise<() => void> {
     if (this.closing) throw new RedisSubscribeError('the api is shutting down');
     const name = runEventChannel(this.prefix, runId);
     let channel = this.channels.get(name);
     if (!channel) {
-      channel = { listeners: new Set(), ready: this.subscriber.subscribe(name) };
+      channel = { listeners: new Map(), ready: this.subscriber.subscribe(name) };
       this.channels.set(name, channel);
     }
     const joined = channel;
-    joined.listeners.add(listener);
+    joined.listeners.set(listener, onLiveOnly);
     let removed = false;
     const remove = () => {
       if (removed) return;
@@ -109,17 +116,39 @@ export class RunEventHub implements OnModuleDestroy, OnApplicationShutdown {
   private dispatch(channelName: string, message: string): void {
     const channel = this.channels.get(channelName);
     if (!channel || channel.listeners.size === 0) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(message);
+    } catch (e) {
+      this.log.warn(`dropped a malformed message on ${channelName} (the stream recovers it from Postgres): ${(e as Error).message}`);
+      return;
+    }
+    const type = (json as { type?: unknown } | null)?.type;
+    if (typeof type === 'string' && isLiveOnlyEventType(type)) return this.dispatchLiveOnly(channelName, channel, json);
     let event: RunEventEnvelope;
     try {
-      event = RunEventEnvelope.parse(JSON.parse(message));
+      event = RunEventEnvelope.parse(json);
     } catch (e) {
       this.log.warn(`dropped a malformed message on ${channelName} (the stream recovers it from Postgres): ${(e as Error).message}`);
       return;
     }
     const frame = Buffer.from(eventFrame(event), 'utf8');
-    for (const listener of [...channel.listeners]) {
+    for (const listener of [...channel.listeners.keys()]) {
       try {
         listener(event, frame);
+      } catch (e) {
+        this.log.error(`run-event listener failed on ${channelName}: ${(e as Error).stack ?? e}`);
+      }
+    }
+  }
+
+  /** A live-only event is in no log: one that does not parse is gone (its stored turn follows), so it is dropped quietly. */
+  private dispatchLiveOnly(channelName: string, channel: Channel, json: unknown): void {
+    const parsed = LiveRunEvent.safeParse(json);
+    if (!parsed.success) return;
+    for (const onLiveOnly of [...channel.listeners.values()]) {
+      try {
+        onLiveOnly?.(parsed.data);
       } catch (e) {
         this.log.error(`run-event listener failed on ${channelName}: ${(e as Error).stack ?? e}`);
       }

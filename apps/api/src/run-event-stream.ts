@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { RunEventEnvelope } from '@roundtable/contracts';
+import type { LiveRunEvent, RunEventEnvelope } from '@roundtable/contracts';
 import { readRunEventsJson } from '@roundtable/events';
 import type { Closable, RunEventHub } from './run-event-hub';
-import { HEARTBEAT_FRAME, jsonEventFrame, retryFrame } from './sse-frames';
+import { HEARTBEAT_FRAME, jsonEventFrame, liveOnlyFrame, retryFrame } from './sse-frames';
 import { APPEAL_PENDING_SQL, endsStream, mayEndStream, RUN_ENDED_SQL } from './stream-end';
 
 export interface RunEventStreamOptions {
@@ -68,7 +68,11 @@ export class RunEventStream implements Closable {
 
   /** Joins the run's channel; throws (before any byte is written) if Redis cannot confirm it. */
   async subscribe(): Promise<void> {
-    this.unsubscribe = await this.hub.subscribe(this.runId, (event, frame) => this.onLive(event, frame));
+    this.unsubscribe = await this.hub.subscribe(
+      this.runId,
+      (event, frame) => this.onLive(event, frame),
+      (event) => this.onLiveOnly(event),
+    );
   }
 
   /** Sends the headers, replays, then follows live until a terminal event or a disconnect. */
@@ -120,6 +124,19 @@ export class RunEventStream implements Closable {
     if (this.pending.length >= this.opts.maxPending) return this.drop(`${this.pending.length} live events waiting`);
     this.pending.push({ event, frame });
     if (this.live) this.pump().catch((e: unknown) => this.fail(e));
+  }
+
+  /**
+   * A live-only event (a debate turn's tokens) is sent only while the stream is live and caught
+   * up — nothing pending, no catch-up running — and dropped otherwise: it is in no log to
+   * recover from, and the whole turn (a stored event) follows it anyway. It goes out as the
+   * stored event it follows: its envelope's sequence and its frame's id are the last sequence
+   * sent. So it never advances Last-Event-ID — a reconnect resumes after the last stored event,
+   * which is all the log can replay — and a reducer's sequence gate stays where it was.
+   */
+  private onLiveOnly(event: LiveRunEvent): void {
+    if (this.closed || !this.live || this.pumping || this.pending.length > 0 || this.lastSent < 1) return;
+    this.sendLive(Buffer.from(liveOnlyFrame(event, this.lastSent), 'utf8'));
   }
 
   private onIdle(): void {

@@ -1,5 +1,5 @@
 import type { RunEventEnvelope, RunEventType } from '@roundtable/contracts';
-import { STREAM_END_TYPES } from '@roundtable/run-view';
+import { isLiveOnly, STREAM_END_TYPES } from '@roundtable/run-view';
 import { ApiClient, ApiHttpError, ApiUnreachableError, issuesOf, seg } from './api-client';
 import { formatEventLine } from './event-line';
 import { LiveOutput } from './live-output';
@@ -116,6 +116,8 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
       return;
     }
     if (mode === 'lines') {
+      // A line per token would bury the log; the turn's call line and gist follow it whole.
+      if (isLiveOnly(ev.type)) return;
       io.stdout.write(`${formatEventLine(ev, style)}\n`);
       return;
     }
@@ -145,6 +147,8 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
       retryMs: opts.retryMs,
       idleTimeoutMs: opts.idleTimeoutMs,
       isTerminal: (m) => STREAM_END.has(m.event) || STREAM_END.has(typeOfData(m.data) ?? ''),
+      // A debate turn's tokens go out under the id of the stored event they follow (never stored themselves).
+      followsLastId: (m) => isLiveOnly(m.event),
       onReconnect: ({ attempt, reason }) => {
         live.finish();
         io.stderr.write(`event stream dropped (${reason}); reconnecting (attempt ${attempt})\n`);

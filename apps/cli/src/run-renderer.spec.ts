@@ -207,3 +207,18 @@ describe('RunRenderer', () => {
     expect(line).toBe('[PROPOSE] proposer replay/m in=? out=7 $0.0004 attempt=2');
   });
 });
+
+describe('RunRenderer while a debate turn streams', () => {
+  const at = (type: string, sequence: number, payload: Record<string, unknown>) => ({ type, run_id: 'r1', sequence, payload, created_at: `2026-12-03T10:00:0${sequence}.000Z` });
+
+  it('shows the turn growing on the progress line, then the budget again once the whole turn is published', () => {
+    const renderer = new RunRenderer(plain, {});
+    renderer.render(at('run_created', 1, { project: 'p', workflow: 'panel' }));
+    expect(renderer.render(at('debate_token_delta', 1, { speaker: 'vc', round: 1, delta: 'The moat\nis' }))).toEqual([]);
+    expect(renderer.progress({ inFlight: true })).toBe('  vc (round 1): …The moat is');
+    renderer.render(at('debate_token_delta', 1, { speaker: 'vc', round: 1, delta: ' thin, and the buyer is not the user at all: the trust is.' }));
+    expect(renderer.progress({ inFlight: true })).toBe('  vc (round 1): …' + 'The moat is thin, and the buyer is not the user at all: the trust is.'.slice(-60));
+    renderer.render(at('debate_message_published', 2, { speaker: 'vc', round: 1, message: 'The moat is thin.', label: 'D1' }));
+    expect(renderer.progress({ inFlight: true })).toMatch(/^ {2}budget: /);
+  });
+});

@@ -1,5 +1,5 @@
 import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
-import { elapsedSeconds, emptyRunView, foldRunEvent, hasEnded, pendingCalls, type RunView } from '@roundtable/run-view';
+import { type DebateTurn, elapsedSeconds, emptyRunView, foldRunEvent, hasEnded, pendingCalls, type RunView } from '@roundtable/run-view';
 import { fmtConfidence, fmtInt, fmtSeconds, fmtShort, fmtUsd, fmtWholeSeconds } from './format';
 import { paintVerdict, Style } from './terminal';
 import { findCliWorkflow, workflowLines } from './workflows';
@@ -43,6 +43,15 @@ export function formatFailedCallLine(p: Payload<'agent_call_failed'>, style: Sty
 
 /** One line of text, never a paragraph: gists and reasons may carry newlines. */
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
+
+/** How much of a streaming debate turn the progress line shows: its last words, which fit a terminal. */
+const SPEAKING_TAIL = 60;
+
+/** The debate turn whose tokens are arriving (the transcript's last entry while it streams). */
+function streamingTurn(view: RunView): DebateTurn | null {
+  const last = view.panel?.debate[view.panel.debate.length - 1];
+  return last?.streaming ? last : null;
+}
 
 const TERMINAL_TAG: Record<string, string> = { done: 'DONE', halted: 'HALTED', needs_input: 'NEEDS_INPUT', failed: 'FAILED', cancelled: 'CANCELLED' };
 
@@ -198,6 +207,9 @@ export class RunRenderer {
     ];
     const secs = elapsedSeconds(this.view);
     if (secs !== null) parts.push(`time ${of(fmtWholeSeconds(secs), c.max_seconds != null ? fmtWholeSeconds(c.max_seconds) : null)}`);
+    // A debate turn streaming: the progress line shows it growing (its last words), until the whole turn is published.
+    const speaking = opts.inFlight ? streamingTurn(this.view) : null;
+    if (speaking) return this.style.dim(`  ${speaking.speaker} (round ${speaking.round}): …${oneLine(speaking.message).slice(-SPEAKING_TAIL)}`);
     let line = `  budget: ${parts.join(', ')}`;
     const waiting = pendingCalls(this.view);
     if (opts.inFlight && waiting.length) line += ` · waiting on ${waiting.map((c) => `${c.role} ${c.provider}/${c.model}`).join(', ')}`;

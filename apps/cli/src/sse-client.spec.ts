@@ -106,6 +106,22 @@ describe('readEventStream against a local server', () => {
     expect(api.requests[0].headers['last-event-id']).toBe('4');
   });
 
+  it('delivers a frame under an id already delivered only when the caller says it follows that id (a live-only event)', async () => {
+    api = await startFakeApi((_req, res) => {
+      sseHead(res);
+      res.write(frame(1) + frame(1, 'debate_token_delta') + frame(1) + frame(1, 'debate_token_delta') + frame(2, 'end'));
+    });
+    const seen: string[] = [];
+    await readEventStream({
+      url: `${api.url}/e`,
+      onMessage: (m) => void seen.push(`${m.id}:${m.event}`),
+      isTerminal: isEnd,
+      followsLastId: (m) => m.event === 'debate_token_delta',
+    });
+    // The repeated stored frame is dropped; both frames that follow id 1 are delivered.
+    expect(seen).toEqual(['1:tick', '1:debate_token_delta', '1:debate_token_delta', '2:end']);
+  });
+
   it('treats a silent connection as dropped after the idle timeout and reconnects', async () => {
     let connection = 0;
     api = await startFakeApi((_req, res) => {

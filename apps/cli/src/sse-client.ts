@@ -141,6 +141,11 @@ export interface EventStreamOptions {
   onMessage(message: SseMessage): void | Promise<void>;
   /** The frame after which the stream is complete; no reconnect follows it. */
   isTerminal?(message: SseMessage): boolean;
+  /**
+   * Frames that carry the id of the frame they follow instead of one of their own (the api's
+   * live-only events: a debate turn's tokens), delivered although that id was delivered already.
+   */
+  followsLastId?(message: SseMessage): boolean;
   /** Wait between reconnects unless the server sent `retry:` (default 1000 ms). */
   retryMs?: number;
   /** Reconnects in a row that may fail before giving up; any delivered frame resets the count (default 10). */
@@ -235,7 +240,7 @@ export async function readEventStream(opts: EventStreamOptions): Promise<EventSt
           armIdle();
           for (const message of parser.push(decoder.decode(value, { stream: true }))) {
             const n = numericId(message.id);
-            if (n !== null && delivered !== null && n <= delivered) continue;
+            if (n !== null && delivered !== null && (n < delivered || (n === delivered && !opts.followsLastId?.(message)))) continue;
             if (n !== null) delivered = n;
             failures = 0;
             await opts.onMessage(message);

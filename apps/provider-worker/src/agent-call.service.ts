@@ -10,6 +10,7 @@ import {
   formatZodIssues,
   isAgentSchemaName,
   jobId,
+  JudgeRole,
   type OperatorPolicy,
   ProjectConfig,
   ProviderConfig,
@@ -22,6 +23,7 @@ import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type 
 import type { JobProducer } from '@roundtable/queues';
 import { noteCallOnSpan } from './agent-call-span';
 import { runAgentModeEngineer } from './agent-mode-engineer';
+import { DebateTurnPreview, type LiveEventSink } from './debate-turn-preview';
 import { failedTryReport, recordedError } from './retry-policy';
 import { storableJson, storableText } from './storable-text';
 
@@ -146,6 +148,13 @@ export interface AgentCallOptions {
   policy?: OperatorPolicy;
   /** Told of every try this delivery recorded (the call counters); never fails a call. */
   onRecorded?: (tried: RecordedTry) => void;
+  /**
+   * Where a judge's debate turn is previewed as it streams (debate_token_delta on the run's
+   * channel, never stored). Absent: no call is streamed, every turn arrives whole.
+   */
+  liveEvents?: LiveEventSink;
+  /** Told when a preview could not be published (the call goes on without it). */
+  onLiveEventError?: (e: Error) => void;
 }
 
 /** A try this delivery recorded: the provider and model it was asked of, and its outcome. */
@@ -238,6 +247,19 @@ export class AgentCallService {
     ]);
     this.recorded(call, outcome);
     return report?.rateLimitMs != null ? { kind: 'done', callId: call.id, rateLimitMs: report.rateLimitMs } : { kind: 'done', callId: call.id };
+  }
+
+  /**
+   * A judge's debate turn (the panel's DEBATE calls: a DebateTurn reply, a judge's role) is
+   * previewed as it streams; every other call is asked whole, as before. The speaker is the
+   * call's role (the workflow holds the reply's speaker to it); the round is the reply's own.
+   */
+  private previewOf(call: AgentCallEntity): DebateTurnPreview | null {
+    const sink = this.opts.liveEvents;
+    if (!sink || call.schemaName !== 'DebateTurn') return null;
+    const speaker = JudgeRole.safeParse(call.role);
+    if (!speaker.success) return null;
+    return new DebateTurnPreview({ runId: call.runId, speaker: speaker.data }, sink, { onError: this.opts.onLiveEventError });
   }
 
   private recorded(call: AgentCallEntity, outcome: CallOutcome): void {
@@ -342,6 +364,7 @@ export class AgentCallService {
     const timeoutMs = call.timeoutMs ?? 180_000;
     const started = Date.now();
     let completion: Completion;
+    let preview: DebateTurnPreview | null = null;
     try {
       const provider = createProvider(call.provider, checkedCfg, { env: this.env, policy: this.policy });
       const request: ProviderRequest = {
@@ -359,13 +382,18 @@ export class AgentCallService {
       };
       // An engineer in agent mode edits the run's worktree itself; its Implementation is what git saw change.
       const agentMode = call.role === 'engineer' && agent?.mode === 'agent';
+      preview = this.previewOf(call);
+      if (preview) request.onDelta = preview.push;
       completion = await withTimeout(
         agentMode
           ? runAgentModeEngineer(this.ds, provider, this.opts.workspaceRoot, { runId: call.runId, callId: call.id, label: call.label, request }, this.cliUser)
           : provider.run(request),
         timeoutMs + BACKSTOP_MS,
       );
+      // Every delta is on the channel before the outcome is reported (and so before the whole turn).
+      await preview?.finish();
     } catch (e) {
+      await preview?.cancel();
       const err = e instanceof ProviderError ? e : new ProviderError('PROVIDER_ERROR', (e as Error).message);
       return {
         outcome: { status: 'failed', valid: null, error: recordedError(err), errorCode: err.code, latencyMs: Date.now() - started },

@@ -2,6 +2,7 @@ import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { Redis } from 'ioredis';
 import { QUEUE, readOperatorPolicy } from '@roundtable/contracts';
+import { RunEventPublisher } from '@roundtable/events';
 import { cliUserFor, describeCliUser, loadPricingTable } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { infraProviders, INFRA, opsProviders, queueModules, ServiceOps } from '@roundtable/service';
@@ -39,21 +40,25 @@ export class ProviderWorkerModule {
         ...opsProviders(env, 'provider-worker'),
         {
           provide: AgentCallService,
-          useFactory: (ds: DataSource, p: JobProducer, ops: ServiceOps) => {
+          useFactory: (ds: DataSource, p: JobProducer, ops: ServiceOps, r: Redis) => {
             // Logged here, not in forRoot: only once the application exists do lines go through its JSON logger.
             log.log(source ? `operator policy: ${source}` : 'operator policy: none (ROUNDTABLE_POLICY unset): the safe defaults');
             if (cliUser.ok && cliUser.user.kind === 'run_as') log.log(describeCliUser(cliUser));
             else log.warn(describeCliUser(cliUser));
             const callMetrics = new AgentCallMetrics(ops.metrics);
+            // Debate turns stream onto the run's channel, where the api's event streams fan them out.
+            const live = new RunEventPublisher(r, env.QUEUE_PREFIX);
             return new AgentCallService(ds, p, {
               retryDelaysMs: env.PROVIDER_RETRY_DELAYS_MS,
               pricing: loadPricingTable(env.PRICING_FILE, (m) => log.warn(m)),
               workspaceRoot: env.WORKSPACE_ROOT,
               policy,
               onRecorded: (tried) => callMetrics.observe(tried),
+              liveEvents: (e) => live.publishLiveOnly(e),
+              onLiveEventError: (e) => log.warn(`a debate turn's live tokens were not published: ${e.message}`),
             });
           },
-          inject: [DS, PRODUCER, ServiceOps],
+          inject: [DS, PRODUCER, ServiceOps, REDIS],
         },
         {
           provide: ProviderRegistryPublisher,

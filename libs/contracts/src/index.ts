@@ -17,6 +17,7 @@ export * from './jobs/call-outcome.schema';
 export * from './jobs/job-trace.schema';
 export * from './jobs/inbox-key';
 export * from './events/run-event.schema';
+export * from './events/live-run-event.schema';
 export * from './config/service-env';
 export * from './panel/panel-vocabulary.schema';
 export * from './panel/idea.schema';

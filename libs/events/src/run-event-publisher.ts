@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RunEventEnvelope } from '@roundtable/contracts';
+import type { LiveRunEvent, RunEventEnvelope } from '@roundtable/contracts';
 
 export function runEventChannel(prefix: string, runId: string): string {
   return `${prefix}:run-events:${runId}`;
@@ -23,5 +23,15 @@ export class RunEventPublisher {
     const replies = (await pipeline.exec()) ?? [];
     const failed = replies.find(([err]) => err);
     if (failed) throw failed[0];
+  }
+
+  /**
+   * A live-only event (a debate turn's tokens) on the same channel, never committed first:
+   * it is in no log, so a subscriber that misses it misses it, and the stored event that
+   * follows (the whole turn) is what every follower gets. No sequence: the api's stream gives
+   * it the one of the last stored event it sent.
+   */
+  async publishLiveOnly(event: LiveRunEvent): Promise<void> {
+    await this.redis.publish(runEventChannel(this.prefix, event.run_id), JSON.stringify(event));
   }
 }

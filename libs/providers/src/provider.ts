@@ -28,6 +28,15 @@ export interface ProviderRequest {
    * from an empty scratch directory with tools off.
    */
   workdir?: string;
+  /**
+   * Told each piece of the reply's text as it arrives. An adapter whose API streams (Anthropic,
+   * OpenAI-compatible, Gemini, Ollama) asks for a stream only when this is given, and its
+   * Completion is the one the non-streaming path returns (same text, usage, stop reason and
+   * error classification): the pieces are a preview, the Completion stays the truth. Adapters
+   * that cannot stream (CLIs, replay) ignore it. Never throws into the adapter: a failing
+   * listener must not fail the call (see safeDelta).
+   */
+  onDelta?: (text: string) => void;
   /** Only the replay adapter reads these: which recorded reply to play. */
   role: string;
   ordinal: number;

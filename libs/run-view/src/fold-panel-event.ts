@@ -110,6 +110,21 @@ export function foldPanelEvent(view: RunView, ev: RunEventEnvelope): RunView | n
   }
 }
 
+/**
+ * A judge's debate call that failed, or whose reply was not a valid turn, leaves no turn: the
+ * text it streamed is dropped, so the try that follows (a repair, a retry, a fallback) streams
+ * into a turn of its own and the view is what a replay of the log shows. Its deltas all came
+ * before this event (the provider-worker sends them before it reports the try).
+ */
+export function dropAbandonedTurn(view: RunView, ev: RunEventEnvelope): RunView {
+  if (ev.type !== 'agent_call_failed' && ev.type !== 'agent_call_completed') return view;
+  const p = ev.payload as P<'agent_call_completed'> | P<'agent_call_failed'>;
+  if (p.stage !== 'DEBATE' || ('valid' in p && p.valid)) return view;
+  const debate = view.panel?.debate;
+  if (!debate?.some((t) => t.streaming && t.speaker === p.role)) return view;
+  return withPanel(view, { debate: debate.filter((t) => !(t.streaming && t.speaker === p.role)) });
+}
+
 const pending = (c: JudgeCard): boolean => c.state === 'waiting' || c.state === 'dispatched';
 
 /**

@@ -2,7 +2,8 @@ import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtabl
 import { emptyPanelView, emptyRunView } from './empty-run-view';
 import { foldBuildEvent } from './fold-build-event';
 import { foldCallEvent } from './fold-calls';
-import { closePendingJudges, foldPanelEvent } from './fold-panel-event';
+import { closePendingJudges, dropAbandonedTurn, foldPanelEvent } from './fold-panel-event';
+import { isLiveOnly } from './live-only-events';
 import type { RunNotice, RunView, RunViewStatus } from './run-view';
 import { hasPanelView } from './workflow-views';
 
@@ -19,11 +20,28 @@ const NOTICE_TYPES: ReadonlySet<string> = new Set<RunNotice['kind']>(['budget_wa
  * type this version does not know advances the sequence and changes nothing else.
  */
 export function foldRunEvent(view: RunView, ev: RunEventEnvelope): RunView {
+  if (isLiveOnly(ev.type)) return foldLiveOnly(view, ev);
   if (ev.sequence <= view.lastSequence) return view;
   if (view.runId !== null && ev.run_id !== view.runId) return view;
   // A view folded from `?after=` (a resumed follow) starts its clock at the first envelope it saw.
   const seen: RunView = { ...view, runId: ev.run_id, lastSequence: ev.sequence, lastEventAt: ev.created_at, startedAt: view.startedAt ?? ev.created_at };
-  return foldCallEvent(seen, ev) ?? foldBuildEvent(seen, ev) ?? foldPanelEvent(seen, ev) ?? foldRunLifecycle(seen, ev);
+  const folded = foldCallEvent(seen, ev) ?? foldBuildEvent(seen, ev) ?? foldPanelEvent(seen, ev) ?? foldRunLifecycle(seen, ev);
+  return dropAbandonedTurn(folded, ev);
+}
+
+/**
+ * A live-only envelope (a debate turn's tokens) is in no log: its sequence is the one of the
+ * stored event it follows. It folds when the view is at that event or behind it (a view
+ * folded from the live stream alone), never when the view is past it (a stale frame whose
+ * turn may be published already), and it does not advance the gate: the next stored event,
+ * one above, must still pass. Folding the same delta twice would repeat its text, but the
+ * stream sends each once, and the whole message replaces the turn anyway.
+ */
+function foldLiveOnly(view: RunView, ev: RunEventEnvelope): RunView {
+  if (ev.sequence < view.lastSequence) return view;
+  if (view.runId !== null && ev.run_id !== view.runId) return view;
+  const seen: RunView = { ...view, runId: ev.run_id, lastEventAt: ev.created_at, startedAt: view.startedAt ?? ev.created_at };
+  return foldPanelEvent(seen, ev) ?? seen;
 }
 
 /** Folds a whole log (or the next part of one) in order. */

@@ -7,3 +7,4 @@ export * from './run-view-queries';
 export { endsStream, STREAM_END_TYPES } from './stream-end';
 export { ENDED_RUN_STATUSES, isEndedStatus, RUN_STATUSES } from './run-statuses';
 export { hasPanelView, workflowOfView } from './workflow-views';
+export { isLiveOnly, LIVE_ONLY_TYPES } from './live-only-events';

@@ -233,6 +233,9 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             'Replays the log after Last-Event-ID (or ?after=), then follows live. Each event is one frame: `id: <sequence>`, `event: <type>`,',
             '`data: <RunEvent as JSON>` (its `payload` typed by `type`); `: heartbeat` comments keep an idle stream open. Ends after a terminal event',
             "(or a finished panel's appeal_completed).",
+            'A live-only event (debate_token_delta: a debate turn growing as its judge speaks) is in no log: it is sent only live, with the',
+            'sequence and frame id of the stored event it follows (so Last-Event-ID never moves past the log), and its turn arrives whole as',
+            'debate_message_published.',
           ].join(' '),
           parameters: [
             runId,

@@ -7,7 +7,12 @@ import { PanelCompletion } from '../panel/panel-completion.schema';
 import { PanelQuality, PanelWarningKind } from '../panel/panel-quality.schema';
 import { JudgeRole, JudgeScore, RunStage } from '../panel/panel-vocabulary.schema';
 
-/** What every SSE data frame carries; `sequence` is per run, gap-free, and the SSE frame id. */
+/**
+ * What every SSE data frame carries; `sequence` is per run, gap-free, and the SSE frame id. A
+ * live-only event (LIVE_ONLY_EVENT_TYPES: debate_token_delta) is the exception: never stored,
+ * it carries the sequence (and frame id) of the last stored event its stream sent, the one it
+ * follows, and a reducer folds it without advancing past that sequence.
+ */
 export const RunEventEnvelope = z.object({
   type: z.string(),
   run_id: z.string(),

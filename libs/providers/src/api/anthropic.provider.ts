@@ -6,6 +6,7 @@ import type { Completion, Provider, ProviderRequest } from '../provider';
 import { parseJsonReply } from '../json/json-reply';
 import { plainJsonSchema } from '../json/structured-schema';
 import { readApiKey } from './api-key';
+import { safeDelta } from './delta-listener';
 import { errorFromStainless } from './sdk-errors';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -40,21 +41,20 @@ export class AnthropicProvider implements Provider {
     const client = new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: req.timeoutMs, openTelemetry: false });
     const system = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const started = Date.now();
+    const params: Anthropic.MessageCreateParamsNonStreaming = {
+      model: req.model,
+      max_tokens: req.maxTokens,
+      // No temperature: the Messages API deprecated it and @anthropic-ai/sdk 1.x no longer sends it.
+      ...(system ? { system } : {}),
+      messages: req.messages
+        .filter((m) => m.role !== 'system')
+        .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+      output_config: { format: { type: 'json_schema', schema: anthropicOutputSchema(req.jsonSchema) } },
+    };
     let data: Anthropic.Message;
     let requestId: string | null;
     try {
-      const res = await client.messages
-        .create({
-          model: req.model,
-          max_tokens: req.maxTokens,
-          // No temperature: the Messages API deprecated it and @anthropic-ai/sdk 1.x no longer sends it.
-          ...(system ? { system } : {}),
-          messages: req.messages
-            .filter((m) => m.role !== 'system')
-            .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
-          output_config: { format: { type: 'json_schema', schema: anthropicOutputSchema(req.jsonSchema) } },
-        })
-        .withResponse();
+      const res = req.onDelta ? await this.streamed(client, params, req.onDelta, req.timeoutMs) : await client.messages.create(params).withResponse();
       data = res.data;
       requestId = res.request_id ?? null;
     } catch (e) {
@@ -84,5 +84,25 @@ export class AnthropicProvider implements Provider {
       raw: data,
       billing: 'api',
     };
+  }
+
+  /**
+   * The same request as a stream (the SDK's MessageStream): each text delta goes to onDelta,
+   * and the message it accumulates is the one `create` would have returned. Thinking deltas
+   * are not passed on (the reply is the text). The whole stream is bounded by the timeout,
+   * not only its first byte; an abort at the deadline maps to TIMEOUT as a slow reply does.
+   */
+  private async streamed(
+    client: Anthropic,
+    params: Anthropic.MessageCreateParamsNonStreaming,
+    onDelta: (text: string) => void,
+    timeoutMs: number,
+  ): Promise<{ data: Anthropic.Message; request_id: string | null | undefined }> {
+    const stream = client.messages.stream(params, { signal: AbortSignal.timeout(timeoutMs) });
+    const delta = safeDelta(onDelta);
+    stream.on('text', (text) => delta(text));
+    // finalMessage rejects with the SDK's APIError (an HTTP failure) as `create` does.
+    const { parsed_output: _parsed, ...data } = await stream.finalMessage();
+    return { data: data as Anthropic.Message, request_id: stream.request_id };
   }
 }

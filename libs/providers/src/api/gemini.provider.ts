@@ -1,5 +1,5 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
-import type { GenerateContentResponse } from '@google/genai';
+import type { GenerateContentParameters } from '@google/genai';
 import type { GeminiProviderConfig } from '@roundtable/contracts';
 import type { z } from 'zod';
 import type { Completion, Provider, ProviderError, ProviderRequest } from '../provider';
@@ -9,6 +9,7 @@ import { plainJsonSchema } from '../json/structured-schema';
 import { readApiKey } from './api-key';
 import { fetchWithoutUndiciTimeouts, headerKeepingFetch } from './failed-response-headers';
 import { geminiQuota } from './gemini-quota';
+import { type GeminiReply, streamedGenerate } from './gemini-stream';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
@@ -63,21 +64,22 @@ export class GeminiProvider implements Provider {
     const client = new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { baseUrl, timeout: req.timeoutMs, fetch: http.fetch } });
     const system = req.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
     const started = Date.now();
-    let res: GenerateContentResponse;
+    const params: GenerateContentParameters = {
+      model: req.model,
+      contents: req.messages
+        .filter((m) => m.role !== 'system')
+        .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+      config: {
+        ...(system ? { systemInstruction: system } : {}),
+        temperature: req.temperature,
+        maxOutputTokens: req.maxTokens,
+        responseMimeType: 'application/json',
+        responseJsonSchema: plainJsonSchema(req.jsonSchema),
+      },
+    };
+    let res: GeminiReply;
     try {
-      res = await client.models.generateContent({
-        model: req.model,
-        contents: req.messages
-          .filter((m) => m.role !== 'system')
-          .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
-        config: {
-          ...(system ? { systemInstruction: system } : {}),
-          temperature: req.temperature,
-          maxOutputTokens: req.maxTokens,
-          responseMimeType: 'application/json',
-          responseJsonSchema: plainJsonSchema(req.jsonSchema),
-        },
-      });
+      res = req.onDelta ? await streamedGenerate(client, params, req.onDelta, req.timeoutMs) : await client.models.generateContent(params);
     } catch (e) {
       throw errorFromGenai(this.name, e, { timeoutMs: req.timeoutMs, endpoint: baseUrl, secret: apiKey, elapsedMs: Date.now() - started, headers: http.failedHeaders() });
     }

@@ -7,6 +7,7 @@ import { errorFromHttp, errorFromTransport, retryAfterFromHeaders } from '../err
 import { headerKeepingFetch } from './failed-response-headers';
 import { parseJsonReply } from '../json/json-reply';
 import { plainJsonSchema } from '../json/structured-schema';
+import { streamedChat } from './ollama-stream';
 
 /** ollama-js has no timeout of its own: every request it makes gets ours. */
 function fetchWithTimeout(timeoutMs: number): typeof fetch {
@@ -41,15 +42,15 @@ export class OllamaProvider implements Provider {
     const http = headerKeepingFetch(fetchWithTimeout(req.timeoutMs));
     const client = new Ollama({ host, fetch: http.fetch });
     const started = Date.now();
+    const params = {
+      model: req.model,
+      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      format: plainJsonSchema(req.jsonSchema),
+      options: { temperature: req.temperature, num_predict: req.maxTokens },
+    };
     let res: ChatResponse;
     try {
-      res = await client.chat({
-        model: req.model,
-        messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-        format: plainJsonSchema(req.jsonSchema),
-        stream: false,
-        options: { temperature: req.temperature, num_predict: req.maxTokens },
-      });
+      res = req.onDelta ? await streamedChat(client, params, req.onDelta) : await client.chat({ ...params, stream: false });
     } catch (e) {
       throw errorFromOllama(this.name, e, req.timeoutMs, host, Date.now() - started, http.failedHeaders());
     }

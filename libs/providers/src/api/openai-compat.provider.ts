@@ -6,6 +6,7 @@ import { ProviderError } from '../provider';
 import { parseJsonReply } from '../json/json-reply';
 import { dropNullOptionals, plainJsonSchema, strictJsonSchema } from '../json/structured-schema';
 import { readApiKey } from './api-key';
+import { streamedCompletion } from './openai-stream';
 import { errorFromStainless } from './sdk-errors';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -99,7 +100,9 @@ export class OpenAiCompatProvider implements Provider {
     const started = Date.now();
     for (;;) {
       try {
-        const { data, request_id } = await client.chat.completions.create(params).withResponse();
+        const { data, request_id } = req.onDelta
+          ? await streamedCompletion(client, params, req.onDelta, req.timeoutMs)
+          : await client.chat.completions.create(params).withResponse();
         return this.completion(req, data, request_id, started, applied);
       } catch (e) {
         const mapped = errorFromStainless(this.name, e, req.timeoutMs, baseURL, apiKey, Date.now() - started);

@@ -4,6 +4,29 @@ import { loadCassette } from './cassette';
 
 const approxTokens = (s: string) => Math.ceil(s.length / 4);
 
+/** How many pieces a replayed reply streams in when asked to (about one per token would be thousands of timers). */
+const REPLAY_PIECES = 24;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The cassette's latency, spent. With onDelta, the reply's text goes out in pieces spread over
+ * it, as a streaming model's would; without, one wait. Without a latency there is nothing to
+ * spread it over: the reply arrives whole and onDelta is not called.
+ */
+async function playOver(text: string, latencyMs: number, onDelta: ((t: string) => void) | undefined): Promise<void> {
+  if (!onDelta || !text) return void (await pause(latencyMs));
+  const size = Math.ceil(text.length / REPLAY_PIECES);
+  const pieces = Math.ceil(text.length / size);
+  for (let i = 0; i < pieces; i++) {
+    await pause(latencyMs / pieces);
+    try {
+      onDelta(text.slice(i * size, (i + 1) * size));
+    } catch {
+      // a preview listener's failure is not the call's
+    }
+  }
+}
+
 /** Answers from a cassette file (role + ordinal → reply), checking its prompt guards. */
 export class ReplayProvider implements Provider {
   readonly type = 'replay';
@@ -35,7 +58,6 @@ export class ReplayProvider implements Provider {
         throw new ProviderError('REPLAY_GUARD', `replay guard failed for ${req.role} reply #${req.ordinal + 1}: the prompt contains forbidden "${s}"`);
       }
     }
-    if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
     let text: string;
     let parsed: unknown | null;
     if (typeof entry.reply === 'string') {
@@ -49,6 +71,7 @@ export class ReplayProvider implements Provider {
       text = JSON.stringify(entry.reply);
       parsed = entry.reply;
     }
+    if (this.latencyMs > 0) await playOver(text, this.latencyMs, req.onDelta);
     return {
       text,
       parsed,

@@ -22,6 +22,11 @@ export interface FakeLlmServerOptions {
   rejectJsonSchema?: boolean;
   /** The address to listen on (default 127.0.0.1); 0.0.0.0 lets containers reach it through the host's gateway (the compose smoke). */
   host?: string;
+  /**
+   * A streamed reply (SSE, NDJSON) waits this long before each piece after the first, as a
+   * model's tokens do (default 0: all at once), so a test can watch a reply grow.
+   */
+  streamDelayMs?: number;
 }
 
 /** One request as the server received it; auth headers are redacted. */
@@ -83,11 +88,27 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, r: WireReply): void {
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Writes each streamed piece, `delayMs` apart; stops if the client hung up. */
+async function stream(res: ServerResponse, pieces: string[], delayMs: number): Promise<void> {
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0 && delayMs > 0) await pause(delayMs);
+    if (res.destroyed) return;
+    res.write(piece);
+  }
+  res.end();
+}
+
+function send(res: ServerResponse, r: WireReply, delayMs = 0): void {
   if (r.sse) {
     res.writeHead(r.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...r.headers });
-    for (const e of r.sse) res.write(e);
-    res.end();
+    void stream(res, r.sse, delayMs);
+    return;
+  }
+  if (r.ndjson) {
+    res.writeHead(r.status, { 'content-type': 'application/x-ndjson', ...r.headers });
+    void stream(res, r.ndjson.map((l) => `${l}\n`), delayMs);
     return;
   }
   const body = typeof r.body === 'string' ? r.body : JSON.stringify(r.body ?? {});
@@ -96,8 +117,8 @@ function send(res: ServerResponse, r: WireReply): void {
 }
 
 /**
- * A local stand-in for the LLM APIs: Anthropic Messages (incl. SSE), OpenAI chat
- * completions, Gemini generateContent and Ollama /api/chat on one port, answering from a
+ * A local stand-in for the LLM APIs: Anthropic Messages, OpenAI chat completions, Gemini
+ * generateContent and Ollama /api/chat on one port (each streaming when its SDK asks), answering from a
  * script (see ScriptEngine for how a reply is chosen), checking prompt guards, injecting
  * faults, and logging every request for assertions. The real SDKs are pointed at it by base URL.
  */
@@ -142,7 +163,7 @@ export async function startFakeLlmServer(opts: FakeLlmServerOptions): Promise<Fa
     requests.push(entry);
     const reply = (r: WireReply) => {
       entry.status = r.status;
-      send(res, r);
+      send(res, r, opts.streamDelayMs);
     };
     const wire = WIRES.find((w) => w.matches(entry.method, url.pathname));
     if (!wire) {

@@ -1,5 +1,5 @@
 import type { ErrorContext, Wire, WireErrorKind, WireReply } from './wire';
-import { header, textOf } from './wire';
+import { header, streamPieces, textOf } from './wire';
 
 const ERRORS: Record<WireErrorKind, { status: number; type: string; message: string }> = {
   auth: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' },
@@ -101,7 +101,7 @@ function sse(message: { content: Array<Record<string, unknown>>; stop_reason: st
       events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }));
     } else {
       events.push(event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }));
-      for (const part of chunks(String(block.text ?? ''))) {
+      for (const part of streamPieces(String(block.text ?? ''))) {
         events.push(event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: part } }));
       }
     }

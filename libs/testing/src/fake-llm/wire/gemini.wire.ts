@@ -1,5 +1,5 @@
 import type { ErrorContext, SuccessContext, Wire, WireErrorKind, WireReply } from './wire';
-import { header, textOf } from './wire';
+import { header, streamPieces, textOf } from './wire';
 
 const ERRORS: Record<WireErrorKind, { status: number; word: string; message: string }> = {
   auth: { status: 401, word: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.' },
@@ -10,14 +10,14 @@ const ERRORS: Record<WireErrorKind, { status: number; word: string; message: str
   bad_request: { status: 400, word: 'INVALID_ARGUMENT', message: 'bad request' },
 };
 
-const PATH = /^\/(v1beta|v1)\/models\/([^:]+):generateContent$/;
+const PATH = /^\/(v1beta|v1)\/models\/([^:]+):(generateContent|streamGenerateContent)$/;
 
 interface Content {
   role?: string;
   parts?: unknown;
 }
 
-/** Gemini API generateContent (POST /v1beta/models/<model>:generateContent). */
+/** Gemini API generateContent (POST /v1beta/models/<model>:generateContent), and streamGenerateContent as SSE (`alt=sse`). */
 export const geminiWire: Wire = {
   name: 'gemini',
   matches: (method, path) => method === 'POST' && PATH.test(path),
@@ -32,24 +32,33 @@ export const geminiWire: Wire = {
 
   success({ req, reply, fault, seq }: SuccessContext): WireReply {
     const model = geminiWire.model(req);
+    const finishReason = fault === 'cancelled' ? 'SAFETY' : 'STOP';
+    const usageMetadata = {
+      promptTokenCount: reply.usage.input,
+      candidatesTokenCount: reply.usage.output,
+      totalTokenCount: reply.usage.input + reply.usage.output,
+      cachedContentTokenCount: reply.usage.cached,
+    };
+    const responseId = `resp_fake_${seq}`;
+    if (PATH.exec(req.path)?.[3] === 'streamGenerateContent') {
+      // Each chunk is a GenerateContentResponse with the next piece; the last has the finish reason and the usage.
+      const pieces = streamPieces(reply.text);
+      const chunk = (parts: unknown[], last: boolean) => ({
+        candidates: [{ content: { role: 'model', parts }, ...(last ? { finishReason } : {}), index: 0 }],
+        ...(last ? { usageMetadata } : { usageMetadata: { promptTokenCount: reply.usage.input } }),
+        modelVersion: model,
+        responseId,
+      });
+      const chunks = pieces.length ? pieces.map((p, i) => chunk([{ text: p }], i === pieces.length - 1)) : [chunk([], true)];
+      return { status: 200, sse: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`) };
+    }
     return {
       status: 200,
       body: {
-        candidates: [
-          {
-            content: { role: 'model', parts: reply.text ? [{ text: reply.text }] : [] },
-            finishReason: fault === 'cancelled' ? 'SAFETY' : 'STOP',
-            index: 0,
-          },
-        ],
-        usageMetadata: {
-          promptTokenCount: reply.usage.input,
-          candidatesTokenCount: reply.usage.output,
-          totalTokenCount: reply.usage.input + reply.usage.output,
-          cachedContentTokenCount: reply.usage.cached,
-        },
+        candidates: [{ content: { role: 'model', parts: reply.text ? [{ text: reply.text }] : [] }, finishReason, index: 0 }],
+        usageMetadata,
         modelVersion: model,
-        responseId: `resp_fake_${seq}`,
+        responseId,
       },
     };
   },

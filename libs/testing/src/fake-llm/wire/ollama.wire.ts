@@ -1,5 +1,5 @@
 import type { ErrorContext, SuccessContext, Wire, WireErrorKind, WireReply } from './wire';
-import { textOf } from './wire';
+import { streamPieces, textOf } from './wire';
 
 const ERRORS: Record<WireErrorKind, { status: number; message: string }> = {
   auth: { status: 401, message: 'unauthorized' },
@@ -10,7 +10,7 @@ const ERRORS: Record<WireErrorKind, { status: number; message: string }> = {
   bad_request: { status: 400, message: 'bad request' },
 };
 
-/** Ollama's native chat API (POST /api/chat), non-streaming. */
+/** Ollama's native chat API (POST /api/chat): one JSON reply, or NDJSON lines when `stream: true` (ollama-js always says which; a bare request gets the whole reply). */
 export const ollamaWire: Wire = {
   name: 'ollama',
   matches: (method, path) => method === 'POST' && path === '/api/chat',
@@ -22,22 +22,26 @@ export const ollamaWire: Wire = {
   model: ({ body }) => String(body.model ?? ''),
 
   success({ req, reply, fault }: SuccessContext): WireReply {
-    return {
-      status: 200,
-      body: {
-        model: String(req.body.model ?? ''),
-        created_at: new Date().toISOString(),
-        message: { role: 'assistant', content: reply.text },
-        done: true,
-        done_reason: fault === 'cancelled' ? 'length' : 'stop',
-        total_duration: 1_000_000,
-        load_duration: 100_000,
-        prompt_eval_count: reply.usage.input,
-        prompt_eval_duration: 400_000,
-        eval_count: reply.usage.output,
-        eval_duration: 500_000,
-      },
+    const model = String(req.body.model ?? '');
+    const done = {
+      model,
+      created_at: new Date().toISOString(),
+      message: { role: 'assistant', content: reply.text },
+      done: true,
+      done_reason: fault === 'cancelled' ? 'length' : 'stop',
+      total_duration: 1_000_000,
+      load_duration: 100_000,
+      prompt_eval_count: reply.usage.input,
+      prompt_eval_duration: 400_000,
+      eval_count: reply.usage.output,
+      eval_duration: 500_000,
     };
+    if (req.body.stream === true) {
+      // A line per piece, then the done line with the counts (and, as Ollama sends it, no content).
+      const line = (content: string) => JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: false });
+      return { status: 200, ndjson: [...streamPieces(reply.text).map(line), JSON.stringify({ ...done, message: { role: 'assistant', content: '' } })] };
+    }
+    return { status: 200, body: done };
   },
 
   error(kind, ctx: ErrorContext): WireReply {

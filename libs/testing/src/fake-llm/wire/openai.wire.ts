@@ -1,5 +1,5 @@
 import type { ErrorContext, SuccessContext, Wire, WireErrorKind, WireReply } from './wire';
-import { header, textOf } from './wire';
+import { header, streamPieces, textOf } from './wire';
 
 const ERRORS: Record<WireErrorKind, { status: number; type: string; code: string | null; message: string }> = {
   // The real API echoes (part of) the key: the fake echoes all of it, so redaction is tested.
@@ -26,23 +26,31 @@ export const openaiWire: Wire = {
   model: ({ body }) => String(body.model ?? ''),
 
   success({ req, reply, fault, seq }: SuccessContext): WireReply {
+    const id = `chatcmpl-fake-${seq}`;
+    const created = Math.floor(Date.now() / 1000);
+    const model = String(req.body.model ?? '');
+    const finishReason = fault === 'cancelled' ? 'content_filter' : 'stop';
+    const usage = {
+      prompt_tokens: reply.usage.input,
+      completion_tokens: reply.usage.output,
+      total_tokens: reply.usage.input + reply.usage.output,
+      prompt_tokens_details: { cached_tokens: reply.usage.cached },
+    };
+    const headers = { 'x-request-id': `req_fake_${seq}` };
+    if (req.body.stream === true) {
+      const withUsage = (req.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+      return { status: 200, headers, sse: chunkEvents({ id, created, model, text: reply.text, finishReason, usage: withUsage ? usage : null }) };
+    }
     return {
       status: 200,
-      headers: { 'x-request-id': `req_fake_${seq}` },
+      headers,
       body: {
-        id: `chatcmpl-fake-${seq}`,
+        id,
         object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: String(req.body.model ?? ''),
-        choices: [
-          { index: 0, message: { role: 'assistant', content: reply.text, refusal: null }, finish_reason: fault === 'cancelled' ? 'content_filter' : 'stop' },
-        ],
-        usage: {
-          prompt_tokens: reply.usage.input,
-          completion_tokens: reply.usage.output,
-          total_tokens: reply.usage.input + reply.usage.output,
-          prompt_tokens_details: { cached_tokens: reply.usage.cached },
-        },
+        created,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: reply.text, refusal: null }, finish_reason: finishReason }],
+        usage,
       },
     };
   },
@@ -55,3 +63,27 @@ export const openaiWire: Wire = {
     return { status: e.status, headers, body: { error: { message, type: e.type, param: null, code: e.code } } };
   },
 };
+
+const data = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
+
+/**
+ * The chunks chat completions streams: the role first, the content a piece a chunk, the
+ * finish reason in a chunk of its own, then (with `stream_options.include_usage`) a chunk with
+ * no choices and the usage, and `[DONE]`.
+ */
+function chunkEvents(o: { id: string; created: number; model: string; text: string; finishReason: string; usage: Record<string, unknown> | null }): string[] {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+    id: o.id,
+    object: 'chat.completion.chunk',
+    created: o.created,
+    model: o.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(o.usage ? { usage: null } : {}),
+  });
+  const events = [data(chunk({ role: 'assistant', content: '', refusal: null }, null))];
+  for (const piece of streamPieces(o.text)) events.push(data(chunk({ content: piece }, null)));
+  events.push(data(chunk({}, o.finishReason)));
+  if (o.usage) events.push(data({ id: o.id, object: 'chat.completion.chunk', created: o.created, model: o.model, choices: [], usage: o.usage }));
+  events.push('data: [DONE]\n\n');
+  return events;
+}

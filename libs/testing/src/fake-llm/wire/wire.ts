@@ -11,6 +11,8 @@ export interface WireReply {
   body?: unknown;
   /** Server-sent events, each already formatted (`event: …\ndata: …\n\n`). */
   sse?: string[];
+  /** Newline-delimited JSON lines, each already serialised (Ollama's stream). */
+  ndjson?: string[];
 }
 
 export interface WireRequest {
@@ -65,4 +67,16 @@ export function textOf(content: unknown): string {
       .join('\n');
   }
   return '';
+}
+
+/**
+ * A streamed reply's text in the pieces a model would send it in: about a token each (a word
+ * and the spacing after it, long words split), so a client sees many small deltas.
+ */
+export function streamPieces(s: string, size = 8): string[] {
+  const out: string[] = [];
+  for (const word of s.match(/\S+\s*|\s+/g) ?? []) {
+    for (let i = 0; i < word.length; i += size) out.push(word.slice(i, i + size));
+  }
+  return out;
 }
