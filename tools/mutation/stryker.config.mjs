@@ -21,7 +21,7 @@ export default {
   jsonReporter: { fileName: `${out}/mutation.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
   thresholds: { high: 90, low: 80, break: null },
-  concurrency: 2,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 20_000,
   tempDirName: '.stryker-tmp',
   // What the sandbox copy leaves out: build output, reports and the browser's artefacts.
