@@ -152,6 +152,17 @@ describe('renderBuildReport', () => {
     expect(r).toContain('Halt reason: budget\nResume: `roundtable resume run1`');
   });
 
+  it('offers a resume exactly where the workflow takes one: a needs_input or failed build too, with what to do first', () => {
+    for (const status of ['needs_input', 'failed']) {
+      const r = renderBuildReport({ state: { ...d.state, status: status as never }, decisions: d.decisions, audit });
+      expect(r).toContain('Resume: `roundtable resume run1` (POST /v1/runs/run1/resume) once what stopped it is dealt with, or from a stage with `--from STAGE`');
+    }
+    for (const status of ['done', 'cancelled']) {
+      expect(renderBuildReport({ state: { ...d.state, status: status as never }, decisions: d.decisions, audit })).not.toContain('Resume:');
+    }
+    expect(haltLines('run1', 'failed', [], ['halted'])).toEqual([]);
+  });
+
   it('keeps what subscription calls would have cost at list price apart from what was billed per call', () => {
     const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, costUsd: 0.1, subscriptionCostUsd: 0.06, unpricedCalls: 2 } });
     expect(r).toContain('cost $0.04 billed per call, $0.06 at list price on subscriptions (not billed per call) + 2 calls unpriced, 49 s.');

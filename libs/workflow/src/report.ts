@@ -2,6 +2,7 @@ import type { BuildRunState, Decision, DiffStatEntry, TestRunRecord } from './bu
 import { unresolvedCriticisms } from './build/unresolved-criticisms';
 import { formatUsd } from './budget';
 import { foldRepeatedCriteria } from './repeated-criteria';
+import { BUILD_RESUMABLE } from './build/resume';
 
 /**
  * The run report (seed §9) as markdown, from the records alone. It states only what the rows
@@ -58,19 +59,22 @@ function verdictSection(state: BuildRunState, decisions: Decision[]): string[] {
   }
   out.push(`Status: ${state.status} (stage ${state.stage})`);
   if (state.haltReason) out.push(`Halt reason: ${state.haltReason}`);
-  out.push(...haltLines(state.runId, state.status, decisions));
+  out.push(...haltLines(state.runId, state.status, decisions, BUILD_RESUMABLE));
   return out;
 }
 
 /**
- * A halted run says how to go on; a run that was halted and resumed lists its halts (each decision into
- * HALTED), which the final status no longer shows. Shared with the panel report.
+ * A run its workflow may resume (`resumable`: the statuses the api accepts a resume on, the
+ * module's) says how to go on; a run that was halted and resumed lists its halts (each decision
+ * into HALTED), which the final status no longer shows. Shared with the panel report.
  */
-export function haltLines(runId: string, status: string, decisions: readonly { from: string; to: string; reason: string }[]): string[] {
+export function haltLines(runId: string, status: string, decisions: readonly { from: string; to: string; reason: string }[], resumable: readonly string[] = ['halted']): string[] {
   const out: string[] = [];
   const halts = decisions.filter((d) => d.to === 'HALTED');
-  if (status === 'halted') {
+  if (status === 'halted' && resumable.includes(status)) {
     out.push(`Resume: \`roundtable resume ${runId}\` (POST /v1/runs/${runId}/resume), raising the cap that stopped it with e.g. \`--max-calls N\`; recorded work is reused, not re-billed.`);
+  } else if (resumable.includes(status)) {
+    out.push(`Resume: \`roundtable resume ${runId}\` (POST /v1/runs/${runId}/resume) once what stopped it is dealt with, or from a stage with \`--from STAGE\`; recorded work is reused, not re-billed.`);
   }
   const earlier = status === 'halted' ? halts.slice(0, -1) : halts;
   if (earlier.length) {

@@ -85,4 +85,11 @@ describe('renderPanelReport', () => {
     expect(text).toContain('Resume: `roundtable resume run1` (POST /v1/runs/run1/resume)');
     expect(text).toContain('cost $0.12 + 2 calls unpriced');
   });
+
+  it('a failed panel offers no resume (the api refuses one: its judges would say the same again)', () => {
+    const d = panelHappyPath();
+    const text = renderPanelReport({ state: { ...d.state, status: 'failed', haltReason: 'panel collapsed' }, decisions: d.decisions, audit: AUDIT });
+    expect(text).toContain('failed');
+    expect(text).not.toContain('Resume:');
+  });
 });

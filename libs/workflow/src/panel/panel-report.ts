@@ -1,5 +1,6 @@
 import { JUDGES, type JudgeRole } from '@roundtable/contracts';
 import { auditFigures, haltLines, type ReportAudit } from '../report';
+import { PANEL_RESUMABLE } from './resume';
 import { currentVerdicts } from './panel-context-packs';
 import type { PanelDecision, PanelRunState, RevoteRecord } from './panel-types';
 
@@ -37,7 +38,7 @@ function recommendationSection(state: PanelRunState, decisions: PanelDecision[])
   }
   out.push(`Status: ${state.status} (stage ${state.stage})`);
   if (state.haltReason) out.push(`Halt reason: ${state.haltReason}`);
-  out.push(...haltLines(state.runId, state.status, decisions));
+  out.push(...haltLines(state.runId, state.status, decisions, PANEL_RESUMABLE));
   if (state.lowConfidence) out.push('Low confidence: the panel was uniform (one stance, scores within a point), so agreement here is a weak signal.');
   return out;
 }
