@@ -1,11 +1,18 @@
 import { PanelStage, Stage, type RunStage, type RunStatus } from '@roundtable/contracts';
+import { buildStateOf, toStoredBuildState } from './build/build-stored-state';
+import { decide } from './build/build.workflow';
 import { BUILD_RESUMABLE } from './build/resume';
+import { panelStateOf, toStoredPanelState } from './panel/panel-stored-state';
+import { renderPanelReport } from './panel/panel-report';
+import { decidePanel } from './panel/panel.workflow';
 import { PANEL_RESUMABLE } from './panel/resume';
+import { renderBuildReport } from './report';
 
 /**
- * The registry of workflows: what every service may ask of a workflow without naming it. The
- * apps (the api, the CLI, the web) ask through here or their own registries beside it, and
- * only registries name workflows (a lint rule holds the apps to it).
+ * The registry of workflows: each one module of this library, what every service may ask of a
+ * workflow without naming it. The orchestrator binds `decide` and the stored state to its job
+ * table, the api `report` and the resume rules to its routes; only registries (this one and each
+ * app's beside it) name workflows, and a lint rule holds the apps to it.
  */
 export interface WorkflowModule {
   name: string;
@@ -13,18 +20,42 @@ export interface WorkflowModule {
   stages: readonly RunStage[];
   /** The statuses its run may be resumed from: the api accepts a resume exactly there, and the clients offer one. */
   resumable: readonly RunStatus[];
+  /** decide(state, event, ctx) → the step's result: the workflow's rules on the engine (src/engine/). */
+  decide(state: never, event: never, ctx: never): unknown;
+  /** Its state from the run row's snapshot and the usage read with it, and the snapshot a step leaves. */
+  stateOf(run: never, usage: never): unknown;
+  toStored(state: never, eventSeq: number): unknown;
+  /** The run as markdown (GET /v1/runs/:id/report). */
+  report(input: never): string;
 }
 
 export const WORKFLOWS = {
-  build: { name: 'build', stages: Stage.options, resumable: BUILD_RESUMABLE },
-  panel: { name: 'panel', stages: PanelStage.options, resumable: PANEL_RESUMABLE },
+  build: {
+    name: 'build',
+    stages: Stage.options,
+    resumable: BUILD_RESUMABLE,
+    decide,
+    stateOf: buildStateOf,
+    toStored: toStoredBuildState,
+    report: renderBuildReport,
+  },
+  panel: {
+    name: 'panel',
+    stages: PanelStage.options,
+    resumable: PANEL_RESUMABLE,
+    decide: decidePanel,
+    stateOf: panelStateOf,
+    // The panel's snapshot carries no sequence of its own: the orchestrator versions it (engine/state-snapshot.ts).
+    toStored: toStoredPanelState,
+    report: renderPanelReport,
+  },
 } as const satisfies Record<string, WorkflowModule>;
 
 export type WorkflowName = keyof typeof WORKFLOWS;
 
 /** The module of the run row's `workflow`; throws naming the known ones for a name no registry has. */
 export function workflowModule(name: string): WorkflowModule {
-  const found = (WORKFLOWS as Record<string, WorkflowModule>)[name];
+  const found = Object.prototype.hasOwnProperty.call(WORKFLOWS, name) ? (WORKFLOWS as Record<string, WorkflowModule>)[name] : undefined;
   if (!found) throw new Error(`no workflow named "${name}" (known: ${Object.keys(WORKFLOWS).join(', ')})`);
   return found;
 }

@@ -1,5 +1,5 @@
 import { BuildRole, Stage } from '@roundtable/contracts';
-import { renderBuildReport, WORKFLOWS } from '@roundtable/workflow';
+import { WORKFLOWS } from '@roundtable/workflow';
 import type { ApiWorkflow } from './api-workflow';
 import { buildRecordsView, buildStateOfRun } from './build-records';
 
@@ -11,7 +11,7 @@ export const buildApiWorkflow: ApiWorkflow = {
   // row (the audit's usage is the calls' own). A run from before snapshots shows its row's
   // columns and no records until its next step writes one.
   report: ({ run, decisions, audit }) =>
-    renderBuildReport({
+    WORKFLOWS.build.report({
       state: buildStateOfRun(run),
       decisions: decisions.map((d) => ({ from: d.fromStage as Stage, to: d.toStage as Stage, reason: d.reason, refs: d.refs })),
       audit,

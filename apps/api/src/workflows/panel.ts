@@ -1,5 +1,5 @@
 import { PanelRole, PanelStage } from '@roundtable/contracts';
-import { renderPanelReport, WORKFLOWS } from '@roundtable/workflow';
+import { WORKFLOWS } from '@roundtable/workflow';
 import type { ApiWorkflow } from './api-workflow';
 import { panelRecordsView } from './panel-records';
 import { panelStateOfRun, panelSummaryView } from './panel-summary';
@@ -9,7 +9,7 @@ export const panelApiWorkflow: ApiWorkflow = {
   records: panelRecordsView,
   detail: (run) => ({ panel: panelSummaryView(run) }),
   report: ({ run, decisions, audit }) =>
-    renderPanelReport({
+    WORKFLOWS.panel.report({
       state: panelStateOfRun(run),
       decisions: decisions.map((d) => ({ from: d.fromStage as PanelStage, to: d.toStage as PanelStage, reason: d.reason, refs: d.refs })),
       audit,

@@ -3,14 +3,12 @@ import { parseWorkspaceOp, readOpFiles, Stage } from '@roundtable/contracts';
 import { addStatement, runStatement, WorkspaceOpEntity } from '@roundtable/persistence';
 import {
   buildSnapshotMissing,
-  buildStateOf,
-  decide,
-  toStoredBuildState,
   type BuildEvent,
   type BuildRunState,
   type FinishedCall,
   type StepContext,
   type StepResult,
+  WORKFLOWS,
 } from '@roundtable/workflow';
 import { usageOfRow } from '../../sql/run-usage.sql';
 import { commonRunColumns } from '../../step-writer';
@@ -86,8 +84,8 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
  */
 export const buildWorkflow: OrchestratedWorkflow<BuildRunState, BuildEvent, StepResult, StepContext> = {
   jobs: BUILD_JOBS,
-  loadState: (run, stateRow, now, em) => (buildSnapshotMissing(run) ? loadBuildRunState(em, run, now) : buildStateOf(run, usageOfRow(stateRow, run, now))),
-  decide,
+  loadState: (run, stateRow, now, em) => (buildSnapshotMissing(run) ? loadBuildRunState(em, run, now) : WORKFLOWS.build.stateOf(run, usageOfRow(stateRow, run, now))),
+  decide: WORKFLOWS.build.decide,
   async write(batch, { em, run, event, result, events }) {
     const s = result.state;
     // Recorded after decide(), because the workflow tells a new test run from one it has already seen by whether the state holds it.
@@ -99,7 +97,7 @@ export const buildWorkflow: OrchestratedWorkflow<BuildRunState, BuildEvent, Step
       criteria: s.criteria,
       unresolved: s.unresolved,
       workspacePath: s.workspace.path,
-      workflowState: toStoredBuildState(s, run.eventSeq + events),
+      workflowState: WORKFLOWS.build.toStored(s, run.eventSeq + events),
     });
     for (const r of result.records) writeRecord(batch, run.id, r);
     return at;

@@ -1,14 +1,12 @@
 import { addStatement } from '@roundtable/persistence';
 import {
-  decidePanel,
-  panelStateOf,
-  toStoredPanelState,
   versioned,
   type PanelEvent,
   type PanelFinishedCall,
   type PanelRunState,
   type PanelStepContext,
   type PanelStepResult,
+  WORKFLOWS,
 } from '@roundtable/workflow';
 import { PanelStage } from '@roundtable/contracts';
 import { usageOfRow } from '../../sql/run-usage.sql';
@@ -40,13 +38,13 @@ export const PANEL_JOBS: JobTable<PanelEvent> = {
  */
 export const panelWorkflow: OrchestratedWorkflow<PanelRunState, PanelEvent, PanelStepResult, PanelStepContext> = {
   jobs: PANEL_JOBS,
-  loadState: (run, stateRow, now) => panelStateOf(run, usageOfRow(stateRow, run, now)),
-  decide: decidePanel,
+  loadState: (run, stateRow, now) => WORKFLOWS.panel.stateOf(run, usageOfRow(stateRow, run, now)),
+  decide: WORKFLOWS.panel.decide,
   async write(batch, { run, result, events }) {
     const s = result.state;
     return addStatement(batch, UPDATE_PANEL_RUN_AFTER_STEP, run.id, {
       ...commonRunColumns(run, s, result, events),
-      workflowState: versioned(toStoredPanelState(s), run.eventSeq + events),
+      workflowState: versioned(WORKFLOWS.panel.toStored(s), run.eventSeq + events),
     });
   },
 };
