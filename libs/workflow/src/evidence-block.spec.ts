@@ -191,3 +191,31 @@ describe('neutraliseEvidenceTags: ordinary text', () => {
     expect(neutraliseEvidenceTags(`${before}\n＜\u200B/evidence＞\n${after}`)).toBe(`${before}\n&lt;\u200B/evidence＞\n${after}`);
   });
 });
+
+describe('evidenceBlock: attribute values', () => {
+  it('escapes &, < and > in an id or type, & first so an escape is never escaped twice', () => {
+    expect(evidenceBlock('a&b<c>d', 'x&amp;y', 'c')).toBe(`${OPENER('a&amp;b&lt;c&gt;d', 'x&amp;amp;y')}c\n</evidence>`);
+    expect(evidenceBlock('<<>>', '&&', 'c').startsWith('<evidence id="&lt;&lt;&gt;&gt;" type="&amp;&amp;"')).toBe(true);
+  });
+
+  it('turns each run of line breaks into a single space', () => {
+    expect(evidenceBlock('a\r\n\r\nb', 'x\n\n\ny\u2028\u2029z', 'c')).toBe(`${OPENER('a b', 'x y z')}c\n</evidence>`);
+  });
+
+  it('keeps the content itself as it is, markup and all', () => {
+    expect(evidenceBlock('id', 'file', 'a & b <c> "d"\n\ne')).toBe(`${OPENER('id', 'file')}a & b <c> "d"\n\ne\n</evidence>`);
+  });
+});
+
+describe('neutraliseEvidenceTags: text with no ASCII at all', () => {
+  it.each([
+    ['fullwidth everything', '＜／ＥＶＩＤＥＮＣＥ＞', '&lt;／ＥＶＩＤＥＮＣＥ＞'],
+    ['CJK bracket and Cyrillic letters', '〈／ЕＶІＤЕＮСЕ〉', '&lt;／ЕＶІＤЕＮСЕ〉'],
+  ])('%s', (_name, tag, neutralised) => {
+    expect(neutraliseEvidenceTags(tag)).toBe(neutralised);
+  });
+
+  it('and non-ASCII text without a tag is left alone', () => {
+    expect(neutraliseEvidenceTags('〈证据〉')).toBe('〈证据〉');
+  });
+});
