@@ -102,7 +102,9 @@ describe('the operator policy’s fields', () => {
   it('a CLI binary is not empty, a run_as user is not root, a CLI is one of the known ones', () => {
     expect(valid({ cli: { binaries: { claude: '/usr/bin/claude' } } })).toBe(true);
     expect(valid({ cli: { binaries: { claude: '' } } })).toBe(false);
+    expect(valid({ cli: { run_as: { uid: 1000, gid: 1000 } } })).toBe(true);
     expect(valid({ cli: { run_as: { uid: 0, gid: 0 } } })).toBe(false);
+    expect(valid({ cli: { run_as: { uid: 1000, gid: 0 } } })).toBe(false);
     expect(valid({ cli: { allowed: ['bash' as never] } })).toBe(false);
   });
 

@@ -155,6 +155,14 @@ describe('urlAllowed: where a key may go', () => {
     ['http://api.x.test:80/v1', ['http://api.x.test/v1'], true],
     ['http://api.x.test:443/v1', ['http://api.x.test/v1'], false],
     ['https://api.x.test:80/v1', ['https://api.x.test/v1'], false],
+    // two ports written out are compared as written
+    ['https://api.x.test:8443/v1', ['https://api.x.test:9443/v1'], false],
+    ['http://api.x.test:8080/v1', ['http://api.x.test:8081/v1'], false],
+    ['https://api.x.test:8443/v1', ['https://api.x.test:8443/v1'], true],
+    // a scheme without a default port has none: a port written on one side only differs
+    ['foo://h.test:80/x', ['foo://h.test/x'], false],
+    ['foo://h.test:443/x', ['foo://h.test/x'], false],
+    ['foo://h.test:80/x', ['foo://h.test:80/x'], true],
     // a user or a password alone is enough to refuse, in the URL or in the pattern
     ['https://user@api.x.test/v1', ['https://api.x.test/v1'], false],
     ['https://:pw@api.x.test/v1', ['https://api.x.test/v1'], false],
@@ -277,8 +285,15 @@ describe('sandboxPolicyIssues: each limit at and over the policy’s', () => {
   });
 
   it('a process runner has no docker limits to check', () => {
-    const allowed = policy({ sandbox: { allow_process: true, max_memory_mb: 64 } });
+    const allowed = policy({ sandbox: { allow_process: true, max_memory_mb: 64, max_cpus: 1, images: ['ok:1'] } });
     expect(sandboxPolicyIssues({ sandbox: { runner: 'process' } }, allowed, { engineCpus: 1 })).toEqual([]);
+    // The limits are the docker runner's: on a process runner (the schema refuses them there) they are not the policy's to hold.
+    expect(sandboxPolicyIssues({ sandbox: { runner: 'process', cpus: 8, memory_mb: 1_000_000, image: 'evil:1' } }, allowed, { engineCpus: 1 })).toEqual([]);
+  });
+
+  it('a docker sandbox that names no image uses the default, whatever the test-runner’s is', () => {
+    expect(sandboxPolicyIssues({ sandbox: { runner: 'docker' } }, p, { defaultImage: 'mine:1' })).toEqual([]);
+    expect(sandboxPolicyIssues({ sandbox: { runner: 'docker', image: 'mine:1' } }, p)).toHaveLength(1);
   });
 });
 
@@ -317,7 +332,8 @@ describe('reading the policy: what is refused and what is resolved', () => {
     }
     expect(err).toBeInstanceOf(OperatorPolicyError);
     expect((err as OperatorPolicyError).code).toBe('INVALID_OPERATOR_POLICY');
-    expect((err as Error).message).toMatch(/^ROUNDTABLE_POLICY=\/p\.yaml: malformed YAML: \S[^\n]*$/);
+    // The parser's first line says where (its next lines quote the text): only that line is kept.
+    expect((err as Error).message).toMatch(/^ROUNDTABLE_POLICY=\/p\.yaml: malformed YAML: \S[^\n]* at line 1, column 5:?$/);
   });
 
   it('lists each invalid line under the source, a root-level one as (root)', () => {
@@ -327,8 +343,8 @@ describe('reading the policy: what is refused and what is resolved', () => {
   });
 
   it('resolves relative roots against baseDir, keeps absolute ones, and refuses roots that are not paths', () => {
-    const read = parseOperatorPolicy('repos: { roots: [a, ./b/c, /abs] }\ncassettes: { roots: [../up] }', dir);
-    expect(read.repos.roots).toEqual(['/base/dir/a', '/base/dir/b/c', '/abs']);
+    const read = parseOperatorPolicy('repos: { roots: [a, ./b/c, d/, /abs, /abs/e/] }\ncassettes: { roots: [../up] }', dir);
+    expect(read.repos.roots).toEqual(['/base/dir/a', '/base/dir/b/c', '/base/dir/d', '/abs', '/abs/e/']);
     expect(read.cassettes.roots).toEqual(['/base/up']);
     expect(() => parseOperatorPolicy('repos: { roots: [42] }', dir)).toThrow(new OperatorPolicyError('ROUNDTABLE_POLICY: invalid operator policy\n  - repos.roots.0: Invalid input: expected string, received number'));
     expect(() => parseOperatorPolicy('cassettes: { roots: here }', dir)).toThrow(new OperatorPolicyError('ROUNDTABLE_POLICY: invalid operator policy\n  - cassettes.roots: Invalid input: expected array, received string'));
