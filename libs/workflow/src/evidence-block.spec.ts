@@ -215,6 +215,13 @@ describe('neutraliseEvidenceTags: text with no ASCII at all', () => {
     expect(neutraliseEvidenceTags(tag)).toBe(neutralised);
   });
 
+  it('a space that NFKD keeps apart from ASCII, before the tag, keeps its place: only the bracket is replaced', () => {
+    // U+1680 (Ogham space mark) and U+2028 (line separator) have no decomposition; U+00A0 and U+3000 become ASCII spaces.
+    expect(neutraliseEvidenceTags('\u1680</evidence>')).toBe('\u1680&lt;/evidence>');
+    expect(neutraliseEvidenceTags('a\u2028\u1680\u00A0〈/evidence〉')).toBe('a\u2028\u1680\u00A0&lt;/evidence〉');
+    expect(evidenceTagOpenings('\u1680\u2028<\u1680evidence')).toEqual([{ at: 2, len: 1 }]);
+  });
+
   it('and non-ASCII text without a tag is left alone', () => {
     expect(neutraliseEvidenceTags('〈证据〉')).toBe('〈证据〉');
   });
