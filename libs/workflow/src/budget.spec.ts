@@ -1,5 +1,5 @@
 import { BudgetConfig } from '@roundtable/contracts';
-import { budgetSummary, budgetWarnings, checkBudget, costLine, estimateTokens, providerExhausted } from './budget';
+import { budgetSummary, budgetWarnings, checkBudget, costLine, estimateTokens, formatUsd, providerExhausted } from './budget';
 import type { UsageSnapshot, UsageTotals } from './build/build-types';
 import { emptyUsage } from './engine/call-types';
 
@@ -140,5 +140,147 @@ describe('the cost line of a prompt when calls are unpriced', () => {
 
   it('says unknown without a cap too', () => {
     expect(costLine(0, 1, 1, undefined)).toBe('cost unknown (1 call unpriced) (no cap)');
+  });
+});
+
+describe('the worst case of a priced call against max_cost_usd', () => {
+  const priced = (costUsd: number, provider = 'anthropic') => ({ provider, estimatedTokens: 10, costUsd });
+
+  it('allows a call whose worst case lands exactly on the cap, and refuses one that would go over', () => {
+    expect(checkBudget(usage({ used: totals(1, 0, 0.5) }), budget(), priced(0.5))).toEqual({ ok: true });
+    expect(checkBudget(usage({ used: totals(1, 0, 0.5) }), budget(), priced(0.6))).toEqual({
+      ok: false,
+      cap: 'max_cost_usd',
+      reason: 'max_cost_usd would be exceeded: $0.50 spent or reserved + $0.60 at the table price for the next call > $1.00',
+    });
+  });
+
+  it('counts reservations, and an unpriced call adds nothing to the worst case', () => {
+    expect(checkBudget(usage({ used: totals(1, 0, 0.3), reserved: totals(1, 0, 0.3) }), budget(), priced(0.5)).ok).toBe(false);
+    expect(checkBudget(usage({ used: totals(1, 0, 0.99) }), budget(), call()).ok).toBe(true);
+    expect(checkBudget(usage({ used: totals(1, 0, 0.99) }), budget({ max_cost_usd: undefined }), priced(5)).ok).toBe(true);
+  });
+
+  it('holds a provider’s own cost cap the same way, naming it', () => {
+    const b = budget({ per_provider: { xai: { max_cost_usd: 0.2 } } });
+    const u = usage({ used: totals(1, 0, 0.1), usedByProvider: { xai: totals(1, 0, 0.1) } });
+    expect(checkBudget(u, b, priced(0.1, 'xai'))).toEqual({ ok: true });
+    expect(checkBudget(u, b, priced(0.15, 'xai'))).toEqual({
+      ok: false,
+      cap: 'per_provider.xai.max_cost_usd',
+      reason: 'per_provider.xai.max_cost_usd would be exceeded: $0.10 spent or reserved + $0.15 at the table price for the next call > $0.20',
+    });
+    // The same call to a provider without caps only meets the run-wide cap.
+    expect(checkBudget(u, b, priced(0.15, 'anthropic'))).toEqual({ ok: true });
+  });
+
+  it('names what was spent when a provider’s cost cap is reached, in cents or below', () => {
+    const b = budget({ per_provider: { xai: { max_cost_usd: 0.005 } } });
+    expect(checkBudget(usage({ usedByProvider: { xai: totals(1, 0, 0.005) } }), b, call(1, 'xai'))).toEqual({
+      ok: false,
+      cap: 'per_provider.xai.max_cost_usd',
+      reason: 'per_provider.xai.max_cost_usd reached: $0.0050 of $0.0050 spent or reserved',
+    });
+  });
+});
+
+describe('per-provider token caps', () => {
+  it('names the provider cap and the figures when the estimate would exceed it', () => {
+    const b = budget({ per_provider: { xai: { max_tokens: 500 } } });
+    const u = usage({ usedByProvider: { xai: totals(1, 450) } });
+    expect(checkBudget(u, b, call(50, 'xai'))).toEqual({ ok: true });
+    expect(checkBudget(u, b, call(51, 'xai'))).toEqual({
+      ok: false,
+      cap: 'per_provider.xai.max_tokens',
+      reason: 'per_provider.xai.max_tokens would be exceeded: 450 tokens used or reserved + 51 estimated for the next call > 500',
+    });
+  });
+
+  it('a run-wide cap is checked before the provider’s', () => {
+    const b = budget({ max_calls: 1, per_provider: { xai: { max_calls: 1 } } });
+    expect(checkBudget(usage({ used: totals(1), usedByProvider: { xai: totals(1) } }), b, call(1, 'xai'))).toMatchObject({ ok: false, cap: 'max_calls' });
+  });
+});
+
+describe('providerExhausted: each of a provider’s caps', () => {
+  const b = budget({ per_provider: { xai: { max_tokens: 500 }, gem: { max_cost_usd: 0.2 }, claude: { max_calls: 2, max_tokens: 500, max_cost_usd: 0.2 } } });
+
+  it('is true once the provider’s tokens (used + reserved) reach its max_tokens', () => {
+    expect(providerExhausted(usage({ usedByProvider: { xai: totals(1, 499) } }), b, 'xai')).toBe(false);
+    expect(providerExhausted(usage({ usedByProvider: { xai: totals(1, 400) }, reservedByProvider: { xai: totals(1, 100) } }), b, 'xai')).toBe(true);
+  });
+
+  it('is true once the provider’s cost (used + reserved) reaches its max_cost_usd', () => {
+    expect(providerExhausted(usage({ usedByProvider: { gem: totals(1, 0, 0.19) } }), b, 'gem')).toBe(false);
+    expect(providerExhausted(usage({ usedByProvider: { gem: totals(1, 0, 0.1) }, reservedByProvider: { gem: totals(1, 0, 0.1) } }), b, 'gem')).toBe(true);
+  });
+
+  it('any one cap reached is enough, and none reached is not', () => {
+    expect(providerExhausted(usage({ usedByProvider: { claude: totals(1, 10, 0.01) } }), b, 'claude')).toBe(false);
+    expect(providerExhausted(usage({ usedByProvider: { claude: totals(2, 10, 0.01) } }), b, 'claude')).toBe(true);
+    expect(providerExhausted(usage({ usedByProvider: { claude: totals(1, 500, 0.01) } }), b, 'claude')).toBe(true);
+    expect(providerExhausted(usage({ usedByProvider: { claude: totals(1, 10, 0.2) } }), b, 'claude')).toBe(true);
+  });
+
+  it('a provider that has made no call yet is not exhausted', () => {
+    expect(providerExhausted(usage(), b, 'claude')).toBe(false);
+  });
+});
+
+describe('budgetWarnings: per-provider tokens and cost, and a zero cap', () => {
+  it('warns about a provider’s tokens and cost at 80 %, not below', () => {
+    const b = budget({ max_tokens: 100_000, max_cost_usd: 100, per_provider: { xai: { max_tokens: 500, max_cost_usd: 0.5 } } });
+    const below = usage({ usedByProvider: { xai: totals(1, 399, 0.39) } });
+    expect(budgetWarnings(below, b).warnings).toEqual([]);
+    const at = usage({ usedByProvider: { xai: totals(1, 300, 0.2) }, reservedByProvider: { xai: totals(1, 100, 0.2) } });
+    expect(budgetWarnings(at, b).warnings).toEqual([
+      { cap: 'per_provider.xai.max_tokens', used: 400, limit: 500 },
+      { cap: 'per_provider.xai.max_cost_usd', used: 0.4, limit: 0.5 },
+    ]);
+  });
+
+  it('a cap of 0 (no call allowed at all) is never warned about', () => {
+    // Built by hand: the schema asks for positive caps, the arithmetic must not divide by 0 anyway.
+    const b: BudgetConfig = { ...budget(), per_provider: { xai: { max_calls: 0 } } };
+    expect(budgetWarnings(usage({ usedByProvider: { xai: totals(1) } }), b).warnings).toEqual([]);
+  });
+
+  it('a cap below 80 % full is not warned about, and one already warned about is not warned again', () => {
+    const u = usage({ used: totals(3, 799, 0.79), elapsedSeconds: 79 });
+    expect(budgetWarnings(u, budget()).warnings).toEqual([]);
+    const full = usage({ used: totals(4, 1000, 1), elapsedSeconds: 100 });
+    const first = budgetWarnings(full, budget());
+    expect(first.warnings.map((w) => w.cap)).toEqual(['max_calls', 'max_tokens', 'max_cost_usd', 'max_seconds']);
+    expect(budgetWarnings(full, budget(), first.counters).warnings).toEqual([]);
+  });
+});
+
+describe('budgetSummary with per-provider caps', () => {
+  it('gives one line per provider: calls and tokens against their caps when set, cost only when capped', () => {
+    const b = budget({ max_cost_usd: 2, per_provider: { xai: { max_calls: 3, max_tokens: 500, max_cost_usd: 0.5 }, gem: {} } });
+    const u = usage({
+      used: totals(3, 400, 0.251),
+      usedByProvider: { xai: totals(2, 300, 0.25) },
+      reservedByProvider: { gem: totals(1, 100, 0.001) },
+      elapsedSeconds: 12.34,
+    });
+    expect(budgetSummary(u, b)).toBe(
+      ['calls: 3 of 4', 'tokens: 400 of 1000', 'cost: $0.25 of $2.00', 'elapsed: 12.3 s of 100 s', 'xai: 2 of 3 calls, 300 of 500 tokens, $0.25 of $0.50', 'gem: 0 calls, 0 tokens'].join('\n'),
+    );
+  });
+
+  it('counts calls that are done, not reserved, and names the unpriced ones', () => {
+    const b = budget({ max_cost_usd: undefined, per_provider: { xai: { max_cost_usd: 0.001 } } });
+    const u = { ...usage({ used: totals(2, 20, 0.0005), reserved: totals(5, 5000, 5), usedByProvider: { xai: totals(2, 20, 0.0005) } }), unpricedCalls: 1 };
+    expect(budgetSummary(u, b)).toBe(['calls: 2 of 4', 'tokens: 20 of 1000', 'cost: $0.0005 + 1 call unpriced (no cap)', 'elapsed: 0 s of 100 s', 'xai: 2 calls, 20 tokens, $0.0005 of $0.0010'].join('\n'));
+  });
+});
+
+describe('formatUsd', () => {
+  it('shows cents, and four places below a cent so a small cost never reads as $0.00', () => {
+    expect(formatUsd(1.5)).toBe('$1.50');
+    expect(formatUsd(0.01)).toBe('$0.01');
+    expect(formatUsd(0.0042)).toBe('$0.0042');
+    expect(formatUsd(0)).toBe('$0.00');
   });
 });

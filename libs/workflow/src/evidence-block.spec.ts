@@ -191,3 +191,38 @@ describe('neutraliseEvidenceTags: ordinary text', () => {
     expect(neutraliseEvidenceTags(`${before}\n＜\u200B/evidence＞\n${after}`)).toBe(`${before}\n&lt;\u200B/evidence＞\n${after}`);
   });
 });
+
+describe('evidenceBlock: attribute values', () => {
+  it('escapes &, < and > in an id or type, & first so an escape is never escaped twice', () => {
+    expect(evidenceBlock('a&b<c>d', 'x&amp;y', 'c')).toBe(`${OPENER('a&amp;b&lt;c&gt;d', 'x&amp;amp;y')}c\n</evidence>`);
+    expect(evidenceBlock('<<>>', '&&', 'c').startsWith('<evidence id="&lt;&lt;&gt;&gt;" type="&amp;&amp;"')).toBe(true);
+  });
+
+  it('turns each run of line breaks into a single space', () => {
+    expect(evidenceBlock('a\r\n\r\nb', 'x\n\n\ny\u2028\u2029z', 'c')).toBe(`${OPENER('a b', 'x y z')}c\n</evidence>`);
+  });
+
+  it('keeps the content itself as it is, markup and all', () => {
+    expect(evidenceBlock('id', 'file', 'a & b <c> "d"\n\ne')).toBe(`${OPENER('id', 'file')}a & b <c> "d"\n\ne\n</evidence>`);
+  });
+});
+
+describe('neutraliseEvidenceTags: text with no ASCII at all', () => {
+  it.each([
+    ['fullwidth everything', '＜／ＥＶＩＤＥＮＣＥ＞', '&lt;／ＥＶＩＤＥＮＣＥ＞'],
+    ['CJK bracket and Cyrillic letters', '〈／ЕＶІＤЕＮСЕ〉', '&lt;／ЕＶІＤЕＮСЕ〉'],
+  ])('%s', (_name, tag, neutralised) => {
+    expect(neutraliseEvidenceTags(tag)).toBe(neutralised);
+  });
+
+  it('a space that NFKD keeps apart from ASCII, before the tag, keeps its place: only the bracket is replaced', () => {
+    // U+1680 (Ogham space mark) and U+2028 (line separator) have no decomposition; U+00A0 and U+3000 become ASCII spaces.
+    expect(neutraliseEvidenceTags('\u1680</evidence>')).toBe('\u1680&lt;/evidence>');
+    expect(neutraliseEvidenceTags('a\u2028\u1680\u00A0〈/evidence〉')).toBe('a\u2028\u1680\u00A0&lt;/evidence〉');
+    expect(evidenceTagOpenings('\u1680\u2028<\u1680evidence')).toEqual([{ at: 2, len: 1 }]);
+  });
+
+  it('and non-ASCII text without a tag is left alone', () => {
+    expect(neutraliseEvidenceTags('〈证据〉')).toBe('〈证据〉');
+  });
+});
