@@ -215,3 +215,47 @@ describe('engine: transient retries, the delay', () => {
     expect(r.decisions[0]).toMatchObject({ from: 'CRITIQUE', to: 'HALTED', refs: ['max_calls'] });
   });
 });
+
+describe('engine: what a halt remembers and names', () => {
+  it('a provider found unusable keeps its first reason for the rest of the run', () => {
+    // anthropic rejects the proposer's key (AUTH); later the reviser, on anthropic too, reports a usage limit.
+    const d = withAgents({ proposer: { fallback: 'openai' } }).begin();
+    d.fail('AUTH', 'anthropic: HTTP 401');
+    d.reply(proposalBody('P1'));
+    d.reply(critiqueBody('P1', 'REVISE'));
+    expect(pending(d)).toMatchObject({ role: 'reviser', provider: 'anthropic' });
+    const r = d.fail('USAGE_LIMIT', 'anthropic: usage limit');
+    expect(r.state.unusableProviders).toEqual({ anthropic: 'AUTH' });
+    expect(d.decisions.at(-1)?.reason).toBe("fact-only report: the synthesizer's provider anthropic rejected its API key (AUTH)");
+  });
+
+  it("the reconciler's halt names no call: its decision refs nothing", () => {
+    const d = new BuildDriver(testConfig()).begin();
+    d.reply(proposalBody('P1'));
+    const r = d.step({ type: 'halt', reason: 'reconciler: nothing in flight' });
+    expect(r.decisions[0]).toEqual({ from: 'CRITIQUE', to: 'HALTED', reason: 'reconciler: nothing in flight', refs: [] });
+  });
+
+  it("a fresh closing call the budget refuses is not reused: the closing call is written after the halt, and knows it", () => {
+    // max_calls 4: R1 is the 4th call, the synthesizer's would be the 5th.
+    const d = new BuildDriver(testConfig({ budget: { max_calls: 4 } })).begin();
+    d.reply(proposalBody('P1'));
+    d.reply(critiqueBody('P1', 'ACCEPT'));
+    d.reply(implementationBody('P1'));
+    d.applied();
+    d.tests(testResult(0));
+    const r = d.reply(reviewBody('I1'));
+    expect(r.state.haltReason).toBe('max_calls reached: 4 of 4 calls used or in flight');
+    const s1 = pending(d);
+    expect(s1).toMatchObject({ role: 'synthesizer', label: 'S1', attempt: 1, repairOf: null });
+    expect(d.prompt()).toContain('max_calls reached: 4 of 4 calls used or in flight');
+  });
+
+  it('a repair or a retry takes no label of its own: only the call number moves', () => {
+    const d = new BuildDriver(testConfig()).begin();
+    const before = { ...d.state.counters };
+    d.invalid('claim: Required');
+    d.fail('SERVER_ERROR', 'anthropic: HTTP 500', { retryable: true });
+    expect(d.state.counters).toEqual({ ...before, call: before.call + 2 });
+  });
+});

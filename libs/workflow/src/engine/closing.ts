@@ -47,6 +47,7 @@ function unusableWhy<G extends string>(state: EngineState<G>, who: string, provi
  * in, which is where a resume starts) and run_halted. What follows is the caller's: the closing
  * call (halt), a fact-only close (the closing role itself failed), a needs_input stop.
  */
+// Stryker disable next-line ArrayDeclaration: every caller passes its refs (halt passes `opts.refs ?? []`), so the default is never used
 export function markHalted<G extends string>(step: ClosingStep<G>, haltedStage: G, reason: string, refs: string[] = []): void {
   step.state.haltReason = reason;
   step.go(haltedStage, reason, refs);

@@ -147,6 +147,19 @@ describe('engine: the one repair', () => {
     expect(r.state.haltReason).toBe('FAILED_SCHEMA: critic reply failed its schema twice: verdict: Invalid option');
   });
 
+  it("a repair's retry that comes back invalid is a schema failure twice: no fallback, the run halts", () => {
+    const base = testConfig();
+    const agents = { ...base.agents, critic: { ...base.agents.critic, fallback: 'anthropic' } } as Agents;
+    const d = new BuildDriver(testConfig({ agents })).begin();
+    d.reply(proposalBody('P1'));
+    d.invalid('verdict: Invalid option');
+    d.fail('SERVER_ERROR', 'xai: HTTP 500', { retryable: true });
+    expect(pending(d)).toMatchObject({ attempt: 2, retry: 1, provider: 'xai' });
+    const r = d.invalid('verdict: Invalid option', { nope: true }, { retry: 1 });
+    expect(r.events.map((e) => e.type)).not.toContain('provider_fallback');
+    expect(r.state.haltReason).toBe('FAILED_SCHEMA: critic reply failed its schema twice: verdict: Invalid option');
+  });
+
   it('a fallback equal to the role provider is never asked', () => {
     const base = testConfig();
     const agents = { ...base.agents, critic: { ...base.agents.critic, fallback: 'xai' } } as Agents;
@@ -180,6 +193,16 @@ describe('engine: stale replies change nothing', () => {
     expect(d.pendingCall).toBe(repair);
   });
 
+  it('a late delivery that lists earlier tries answers only through those tries, not through any', () => {
+    const d = new BuildDriver(testConfig()).begin();
+    const p1 = pending(d);
+    d.invalid('claim: Required');
+    const stale = finishedFor(p1, { parsed: proposalBody('P1'), retry: 1, priorAttempts: [{ id: 'run1-c0', error: 'x', errorCode: 'TIMEOUT' }] });
+    const r = d.step({ type: 'agent_call_finished', call: stale });
+    expect(r.events).toEqual([]);
+    expect(r.state.proposals).toEqual([]);
+  });
+
   it("in the panel, a reply under another id than the role's pending call changes nothing", () => {
     const d = new PanelDriver(testPanelConfig());
     d.start();
@@ -210,6 +233,17 @@ describe('engine: stale replies change nothing', () => {
 });
 
 describe('engine: the ledger counts agent calls only', () => {
+  it("a retry's step warns when its reservation crosses 80 %", () => {
+    // max_calls 5: P1, C1 and C1's first retry are 60 %; its second retry makes 80 %.
+    const d = new BuildDriver(testConfig({ budget: { max_calls: 5 } })).begin();
+    d.reply(proposalBody('P1'));
+    const first = d.fail('SERVER_ERROR', 'xai: HTTP 500', { retryable: true });
+    expect(first.events.map((e) => e.type)).toEqual(['agent_call_failed', 'agent_call_queued']);
+    const r = d.fail('SERVER_ERROR', 'xai: HTTP 500', { retryable: true, retry: 1 });
+    expect(r.events.map((e) => e.type)).toEqual(['agent_call_failed', 'agent_call_queued', 'budget_warning']);
+    expect(r.events.at(-1)?.payload).toMatchObject({ cap: 'max_calls', used: 4, limit: 5 });
+  });
+
   it('a step that only writes files or runs tests reserves no call: the 80 % warning comes with the call that crosses it', () => {
     // max_calls 5: P1, C1 and I1 are 60 %; the validator's R1 makes 80 %.
     const d = new BuildDriver(testConfig({ budget: { max_calls: 5 } })).begin();
