@@ -1,7 +1,7 @@
 import type { ProjectConfigInput } from '@roundtable/contracts';
 import { BuildDriver, critiqueBody, implementationBody, proposalBody, testConfig, testResult } from '../build/build-scenario.fixture';
 import type { AgentCallCommand, FinishedCall } from '../build/build-types';
-import { PanelDriver, testPanelConfig, verdictBody } from '../panel/panel-scenario.fixture';
+import { PanelDriver, panelHappyPath, testPanelConfig, verdictBody } from '../panel/panel-scenario.fixture';
 
 /**
  * Replies, through the workflows: the facts every reply reports, the one repair (with the bad
@@ -160,6 +160,16 @@ describe('engine: the one repair', () => {
     expect(r.state.haltReason).toBe('FAILED_SCHEMA: critic reply failed its schema twice: verdict: Invalid option');
   });
 
+  it.each(['RATE_LIMITED', 'SERVER_ERROR', 'NETWORK', 'TIMEOUT'])('%s the provider-worker will not retry → the fallback at once, not a halt', (code) => {
+    const base = testConfig();
+    const agents = { ...base.agents, critic: { ...base.agents.critic, fallback: 'anthropic' } } as Agents;
+    const d = new BuildDriver(testConfig({ agents })).begin();
+    d.reply(proposalBody('P1'));
+    const r = d.fail(code, `xai: ${code}`, { retryable: false });
+    expect(r.decisions[0].reason).toBe(`critic call on xai/grok-4 failed (${code}): xai: ${code}; asking the fallback provider anthropic/grok-4 instead`);
+    expect(pending(d)).toMatchObject({ role: 'critic', provider: 'anthropic', label: 'C1' });
+  });
+
   it('a fallback equal to the role provider is never asked', () => {
     const base = testConfig();
     const agents = { ...base.agents, critic: { ...base.agents.critic, fallback: 'xai' } } as Agents;
@@ -177,6 +187,28 @@ describe('engine: the one repair', () => {
     d.reply(proposalBody('P1'));
     const r = d.fail('X', 'xai: odd', { errorCode: null, retry: 1 });
     expect(r.decisions[0].reason).toBe('critic call on xai/grok-4 failed (ERROR) after 1 retry: xai: odd; asking the fallback provider anthropic/grok-4 instead');
+  });
+});
+
+describe('engine: only a failed call says its provider cannot answer', () => {
+  it('a completed reply carrying an AUTH code does not block its provider for the close', () => {
+    const d = new BuildDriver(testConfig()).begin();
+    const r = d.invalid('odd reply', { nope: true }, { errorCode: 'AUTH' });
+    expect(r.state.haltReason).toBe('proposer call failed (AUTH): odd reply');
+    expect(r.state.unusableProviders).toBeUndefined();
+    expect(pending(d)).toMatchObject({ role: 'synthesizer', provider: 'anthropic' });
+  });
+});
+
+describe("engine: a workflow's own failure handling comes first", () => {
+  it("a failed appeal re-score costs only that re-score: the done panel is not halted", () => {
+    const d = panelHappyPath();
+    d.appeal(['new evidence'], ['vc']);
+    const r = d.fail('vc', 'PROVIDER_ERROR', 'anthropic: bad body');
+    expect(r.events.map((e) => e.type)).not.toContain('run_halted');
+    expect(r.events).toContainEqual({ type: 'panel_warning', payload: expect.objectContaining({ kind: 'appeal_failed', judges: ['vc'] }) });
+    expect(r.state.status).toBe('done');
+    expect(r.state.haltReason).toBeNull();
   });
 });
 
