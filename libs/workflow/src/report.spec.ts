@@ -5,8 +5,13 @@ import { foldRepeatedCriteria } from './repeated-criteria';
 const audit = { calls: 8, failedCalls: 0, inputTokens: 12_000, outputTokens: 8_461, costUsd: null, seconds: 49 };
 
 describe('renderBuildReport', () => {
-  const d = happyPath();
-  const report = renderBuildReport({ state: d.state, decisions: d.decisions, audit });
+  // Built inside each test, not at collection time: a mutation run then knows which test covers what.
+  let d: BuildDriver;
+  let report: string;
+  beforeEach(() => {
+    d = happyPath();
+    report = renderBuildReport({ state: d.state, decisions: d.decisions, audit });
+  });
 
   it('titles the run and states the verdict', () => {
     expect(report.startsWith('# dd-demo — run run1\n')).toBe(true);

@@ -1,8 +1,12 @@
 import { RUN_EVENT_PAYLOADS } from '@roundtable/contracts';
-import { happyPath } from './build-scenario.fixture';
+import { happyPath, type BuildDriver } from './build-scenario.fixture';
 
 describe('a whole build run (seed §9)', () => {
-  const d = happyPath();
+  // Run inside each test, not at collection time: a mutation run then knows which test covers what.
+  let d: BuildDriver;
+  beforeEach(() => {
+    d = happyPath();
+  });
 
   it('walks the transition table in order and ends DONE', () => {
     expect(d.path).toEqual(['PROPOSE', 'CRITIQUE', 'REVISE', 'CRITIQUE', 'IMPLEMENT', 'TEST', 'FIX', 'TEST', 'REVIEW', 'SYNTHESIZE', 'DONE']);

@@ -47,6 +47,7 @@ function unusableWhy<G extends string>(state: EngineState<G>, who: string, provi
  * in, which is where a resume starts) and run_halted. What follows is the caller's: the closing
  * call (halt), a fact-only close (the closing role itself failed), a needs_input stop.
  */
+// Stryker disable next-line ArrayDeclaration: every caller passes its refs (halt passes `opts.refs ?? []`), so the default is never used
 export function markHalted<G extends string>(step: ClosingStep<G>, haltedStage: G, reason: string, refs: string[] = []): void {
   step.state.haltReason = reason;
   step.go(haltedStage, reason, refs);
@@ -106,6 +107,7 @@ export function closeWhenSettled<S extends EngineState<G>, R extends string, G e
   const agent = def.agentOf(step.state.config as S['config'], def.closing.role);
   const fallback = blocked && agent.fallback && agent.fallback !== provider ? agent.fallback : null;
   if (blocked && !fallback) return def.factOnly(step, blocked);
+  // Stryker disable next-line ConditionalExpression: with no fallback both checks below find nothing (no provider is named null), so `true` is the same; `false` is pinned by the closing specs
   if (fallback) {
     const fallbackBlocked = unusableWhy(step.state, 'its fallback provider', fallback);
     if (fallbackBlocked) return def.factOnly(step, `${blocked}, and ${fallbackBlocked}`);

@@ -45,6 +45,7 @@ export function repeatCall<R extends string, G extends string, K extends string>
     provider: to.provider,
     model: to.model,
     schemaName,
+    // Stryker disable next-line ConditionalExpression: `retry: undefined` is no retry (enqueue reads `spec.retry`), so `true` is the same; `false` is pinned by the retry specs
     ...(to.retry ? { retry: to.retry } : {}),
   };
 }

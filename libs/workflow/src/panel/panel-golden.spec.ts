@@ -110,7 +110,12 @@ describe('the panel golden set', () => {
 });
 
 describe.each(fixtures)('golden idea %s', (name, file, f) => {
-  const { d, used } = drive(name, file, f, { order: 'fifo' });
+  // Driven inside each test, not at collection time: a mutation run then knows which test covers what.
+  let d: PanelDriver;
+  let used: Record<string, number>;
+  beforeEach(() => {
+    ({ d, used } = drive(name, file, f, { order: 'fifo' }));
+  });
   const e = f.expect;
 
   it('replays without a guard failure, an exhausted role or a schema failure', () => {

@@ -129,6 +129,7 @@ describe('panel workflow: the reconciler halt', () => {
     const r = d.step({ type: 'halt', reason: 'second' });
     expect(r.state.status).toBe('halted');
     expect(r.state.moderator).toMatchObject({ partial: true, body: null });
+    expect(d.decisions.at(-1)?.reason).toBe('fact-only close: halted again while halted: second');
   });
 
   it('a finished panel ignores a halt', () => {
