@@ -13,7 +13,8 @@ for t in "${targets[@]}"; do
 done
 for t in "${targets[@]}"; do
   echo "--- mutate $t"
-  MUTATE_TARGET="$t" npx stryker run tools/mutation/stryker.config.mjs
+  # MUTATE_FORCE=1 re-tests every mutant (the incremental file can keep a stale result, e.g. of module-level code).
+  MUTATE_TARGET="$t" npx stryker run tools/mutation/stryker.config.mjs ${MUTATE_FORCE:+--force}
 done
 # One line per target: the score as the reports say it.
 node tools/mutation/summary.mjs "${targets[@]}"
