@@ -118,3 +118,14 @@ describe('live-only envelopes and the clock', () => {
     expect(v.startedAt).toBe(envelope('proposal_recorded', 4, undefined, 2).created_at);
   });
 });
+
+describe('a view that folded live tokens before the replay reached run_created', () => {
+  it('keeps the streaming turn and the clock of the first envelope it folded, and is queued', () => {
+    const live = foldRunEvent(emptyRunView(), delta(12, 'The moat'));
+    const v = foldRunEvent(live, envelope('run_created', 1, { project: 'swapboard', workflow: 'panel' }));
+    expect(v).toMatchObject({ status: 'queued', workflow: 'panel', lastSequence: 1, startedAt: live.startedAt });
+    expect(v.startedAt).not.toBe(envelope('run_created', 1).created_at);
+    expect(v.panel!.debate).toEqual([expect.objectContaining({ speaker: 'vc', message: 'The moat', streaming: true })]);
+    expect(v.panel!.judges).toHaveLength(5);
+  });
+});
