@@ -129,3 +129,12 @@ describe('a view that folded live tokens before the replay reached run_created',
     expect(v.panel!.judges).toHaveLength(5);
   });
 });
+
+describe('a follow from ?after= that sees only the end of a panel run', () => {
+  it('opens the panel part with the five judges and the completion', () => {
+    const completion = { recommendation: 'ITERATE' as const, synthesis: null, partial: false, quality: null, low_confidence: true, scores: { vc: 5 }, warnings: [] };
+    const v = foldRunEvents([envelope('run_completed', 30, { status: 'done', verdict: 'ITERATE', confidence: 0.4, panel: completion })]);
+    expect(v.panel!.completion).toEqual(completion);
+    expect(v.panel!.judges.map((j) => j.judge)).toEqual(['vc', 'engineer', 'pm', 'customer', 'competitor']);
+  });
+});
