@@ -458,8 +458,12 @@ describe('GET /v1/runs/:id/files', () => {
   it("never reads the workspace: a link on disk to /etc/passwd, and a file only on disk, are not the run's", async () => {
     const link = await file('passwd.py');
     expect(link.status).toBe(404);
+    expect(link.json.error).toBe('file_not_found');
     expect(link.text).not.toContain('root:');
-    expect((await file('ondisk.py')).text).not.toContain('ON DISK');
+    const onDisk = await file('ondisk.py');
+    expect(onDisk.status).toBe(404);
+    expect(onDisk.json.error).toBe('file_not_found');
+    expect(onDisk.text).not.toContain('ON DISK');
   });
 
   it("404s another run's file asked for under this run's id", async () => {

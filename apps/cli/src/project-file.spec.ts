@@ -148,6 +148,12 @@ describe('the examples', () => {
     expect(JSON.stringify(posted)).not.toContain('${');
     // As the api reads it: variables refused; keys "set" so only the file itself is judged.
     const keys = { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', XAI_API_KEY: 'k', GEMINI_API_KEY: 'k' };
-    expect(() => loadAnyProjectConfig(posted, { env: keys, variables: 'refuse' })).not.toThrow();
+    const cfg = loadAnyProjectConfig(posted, { env: keys, variables: 'refuse' });
+    // What the file says is what was loaded: its project, workflow and providers.
+    expect(cfg.project).toBe(posted.project);
+    expect(cfg.project).toMatch(/\S/);
+    expect(cfg.workflow).toBe(posted.workflow ?? 'build');
+    expect(Object.keys(cfg.providers).sort()).toEqual(Object.keys(posted.providers as object).sort());
+    expect(Object.keys(cfg.providers).length).toBeGreaterThan(0);
   });
 });

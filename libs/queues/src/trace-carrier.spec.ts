@@ -5,6 +5,7 @@ import { inMemoryTracing, inTestSpan } from '@roundtable/testing';
 describe('the trace context a job carries', () => {
   describe('with tracing off (no provider registered)', () => {
     it('carries nothing, and leaves the payload as it was', async () => {
+      expect.assertions(2);
       const payload = { runId: 'run_1' };
       await inTestSpan('no-op', async () => {
         expect(currentTraceCarrier()).toBeUndefined();
@@ -19,6 +20,7 @@ describe('the trace context a job carries', () => {
     afterEach(() => tracing.stop());
 
     it('puts the active span in a W3C traceparent, and a span started in the carried context is its child', async () => {
+      expect.assertions(5);
       const sent = await inTestSpan('sender', async (span) => {
         const payload = withTraceCarrier({ runId: 'run_1' });
         const { traceId, spanId } = span.spanContext();
@@ -36,6 +38,7 @@ describe('the trace context a job carries', () => {
     });
 
     it('keeps a payload that already carries a context (an outbox row written by another span)', async () => {
+      expect.assertions(1);
       const carried = { runId: 'run_1', trace: { traceparent: `00-${'a'.repeat(32)}-${'b'.repeat(16)}-01` } };
       await inTestSpan('resender', async () => expect(withTraceCarrier(carried)).toBe(carried));
     });

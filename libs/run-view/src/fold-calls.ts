@@ -85,6 +85,7 @@ export function foldCallEvent(view: RunView, ev: RunEventEnvelope): RunView | nu
       }));
       return { ...view, calls, usage: counted ? view.usage : countEnded(view.usage, { tokens: 0, costUsd: null, failed: true }) };
     }
+    // Stryker disable next-line ConditionalExpression: emptied, the switch ends and the function returns undefined, which the reducer's `??` chain treats as null
     default:
       return null;
   }

@@ -31,6 +31,7 @@ const scoresOnto = (cards: JudgeCard[], scores: Partial<Record<JudgeRole, number
 
 /** The panel workflow's events. null: not one of them. */
 export function foldPanelEvent(view: RunView, ev: RunEventEnvelope): RunView | null {
+  // Stryker disable next-line ConditionalExpression: `if (false)` cannot change the result, the switch's default returns null for every other type (`if (true)` is killed)
   if (!PANEL_EVENT_TYPES.has(ev.type)) return null;
   const panel = view.panel ?? emptyPanelView();
   switch (ev.type) {
@@ -48,6 +49,7 @@ export function foldPanelEvent(view: RunView, ev: RunEventEnvelope): RunView | n
     case 'roast_panel_completed': {
       const p = ev.payload as P<'roast_panel_completed'>;
       const quality = p.quality ?? null;
+      // Stryker disable next-line ArrayDeclaration: the fallback is read only without a quality check, and names no judge either way
       const weak = new Set<string>(quality?.weak_judges ?? []);
       const judges = scoresOnto(panel.judges, p.scores).map((c) => ({
         ...c,
@@ -105,6 +107,7 @@ export function foldPanelEvent(view: RunView, ev: RunEventEnvelope): RunView | n
       else appeals.push({ judges: p.judges, before: p.previous ?? {}, caps: null, ...done, sequence: ev.sequence });
       return withPanel(view, { appeals, judges: scoresOnto(panel.judges, p.scores) });
     }
+    // Stryker disable next-line ConditionalExpression: unreachable (the gate above lets only the types with a case through), and emptied it returns undefined, which the reducer's `??` treats as null
     default:
       return null;
   }

@@ -60,6 +60,7 @@ function foldRunLifecycle(view: RunView, ev: RunEventEnvelope): RunView {
     case 'run_created': {
       const p = ev.payload as P<'run_created'>;
       const panel = hasPanelView(p.workflow) ? (view.panel ?? emptyPanelView()) : view.panel;
+      // Stryker disable next-line ConditionalExpression: run_created is sequence 1 and no live-only envelope sets a status, so the status is still 'unknown' here (`false` is killed)
       return { ...view, project: p.project, workflow: p.workflow, status: view.status === 'unknown' ? 'queued' : view.status, startedAt: view.startedAt ?? ev.created_at, panel };
     }
     case 'run_started': {

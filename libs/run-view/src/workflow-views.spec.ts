@@ -15,3 +15,16 @@ describe("run-view's workflow registry", () => {
     expect(workflowOfView({ ...emptyRunView(), panel: emptyPanelView() })).toBe('panel');
   });
 });
+
+describe("run-view's workflow registry under a polluted prototype", () => {
+  it('reads only its own entries: an inherited panelView opens nothing', () => {
+    Object.defineProperty(Object.prototype, 'panelView', { value: true, configurable: true, writable: true });
+    try {
+      for (const w of ['toString', '__proto__', 'constructor', 'experiment', 'build']) expect({ w, panel: hasPanelView(w) }).toEqual({ w, panel: false });
+      expect(hasPanelView('panel')).toBe(true);
+      expect(workflowOfView({ ...emptyRunView(), panel: emptyPanelView() })).toBe('panel');
+    } finally {
+      delete (Object.prototype as { panelView?: unknown }).panelView;
+    }
+  });
+});

@@ -196,9 +196,14 @@ describe('DockerTestRunner (real Docker)', () => {
     try {
       const res = await runner.run({ workspace: ws, command: "env; tr '\\0' '\\n' < /proc/1/environ", timeoutMs: 30_000 });
       expect(res.exit_code).toBe(0);
+      // The command ran and printed the environment (an empty output would pass the checks below):
+      // both listings, env's and PID 1's, show every variable the runner sets.
+      const lines = res.output.split('\n');
+      for (const e of SANDBOX_CONTAINER_ENV) expect({ e, times: lines.filter((l) => l === e).length }).toEqual({ e, times: 2 });
       expect(res.output).not.toContain('sk-int-must-not-leak');
       expect(res.output).not.toContain('API_KEY');
-      const names = new Set(res.output.split('\n').filter((l) => l.includes('=')).map((l) => l.split('=')[0]));
+      const names = new Set(lines.filter((l) => l.includes('=')).map((l) => l.split('=')[0]));
+      expect(names.size).toBeGreaterThanOrEqual(SANDBOX_CONTAINER_ENV.length);
       // Ours, plus what the shell itself sets.
       const allowed = new Set([...SANDBOX_CONTAINER_ENV.map((e) => e.split('=')[0]), 'HOSTNAME', 'PWD', 'SHLVL', 'OLDPWD']);
       expect([...names].filter((n) => !allowed.has(n))).toEqual([]);

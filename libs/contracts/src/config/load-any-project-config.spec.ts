@@ -96,7 +96,12 @@ describe('loadAnyProjectConfig', () => {
     raw.providers = { replay: { type: 'replay', cassette: '/c.yaml' }, claude: { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' } };
     raw.moderator = { provider: 'claude', model: 'sonnet' };
     for (const j of Object.values(raw.judges as Record<string, { model: string }>)) j.model = 'm1';
-    expect(() => loadAnyProjectConfig(raw, { env: {}, variables: 'refuse' })).not.toThrow();
+    const cfg = loadAnyProjectConfig(raw, { env: {}, variables: 'refuse' });
+    expect(isPanelConfig(cfg)).toBe(true);
+    if (!isPanelConfig(cfg)) return;
+    expect(cfg.moderator).toMatchObject({ provider: 'claude', model: 'sonnet' });
+    expect(cfg.providers.claude).toMatchObject({ type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' });
+    expect(Object.values(cfg.judges).map((j) => `${j.provider}/${j.model}`)).toEqual(Array(JUDGES.length).fill('replay/m1'));
   });
 
   it('refuses a relative cassette when there is no baseDir (a config posted to the API)', () => {

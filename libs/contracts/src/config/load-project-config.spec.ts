@@ -154,7 +154,9 @@ permissions:
   it('does not require the key of a provider no agent uses', () => {
     const cfg = base();
     cfg.providers.anthropic = { type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' };
-    expect(() => loadProjectConfig(cfg, { env: {} })).not.toThrow();
+    const loaded = loadProjectConfig(cfg, { env: {} });
+    expect(loaded.providers.anthropic).toMatchObject({ type: 'anthropic', api_key_env: 'ANTHROPIC_API_KEY' });
+    expect(new Set(Object.values(loaded.agents).map((a) => a.provider))).toEqual(new Set(['replay']));
   });
 
   it('accepts a used provider whose key is set', () => {

@@ -637,10 +637,20 @@ describe('panel prompt templates', () => {
     ]);
   });
 
-  it('decidePanel is deterministic: the same state and event give the same result', () => {
-    const d = started();
-    const a = decidePanel(d.state, { type: 'cancel' }, { templates: TEST_PANEL_TEMPLATES });
-    const b = decidePanel(d.state, { type: 'cancel' }, { templates: TEST_PANEL_TEMPLATES });
+  it('decidePanel is deterministic: equal states and events, held apart, give equal results and are left untouched', () => {
+    const one = started();
+    const two = started();
+    expect(two.state).not.toBe(one.state);
+    expect(two.state).toEqual(one.state);
+    const before = structuredClone(one.state);
+    const a = decidePanel(one.state, { type: 'cancel', reason: 'stop' }, { templates: TEST_PANEL_TEMPLATES });
+    const b = decidePanel(two.state, { type: 'cancel', reason: 'stop' }, { templates: TEST_PANEL_TEMPLATES });
     expect(a).toEqual(b);
+    // Not a trivially equal pair: the cancel did something, and neither input was changed by it.
+    expect(a.state.status).toBe('cancelled');
+    expect(a.events).toEqual([{ type: 'run_cancelled', payload: { reason: 'stop' } }]);
+    expect(one.state).toEqual(before);
+    expect(two.state).toEqual(before);
+    expect(before.status).toBe('running');
   });
 });
