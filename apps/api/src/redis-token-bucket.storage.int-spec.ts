@@ -47,20 +47,20 @@ describe('RedisTokenBucketStorage', () => {
   it('refills one token every ttl / limit, up to the limit and never beyond', async () => {
     const storage = new RedisTokenBucketStorage(redis);
     const key = `${prefix}:fast`;
-    // 10 in 2 s: a token every 200 ms.
-    for (let i = 0; i < 10; i++) expect((await storage.increment(key, 2_000, 10, 0, 'writes')).isBlocked).toBe(false);
-    const refused = await storage.increment(key, 2_000, 10, 0, 'writes');
+    // 10 in 4 s: a token every 400 ms (wide enough that a busy CI machine's timer drift, ±200 ms, lands on the same count).
+    for (let i = 0; i < 10; i++) expect((await storage.increment(key, 4_000, 10, 0, 'writes')).isBlocked).toBe(false);
+    const refused = await storage.increment(key, 4_000, 10, 0, 'writes');
     expect(refused).toMatchObject({ isBlocked: true, timeToBlockExpire: 1 });
 
-    await sleep(500);
+    await sleep(1_000);
     const afterRefill = [];
-    for (let i = 0; i < 3; i++) afterRefill.push((await storage.increment(key, 2_000, 10, 0, 'writes')).isBlocked);
-    // Two and a half tokens came back in 500 ms: two writes are taken, the third is not.
+    for (let i = 0; i < 3; i++) afterRefill.push((await storage.increment(key, 4_000, 10, 0, 'writes')).isBlocked);
+    // Two and a half tokens came back in 1 s: two writes are taken, the third is not.
     expect(afterRefill).toEqual([false, false, true]);
 
-    await sleep(2_100);
+    await sleep(4_200);
     const afterFull = [];
-    for (let i = 0; i < 11; i++) afterFull.push((await storage.increment(key, 2_000, 10, 0, 'writes')).isBlocked);
+    for (let i = 0; i < 11; i++) afterFull.push((await storage.increment(key, 4_000, 10, 0, 'writes')).isBlocked);
     expect(afterFull.filter((blocked) => !blocked)).toHaveLength(10);
     expect(afterFull[10]).toBe(true);
   });
