@@ -178,7 +178,7 @@ export function RunPage({ runId }: { runId: string }) {
       <Timeline view={view} runId={runId} />
       <Budget view={view} detail={detailValue} />
       {records.state === 'error' && view.lastSequence > 0 && <p className="muted">The run&apos;s records could not be loaded ({errorText(records.error)}); the page shows what the events say.</p>}
-      {workflow && <workflow.Sections view={view} records={rec} runId={runId} diff={ended ? diff : null} />}
+      {workflow && <workflow.Sections view={view} records={rec?.workflow === workflow.name ? rec : null} runId={runId} diff={ended ? diff : null} />}
       <Report report={ended ? report : null} />
     </div>
   );

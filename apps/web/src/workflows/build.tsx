@@ -9,7 +9,8 @@ const RESUME_STAGES = ['PROPOSE', 'CRITIQUE', 'REVISE', 'IMPLEMENT', 'TEST', 'FI
 
 /** The build on the workbench: its records and diff, every cap, a resume from a chosen stage. */
 export const buildWebWorkflow: WebWorkflow = {
-  Sections: ({ view, records, runId, diff }) => <BuildSections view={view} records={records?.workflow === 'build' ? (records as BuildRecords) : null} runId={runId} diff={diff} />,
+  name: 'build',
+  Sections: ({ view, records, runId, diff }) => <BuildSections view={view} records={records as BuildRecords | null} runId={runId} diff={diff} />,
   hasDiff: true,
   caps: CAP_FIELDS.map((f) => f.name),
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.build), fromStages: RESUME_STAGES },

@@ -7,7 +7,7 @@ import type { Async } from '../components/use-async';
 /** What the run page hands a workflow's sections. */
 export interface SectionsProps {
   view: RunView;
-  /** GET /v1/runs/:id/records once loaded (the sections keep only their own workflow's). */
+  /** GET /v1/runs/:id/records once loaded, and only when they are this workflow's (the page checks them against `name`). */
   records: RunRecords | null;
   runId: string;
   /** The run branch's diff, once the run has ended (a workflow with hasDiff only). */
@@ -27,6 +27,8 @@ export interface WebResume {
  * workflow (findWebWorkflow) instead of comparing `view.workflow` with a name.
  */
 export interface WebWorkflow {
+  /** The run's `workflow` this entry is for (its records carry the same name). */
+  name: string;
   /** The run page's sections for this workflow's records (between Budget and Report). */
   Sections: (props: SectionsProps) => ReactNode;
   /** The run writes a branch, so the page fetches its diff once it has ended. */
