@@ -348,13 +348,48 @@ describe('loadProjectConfig: files that are refused', () => {
     );
   });
 
+  describe('gates and merge (people in the loop)', () => {
+    const withRepo = () => ({ ...base(), repo: '/srv/repos/app' });
+    it('loads the criteria and merge gates with a merge target; strategy defaults to merge', () => {
+      const cfg = loadProjectConfig({ ...withRepo(), approvals: ['criteria', 'merge'], merge: { into: 'main' } }, { env: {} });
+      expect(cfg.approvals).toEqual(['criteria', 'merge']);
+      expect(cfg.merge).toEqual({ into: 'main', strategy: 'merge' });
+      expect(cfg.on_needs_evidence).toBe('end');
+    });
+    it('has no gates by default', () => {
+      expect(loadProjectConfig(base(), { env: {} }).approvals).toEqual([]);
+    });
+    it('refuses the merge gate without merge.into, naming the fix', () => {
+      expect(issueAt(issuesOf({ ...withRepo(), approvals: ['merge'] }), 'merge').message).toMatch(/add merge: \{ into: main \}/);
+    });
+    it('refuses autonomy 3 without merge, naming autonomy 2 as the other way', () => {
+      expect(issueAt(issuesOf({ ...withRepo(), autonomy: 3 }), 'merge').message).toMatch(/autonomy 3 merges a solved run.*autonomy: 2/);
+    });
+    it('refuses merge on a greenfield run (no repo)', () => {
+      expect(issueAt(issuesOf({ ...base(), repo: undefined, merge: { into: 'main' } }), 'merge.into').message).toMatch(/greenfield run \(no repo\) offers its branch as a bundle/);
+    });
+    it('refuses a gate the autonomy level never reaches', () => {
+      expect(issueAt(issuesOf({ ...withRepo(), autonomy: 1, approvals: ['criteria'] }), 'approvals').message).toMatch(/autonomy 1 never does/);
+    });
+    it('refuses a gate that is not one, naming the gates there are', () => {
+      expect(issueAt(issuesOf({ ...withRepo(), approvals: ['deploy'] }), 'approvals.0').message).toBe('a gate is one of criteria, merge');
+    });
+    it('refuses a gate named twice', () => {
+      expect(issueAt(issuesOf({ ...withRepo(), approvals: ['criteria', 'criteria'] }), 'approvals').message).toBe('gate criteria is named twice; name each gate once');
+    });
+    it.each(['-x', 'a..b', 'has space'])('refuses merge.into %p, saying what a branch name is', (into) => {
+      expect(issueAt(issuesOf({ ...withRepo(), merge: { into } }), 'merge.into').message).toMatch(/is a branch name such as main/);
+    });
+  });
+
   it('refuses a config with no providers', () => {
     expect(issueAt(issuesOf({ ...base(), providers: {} }), 'providers').message).toMatch(/at least one provider/);
   });
 
   it.each([
-    ['autonomy', 3],
+    ['autonomy', 4],
     ['workflow', 'debate'],
+    ['on_needs_evidence', 'ignore'],
     ['on_unresolved', 'ignore'],
   ])('refuses %s = %p', (field, value) => {
     expect(issuesOf({ ...base(), [field]: value }).map((i) => i.path)).toEqual([field]);

@@ -133,6 +133,7 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'] | null, issues: 
     }
   }
   checkAgentMode(cfg, issues);
+  checkMerge(cfg, issues);
   for (const name of env ? usedProviders : []) {
     const pc = cfg.providers[name];
     if ('api_key_env' in pc && !env?.[pc.api_key_env]) {
@@ -142,6 +143,32 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'] | null, issues: 
       });
     }
   }
+}
+
+/**
+ * A merge needs somewhere to merge into: the `merge` gate and autonomy 3 merge the run branch
+ * into `merge.into` of the project's `repo`. A greenfield run (no repo) has no original, so its
+ * branch is offered as a bundle and a patch instead, never merged.
+ */
+function checkMerge(cfg: ProjectConfig, issues: ConfigIssue[]): void {
+  const merging = cfg.approvals.includes('merge') || cfg.autonomy === 3;
+  if (cfg.approvals.includes('merge') && !cfg.merge) {
+    issues.push({ path: 'merge', message: 'approvals names the merge gate, but merge is not set; add merge: { into: main } (the branch to merge into), or drop merge from approvals' });
+  }
+  if (cfg.autonomy === 3 && !cfg.merge) {
+    issues.push({ path: 'merge', message: 'autonomy 3 merges a solved run by itself, but merge is not set; add merge: { into: main }, or use autonomy: 2' });
+  }
+  if (cfg.merge && !cfg.repo) {
+    issues.push({ path: 'merge.into', message: 'merge needs a repo to merge into; a greenfield run (no repo) offers its branch as a bundle and a patch instead: drop merge, or set repo' });
+  }
+  if (cfg.approvals.includes('criteria') && cfg.autonomy < 2) {
+    issues.push({ path: 'approvals', message: `the criteria gate waits before implementing, which autonomy ${cfg.autonomy} never does; drop criteria from approvals, or use autonomy: 2` });
+  }
+  if (merging && cfg.autonomy < 2) {
+    issues.push({ path: 'approvals', message: `the merge gate waits before merging, which autonomy ${cfg.autonomy} never does (nothing is implemented); drop merge from approvals, or use autonomy: 2` });
+  }
+  const dupes = cfg.approvals.filter((g, i) => cfg.approvals.indexOf(g) !== i);
+  if (dupes.length) issues.push({ path: 'approvals', message: `gate ${dupes[0]} is named twice; name each gate once` });
 }
 
 /** The CLIs that can work as an agent inside the worktree (their own tools on, writes confined to it). */

@@ -156,6 +156,25 @@ export const RolePermission = z
   .object({ workspace: z.enum(['none', 'read', 'write']), run_tests: z.boolean().default(false) })
   .strict();
 
+/**
+ * People in the loop (issue 21): the gates a build run waits at for a person with the `approve`
+ * role — `criteria` once the acceptance criteria are locked (before anything is implemented),
+ * `merge` before the run branch is merged into the original repository.
+ */
+export const BUILD_GATES = ['criteria', 'merge'] as const;
+export const BuildGate = z.enum(BUILD_GATES, { message: `a gate is one of ${BUILD_GATES.join(', ')}` });
+export type BuildGate = z.infer<typeof BuildGate>;
+
+/** How an approved run branch enters the original repository: never forced. */
+export const MergeConfig = z
+  .object({
+    /** The branch of the original repository the run branch is merged into. */
+    into: z.string().min(1, 'merge.into names the branch to merge into, e.g. main').regex(/^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]+$/, 'merge.into is a branch name such as main or release/1.2 (letters, digits, . _ / -; no "..", not starting with "-")'),
+    strategy: z.enum(['ff', 'merge', 'squash']).default('merge'),
+  })
+  .strict();
+export type MergeConfig = z.infer<typeof MergeConfig>;
+
 export const ProjectConfig = z
   .object({
     workflow: z.enum(['build']).default('build'),
@@ -164,7 +183,16 @@ export const ProjectConfig = z
     requirements: z.array(z.string().min(1)).default([]),
     /** Any directory or git repository; omitted for a greenfield run. */
     repo: z.string().min(1).nullish(),
-    autonomy: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(2),
+    /** 0 advise, 1 propose, 2 write to the workspace and run tests, 3 also merge a solved run without a person. */
+    autonomy: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).default(2),
+    /** Where the run waits for a person's approval (BUILD_GATES); none by default. */
+    approvals: z.array(BuildGate).default([]),
+    /** A wait at a gate longer than this ends the run as halted, with the reason; unset: it waits as long as it takes. */
+    approval_timeout_s: z.number().positive().optional(),
+    /** Where an approved (or, at autonomy 3, solved) run branch is merged; unset: the branch is left for a person. */
+    merge: MergeConfig.optional(),
+    /** NEEDS_EVIDENCE / NEEDS_EXPERIMENT from the critic: `end` the run with an open question (default), or `ask` a person and wait for the answer. */
+    on_needs_evidence: z.enum(['end', 'ask']).default('end'),
     budget: BudgetConfig.default(BudgetConfig.parse({})),
     providers: z.record(ProviderName, ProviderConfig).refine((p) => Object.keys(p).length > 0, 'at least one provider is required'),
     agents: z.object(Object.fromEntries(BuildRole.options.map((r) => [r, AgentConfig])) as Record<BuildRole, typeof AgentConfig>).strict(),

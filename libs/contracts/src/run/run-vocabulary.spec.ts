@@ -2,7 +2,7 @@ import { BuildRole, RunStatus, Stage, TERMINAL_RUN_STATUSES } from './run-vocabu
 
 describe('run vocabulary', () => {
   it('has the seed §8 stages in order', () => {
-    expect(Stage.options).toEqual(['INIT', 'PROPOSE', 'CRITIQUE', 'REVISE', 'IMPLEMENT', 'TEST', 'FIX', 'REVIEW', 'SYNTHESIZE', 'DONE', 'HALTED']);
+    expect(Stage.options).toEqual(['INIT', 'PROPOSE', 'CRITIQUE', 'REVISE', 'IMPLEMENT', 'TEST', 'FIX', 'REVIEW', 'SYNTHESIZE', 'MERGE', 'DONE', 'HALTED']);
   });
 
   it('has the six build roles', () => {

@@ -11,13 +11,15 @@ export const Stage = z.enum([
   'FIX',
   'REVIEW',
   'SYNTHESIZE',
+  /** Merging the run branch into the original repository (after the merge gate, or at autonomy 3). */
+  'MERGE',
   'DONE',
   'HALTED',
 ]);
 export type Stage = z.infer<typeof Stage>;
 
-/** What a client sees in GET /v1/runs/:id. */
-export const RunStatus = z.enum(['queued', 'running', 'done', 'halted', 'needs_input', 'cancelled', 'failed']);
+/** What a client sees in GET /v1/runs/:id. `awaiting_approval`: waiting at a gate for a person (not terminal; holds no worker). */
+export const RunStatus = z.enum(['queued', 'running', 'awaiting_approval', 'done', 'halted', 'needs_input', 'cancelled', 'failed']);
 export type RunStatus = z.infer<typeof RunStatus>;
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['done', 'halted', 'needs_input', 'cancelled', 'failed'];
 
