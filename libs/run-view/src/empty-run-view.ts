@@ -36,6 +36,7 @@ export function emptyRunView(runId: string | null = null): RunView {
     openQuestions: [],
     notices: [],
     build: emptyBuild(),
+    people: { gate: null, decisions: [], answers: [], merge: null },
     panel: null,
   };
 }

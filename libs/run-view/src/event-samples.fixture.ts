@@ -54,6 +54,12 @@ export const SAMPLE_PAYLOADS: { [T in RunEventType]: RunEventPayload<T> } = {
   run_cancelled: { reason: 'asked by alice' },
   run_resumed: { at: 'CRITIQUE', rerun: false, caps: { max_calls: 30 } },
   provider_fallback: { role: 'critic', from: 'openai', to: 'anthropic', reason: 'AUTH' },
+  approval_requested: { gate: 'criteria', subject: { criteria: [{ id: 'AC1', text: 'empty series returns 0.0' }] } },
+  approval_given: { gate: 'criteria', approver: 'alice', note: 'AC1 reworded', edits: { added: [], dropped: [], reworded: [{ id: 'AC1', from: 'empty series returns 0.0', to: 'an empty series returns 0.0' }] } },
+  approval_refused: { gate: 'merge', approver: 'alice', note: 'not now' },
+  question_answered: { question_id: 'Q1', answered_by: 'alice', answer: 'use the absolute drawdown' },
+  merge_completed: { into: 'main', strategy: 'merge', commit: 'abc1234', previous: 'def4567' },
+  merge_refused: { reason: 'the original has uncommitted changes: dd.py', code: 'dirty' },
   judges_dispatched: { judges: ['vc', 'engineer', 'pm', 'customer', 'competitor'], round: 0 },
   judge_verdict_completed: { judge: 'vc', verdict: judgeVerdict('vc', 4), completed: 1, total: 5 },
   roast_panel_completed: {

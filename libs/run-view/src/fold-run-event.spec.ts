@@ -76,6 +76,12 @@ const CASES: { [T in RunEventType]: () => void } = {
     expect(v.resumes).toEqual([{ at: 'CRITIQUE', rerun: false, caps: { max_calls: 30 }, sequence: 3 }]);
     expect(v.halts).toHaveLength(1);
   },
+  approval_requested: () => expect(fold('approval_requested')).toMatchObject({ status: 'awaiting_approval', people: { gate: { name: 'criteria' } } }),
+  approval_given: () => expect(fold('approval_given').people.decisions).toHaveLength(1),
+  approval_refused: () => expect(fold('approval_refused').people.decisions[0].decision).toBe('reject'),
+  question_answered: () => expect(fold('question_answered').people.answers).toHaveLength(1),
+  merge_completed: () => expect(fold('merge_completed').people.merge?.merged).toBe(true),
+  merge_refused: () => expect(fold('merge_refused').people.merge?.code).toBe('dirty'),
   provider_fallback: () => expect(fold('provider_fallback').notices).toEqual([{ kind: 'provider_fallback', sequence: 1, payload: SAMPLE_PAYLOADS.provider_fallback }]),
   judges_dispatched: () => expect(panelRun('judges_dispatched').panel!.judges.map((j) => j.state)).toEqual(['dispatched', 'dispatched', 'dispatched', 'dispatched', 'dispatched']),
   judge_verdict_completed: () => {

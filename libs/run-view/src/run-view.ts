@@ -42,11 +42,38 @@ export interface RunView {
   openQuestions: RunEventPayload<'open_question_raised'>[];
   notices: RunNotice[];
   build: BuildView;
+  /** Gates, decisions, answers and the merge: people in the loop, for any workflow. */
+  people: PeopleView;
   /** null until the run is known to be a panel (run_created says so, or a panel event arrives). */
   panel: PanelView | null;
 }
 
-export type RunViewStatus = 'unknown' | 'queued' | 'running' | 'done' | 'halted' | 'needs_input' | 'cancelled' | 'failed';
+export type RunViewStatus = 'unknown' | 'queued' | 'running' | 'awaiting_approval' | 'done' | 'halted' | 'needs_input' | 'cancelled' | 'failed';
+
+export interface PeopleView {
+  /** The gate the run waits at now, and what the approver looks at; null when it waits at none. */
+  gate: { name: string; subject: Record<string, unknown>; sequence: number } | null;
+  /** Every approval or refusal, in order. */
+  decisions: {
+    gate: string;
+    decision: 'approve' | 'reject';
+    approver: string;
+    note: string | null;
+    edits: RunEventPayload<'approval_given'>['edits'] | null;
+    sequence: number;
+  }[];
+  answers: { questionId: string; answeredBy: string; answer: string; sequence: number }[];
+  /** The merge of the run branch: done (merged) or refused with the reason; null while none was tried. */
+  merge: {
+    merged: boolean;
+    into: string | null;
+    strategy: string | null;
+    commit: string | null;
+    reason: string | null;
+    code: string | null;
+    sequence: number;
+  } | null;
+}
 
 export interface StageEntry {
   stage: string;

@@ -117,6 +117,27 @@ export const RUN_EVENT_PAYLOADS = {
   run_failed: z.object({ reason: z.string() }),
   run_cancelled: z.object({ reason: z.string().nullish() }),
   run_resumed: z.object({ at: RunStage, rerun: z.boolean(), caps: z.record(z.string(), z.number()) }),
+  // People in the loop (issue 21): gates, answers, merge.
+  /** The run waits at `gate` for a person with the approve role; `subject` is what to look at. */
+  approval_requested: z.object({ gate: z.string(), subject: z.record(z.string(), z.unknown()) }),
+  /** `edits`: what the approver changed of the criteria at the criteria gate (absent: approved as they were). */
+  approval_given: z.object({
+    gate: z.string(),
+    approver: z.string(),
+    note: z.string().nullish(),
+    edits: z
+      .object({
+        added: z.array(AcceptanceCriterion),
+        dropped: z.array(AcceptanceCriterion),
+        reworded: z.array(z.object({ id: z.string(), from: z.string(), to: z.string() })),
+      })
+      .optional(),
+  }),
+  approval_refused: z.object({ gate: z.string(), approver: z.string(), note: z.string().nullish() }),
+  question_answered: z.object({ question_id: z.string(), answered_by: z.string(), answer: z.string() }),
+  merge_completed: z.object({ into: z.string(), strategy: z.string(), commit: z.string(), previous: z.string() }),
+  /** Nothing was merged, and the original is as it was: `reason` says why (a check that failed, a conflict, a dirty tree …). */
+  merge_refused: z.object({ reason: z.string(), code: z.string() }),
   /** A role's call moved to its configured fallback provider after its own failed (a recorded decision). */
   provider_fallback: z.object({ role: z.string(), from: z.string(), to: z.string(), reason: z.string() }),
 

@@ -49,6 +49,20 @@ export const JOBS = {
      * step moved it since.
      */
     'run.halt': RunRef.extend({ reason: z.string().min(1), seenMs: z.number().int() }),
+    /**
+     * A person's decision at the gate the run waits at (`approver`: the api token's name).
+     * `criteria`: the criteria as approved at the criteria gate, when the approver edited them
+     * (an entry without an id is new; a locked id left out is dropped).
+     */
+    'run.approve': RunRef.extend({
+      gate: z.string().min(1),
+      decision: z.enum(['approve', 'reject']),
+      note: z.string().nullable(),
+      approver: z.string().min(1),
+      criteria: z.array(z.object({ id: z.string().min(1).optional(), text: z.string().min(1) })).optional(),
+    }),
+    /** A person's answer to an open question (Q1 …) of the run. */
+    'run.answer': RunRef.extend({ questionId: z.string().min(1), answer: z.string().min(1), answeredBy: z.string().min(1) }),
     /** A finished panel's one appeal: new evidence, re-scored by the named judges; caps raised first, if given. */
     'run.appeal': RunRef.extend({
       evidence: z.array(z.string().min(1)).min(1),
@@ -64,6 +78,8 @@ export const JOBS = {
     'workspace.apply': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),
     /** Read the files a role asked for (reading before writing); the op row holds the paths. */
     'workspace.read': RunRef.extend({ opId: z.string().min(1) }),
+    /** Merge the run branch into the original repository; the op row holds the target and strategy. */
+    'workspace.merge': RunRef.extend({ opId: z.string().min(1) }),
   },
   tests: {
     'tests.run': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),
@@ -74,7 +90,7 @@ export const JOBS = {
  * Jobs a person asks for through the api, any number of times: each request is its own job
  * (numbered by the run's `requests` count) and counted on the run when a step applies it.
  */
-export const REQUEST_JOB_NAMES = ['run.resume', 'run.appeal'] as const;
+export const REQUEST_JOB_NAMES = ['run.resume', 'run.appeal', 'run.approve', 'run.answer'] as const;
 export type RequestJobName = (typeof REQUEST_JOB_NAMES)[number];
 export const isRequestJob = (name: string): name is RequestJobName => (REQUEST_JOB_NAMES as readonly string[]).includes(name);
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
  * fields). The writer validates what it writes (workspaceOpResult), and every reader parses
  * what it reads (parseWorkspaceOp): a bad row is an error naming the op, never a guess.
  */
-export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read'] as const;
+export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read', 'merge'] as const;
 export type WorkspaceOpKindName = (typeof WORKSPACE_OP_KIND)[number];
 
 const Paths = z.array(z.string());
@@ -34,6 +34,30 @@ export const ReadOpRequest = z.object({
   max_bytes_per_file: z.number().int().positive().optional(),
 });
 export type ReadOpRequest = z.infer<typeof ReadOpRequest>;
+
+/** What a merge op asks for: the run branch into `into` of the original repository (issue 21), never forced. */
+export const MergeOpRequest = z.object({
+  into: z.string().min(1),
+  strategy: z.enum(['ff', 'merge', 'squash']),
+  /** The merge (or squash) commit's message. */
+  message: z.string().min(1),
+  /** Who approved it (the api token's name), or `autonomy 3`: it goes in the commit message's trailer. */
+  approved_by: z.string().min(1),
+});
+export type MergeOpRequest = z.infer<typeof MergeOpRequest>;
+
+/**
+ * The test-runner's answer: merged (the target's new tip and the one it had), or refused with
+ * the reason and the original untouched. A refusal is an answer, not a failed op.
+ */
+export const MergeOpResult = MergeOpRequest.extend({
+  merged: z.boolean(),
+  commit: z.string().nullable(),
+  previous: z.string().nullable(),
+  reason: z.string().nullable(),
+  code: z.string().nullable(),
+});
+export type MergeOpResult = z.infer<typeof MergeOpResult>;
 
 /** One file of a read op's answer: its content, or why there is none. */
 export const ReadOpFile = z.object({
@@ -120,8 +144,8 @@ export const TestsOpResult = TestsOpRequest.extend({
 });
 export type TestsOpResult = z.infer<typeof TestsOpResult>;
 
-const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest } as const;
-const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult } as const;
+const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest, merge: MergeOpRequest } as const;
+const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult, merge: MergeOpResult } as const;
 
 type Requests = { [K in WorkspaceOpKindName]: z.infer<(typeof REQUESTS)[K]> };
 type Results = { [K in WorkspaceOpKindName]: z.infer<(typeof RESULTS)[K]> };
