@@ -26,6 +26,7 @@ const BUILT_IN: Record<string, { cfg: ProviderConfig; model: string }> = {
   codex_cli: { cfg: { type: 'cli', cli: 'codex' }, model: 'default' },
   grok_cli: { cfg: { type: 'cli', cli: 'grok' }, model: 'default' },
   gemini_cli: { cfg: { type: 'cli', cli: 'gemini' }, model: 'default' },
+  agy_cli: { cfg: { type: 'cli', cli: 'agy' }, model: 'default' },
 };
 
 export interface LiveTarget {

@@ -16,4 +16,5 @@ export * from './cli/claude-cli.provider';
 export * from './cli/codex-cli.provider';
 export * from './cli/grok-cli.provider';
 export * from './cli/gemini-cli.provider';
+export * from './cli/agy-cli.provider';
 export * from './pricing-file';

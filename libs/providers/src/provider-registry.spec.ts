@@ -3,6 +3,7 @@ import { AnthropicProvider } from './api/anthropic.provider';
 import { GeminiProvider } from './api/gemini.provider';
 import { OllamaProvider } from './api/ollama.provider';
 import { OpenAiCompatProvider } from './api/openai-compat.provider';
+import { AgyCliProvider } from './cli/agy-cli.provider';
 import { ClaudeCliProvider } from './cli/claude-cli.provider';
 import { CodexCliProvider } from './cli/codex-cli.provider';
 import { GeminiCliProvider } from './cli/gemini-cli.provider';
@@ -21,6 +22,7 @@ describe('createProvider', () => {
     [{ type: 'cli', cli: 'codex' }, CodexCliProvider, 'cli'],
     [{ type: 'cli', cli: 'grok' }, GrokCliProvider, 'cli'],
     [{ type: 'cli', cli: 'gemini' }, GeminiCliProvider, 'cli'],
+    [{ type: 'cli', cli: 'agy' }, AgyCliProvider, 'cli'],
   ] as const)('builds %j', (cfg, cls, type) => {
     const p = createProvider('p', cfg);
     expect(p).toBeInstanceOf(cls);
@@ -32,6 +34,8 @@ describe('createProvider', () => {
     expect((createProvider('p', { type: 'cli', cli: 'grok' }, { env: { ROUNDTABLE_GROK_BIN: '/x' }, policy }) as GrokCliProvider).binary()).toBe('/opt/grok');
     expect((createProvider('p', { type: 'cli', cli: 'grok' }, { env: { ROUNDTABLE_GROK_BIN: '/x/grok' } }) as GrokCliProvider).binary()).toBe('/x/grok');
     expect((createProvider('p', { type: 'cli', cli: 'codex' }, { env: {} }) as CodexCliProvider).binary()).toBe('codex');
+    expect((createProvider('p', { type: 'cli', cli: 'agy' }, { env: { ROUNDTABLE_AGY_BIN: '/opt/agy/bin/agy' } }) as AgyCliProvider).binary()).toBe('/opt/agy/bin/agy');
+    expect((createProvider('p', { type: 'cli', cli: 'agy' }, { env: {} }) as AgyCliProvider).binary()).toBe('agy');
   });
 
   it('has no binary of a project: the schema refuses `binary` on a cli entry, naming the operator policy', () => {

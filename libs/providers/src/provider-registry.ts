@@ -3,6 +3,7 @@ import { AnthropicProvider } from './api/anthropic.provider';
 import { GeminiProvider } from './api/gemini.provider';
 import { OllamaProvider } from './api/ollama.provider';
 import { OpenAiCompatProvider } from './api/openai-compat.provider';
+import { AgyCliProvider } from './cli/agy-cli.provider';
 import { ClaudeCliProvider } from './cli/claude-cli.provider';
 import { CodexCliProvider } from './cli/codex-cli.provider';
 import { GeminiCliProvider } from './cli/gemini-cli.provider';
@@ -50,6 +51,8 @@ export function createProvider(name: string, cfg: ProviderConfig, opts: CreatePr
           return new GrokCliProvider(name, cfg, env, opts.policy, opts.processUid);
         case 'gemini':
           return new GeminiCliProvider(name, cfg, env, opts.policy, opts.processUid);
+        case 'agy':
+          return new AgyCliProvider(name, cfg, env, opts.policy, opts.processUid);
       }
   }
 }

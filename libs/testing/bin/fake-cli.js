@@ -1,4 +1,4 @@
-// Shared entry of the fake claude/codex/grok/gemini executables: compiles the TypeScript
+// Shared entry of the fake claude/codex/grok/gemini/agy executables: compiles the TypeScript
 // fake on the fly with @swc/core (already a dev dependency), so the bins and the in-process
 // fake server run the same script engine, and nothing needs building first.
 const fs = require('node:fs');

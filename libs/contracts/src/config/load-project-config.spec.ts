@@ -231,6 +231,17 @@ describe('loadProjectConfig: files that are refused', () => {
     expect(issueAt(issuesOf(cfg), 'agents.engineer.provider').message).toMatch(/"gem" is the gemini CLI/);
   });
 
+  it('refuses agent mode on the agy CLI, saying why and naming the CLIs that have it', () => {
+    const cfg = base();
+    cfg.providers.google = { type: 'cli', cli: 'agy' };
+    cfg.agents.engineer = { provider: 'google', model: 'default', mode: 'agent' };
+    expect(issueAt(issuesOf(cfg), 'agents.engineer.provider').message).toBe(
+      'agents.engineer.mode is agent, but "google" is the agy CLI (agy has no flag that keeps its edits inside the worktree: --dangerously-skip-permissions approves every tool anywhere); agent mode needs a claude, codex or grok CLI provider (type: cli), or set mode: answer',
+    );
+    cfg.agents.engineer.mode = 'answer';
+    expect(loadProjectConfig(cfg, { env: {} }).providers.google).toMatchObject({ type: 'cli', cli: 'agy' });
+  });
+
   it('refuses agent mode on any role but the engineer', () => {
     const cfg = base();
     cfg.providers.claude_cli = { type: 'cli', cli: 'claude' };

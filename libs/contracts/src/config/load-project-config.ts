@@ -175,6 +175,16 @@ function checkMerge(cfg: ProjectConfig, issues: ConfigIssue[]): void {
 export const AGENT_MODE_CLIS = ['claude', 'codex', 'grok'] as const;
 
 /**
+ * Why a CLI that edits files is still not offered agent mode, for the refusal. agy's only way to
+ * let its tools run headless is --dangerously-skip-permissions, which approves every tool
+ * anywhere; its --sandbox was measured writing outside the workspace (yuting0624/
+ * antigravity-for-claude-code#63), so nothing keeps its writes in the worktree.
+ */
+const NO_AGENT_MODE_WHY: Partial<Record<string, string>> = {
+  agy: ' (agy has no flag that keeps its edits inside the worktree: --dangerously-skip-permissions approves every tool anywhere)',
+};
+
+/**
  * Agent mode (seed addendum 2) is the engineer's alone, and needs a CLI that edits files
  * itself: an API provider can only answer with files as JSON (answer mode).
  */
@@ -190,7 +200,7 @@ function checkAgentMode(cfg: ProjectConfig, issues: ConfigIssue[]): void {
       const pc = name ? cfg.providers[name] : undefined;
       if (!pc) continue;
       if (pc.type !== 'cli' || !(AGENT_MODE_CLIS as readonly string[]).includes(pc.cli)) {
-        const what = pc.type === 'cli' ? `the ${pc.cli} CLI` : `a ${pc.type} provider`;
+        const what = pc.type === 'cli' ? `the ${pc.cli} CLI${NO_AGENT_MODE_WHY[pc.cli] ?? ''}` : `a ${pc.type} provider`;
         issues.push({
           path: `agents.engineer.${field}`,
           message: `agents.engineer.mode is agent, but "${name}" is ${what}; agent mode needs a claude, codex or grok CLI provider (type: cli), or set mode: answer`,

@@ -9,7 +9,7 @@ const EXPECTED_DEFAULTS = {
     GOOGLE_API_KEY: { provider_type: 'gemini', base_urls: ['https://generativelanguage.googleapis.com'] },
   },
   ollama: { hosts: ['http://localhost:11434', 'http://127.0.0.1:11434'] },
-  cli: { allowed: ['claude', 'codex', 'grok', 'gemini'], binaries: {}, run_as: { uid: 65534, gid: 65534 }, allow_same_user: false },
+  cli: { allowed: ['claude', 'codex', 'grok', 'gemini', 'agy'], binaries: {}, run_as: { uid: 65534, gid: 65534 }, allow_same_user: false },
   repos: { roots: [] },
   cassettes: { roots: [] },
   sandbox: { allow_process: false, images: ['roundtable/sandbox:latest'], max_memory_mb: 4096, max_pids: 1024, max_cpus: 2, max_timeout_s: 1800 },
@@ -36,7 +36,7 @@ describe('the operator policy’s defaults: the safe ones', () => {
     expect(DEFAULT_OPERATOR_POLICY).toEqual(EXPECTED_DEFAULTS);
     expect(DEFAULT_BASE_URLS).toEqual({ anthropic: 'https://api.anthropic.com', openai_compat: 'https://api.openai.com/v1', gemini: 'https://generativelanguage.googleapis.com' });
     expect(DEFAULT_SANDBOX_IMAGE).toBe('roundtable/sandbox:latest');
-    expect([...CLI_NAMES]).toEqual(['claude', 'codex', 'grok', 'gemini']);
+    expect([...CLI_NAMES]).toEqual(['claude', 'codex', 'grok', 'gemini', 'agy']);
   });
 
   it('each section written but empty takes the same defaults, field by field', () => {

@@ -10,7 +10,8 @@ import { z } from 'zod';
  * too). Without a file every service uses DEFAULT_OPERATOR_POLICY: the safe defaults.
  */
 
-export const CLI_NAMES = ['claude', 'codex', 'grok', 'gemini'] as const;
+/** agy is Google's Antigravity CLI: the Google subscription path now that the gemini CLI refuses individual accounts. */
+export const CLI_NAMES = ['claude', 'codex', 'grok', 'gemini', 'agy'] as const;
 export type CliName = (typeof CLI_NAMES)[number];
 
 /** Provider types that send an API key: each key variable belongs to exactly one of them. */
@@ -85,7 +86,7 @@ export const OperatorPolicy = z
         run_as: z.object({ uid: z.number().int().min(1), gid: z.number().int().min(1) }).strict().default({ uid: 65534, gid: 65534 }),
         /**
          * HOME of a CLI child running as run_as: a directory that user owns, holding the CLIs'
-         * logins (~/.claude, ~/.codex, ~/.grok, ~/.gemini). Unset: each call's own scratch
+         * logins (~/.claude, ~/.codex, ~/.grok, ~/.gemini; agy's is ~/.gemini/antigravity-cli). Unset: each call's own scratch
          * directory, a fresh empty HOME (a CLI that needs a login there fails as AUTH).
          */
         home: AbsolutePath.optional(),

@@ -6,12 +6,12 @@ import { buildSync } from 'esbuild';
 import type { FakeCliName } from './fake-cli-output';
 import { FAKE_LLM_LOG_ENV, FAKE_LLM_SCRIPT_ENV } from './fake-cli';
 
-const CLIS: readonly FakeCliName[] = ['claude', 'codex', 'grok', 'gemini'];
+const CLIS: readonly FakeCliName[] = ['claude', 'codex', 'grok', 'gemini', 'agy'];
 const SOURCE_DIR = __dirname;
 const ENTRY = path.join(SOURCE_DIR, 'fake-cli.ts');
 
 /**
- * The fake `claude`, `codex`, `grok` and `gemini` executables, as the CLI user can run them. A
+ * The fake `claude`, `codex`, `grok`, `gemini` and `agy` executables, as the CLI user can run them. A
  * provider-worker running as root runs every CLI as the operator policy's cli.run_as user
  * (nobody), who may not be able to reach this checkout at all (a clone under a 0700 directory,
  * a home directory): so the fakes are bundled, with their dependencies, into a directory of

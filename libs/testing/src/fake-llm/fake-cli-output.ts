@@ -2,7 +2,7 @@ import { renderReply } from './rendered-reply';
 import type { ScriptTurn } from './script-engine';
 import { strictSchemaViolation } from './strict-schema-check';
 
-export type FakeCliName = 'claude' | 'codex' | 'grok' | 'gemini';
+export type FakeCliName = 'claude' | 'codex' | 'grok' | 'gemini' | 'agy';
 
 /** What a fake CLI was asked, read from its argv the way the real CLI reads it. */
 export interface FakeCliCall {
@@ -11,7 +11,7 @@ export interface FakeCliCall {
   prompt: string;
   system: string | null;
   model: string | null;
-  /** claude/grok: the --json-schema text; codex: the --output-schema file's content. */
+  /** claude/grok: the --json-schema text; codex: the --output-schema file's content; agy: --json-schema's file or text. */
   schema: string | null;
   /** codex: the -o file. */
   lastMessageFile: string | null;
@@ -28,7 +28,7 @@ export interface FakeCliOutput {
   files?: Record<string, string>;
 }
 
-const DEFAULT_MODEL: Record<FakeCliName, string> = { claude: 'claude-sonnet-4-5', codex: 'gpt-5-codex', grok: 'grok-4', gemini: 'gemini-2.5-pro' };
+const DEFAULT_MODEL: Record<FakeCliName, string> = { claude: 'claude-sonnet-4-5', codex: 'gpt-5-codex', grok: 'grok-4', gemini: 'gemini-2.5-pro', agy: 'gemini-3.5-flash' };
 
 /** Each CLI's own words for each failure (as seen from the real CLIs). */
 const FAILURE_WORDS: Record<FakeCliName, Record<string, string>> = {
@@ -60,14 +60,32 @@ const FAILURE_WORDS: Record<FakeCliName, Record<string, string>> = {
     '500': '500 Internal Server Error: An internal error has occurred.',
     '404': 'models/{model} is not found for API version v1beta',
   },
+  // agy's words from its issue tracker (google-antigravity/antigravity-cli #46, #234, #944, #702).
+  agy: {
+    usage_limit: 'RESOURCE_EXHAUSTED: Individual quota reached. Contact your administrator to enable overages. Resets in 167h39m10s.',
+    '401': 'Authentication required. Error: authentication timed out',
+    '429': '429 Too Many Requests: rate limit exceeded, retry later',
+    '500': '500 Internal Server Error: An internal error has occurred.',
+    '404': 'invalid model "{model}" in settings\nAvailable models:\n  gemini-3.5-flash\n  gemini-3.1-pro',
+  },
 };
 
 const line = (o: unknown) => `${JSON.stringify(o)}\n`;
 
 /**
+ * agy 1.1.8+ prints `response` with its newlines raw, not escaped (google-antigravity/
+ * antigravity-cli#702): invalid JSON for a strict parser, reproduced here so the adapter must cope.
+ */
+function agyEnvelopeLine(envelope: Record<string, unknown>, response: string): string {
+  const marker = '\u0000AGY_RESPONSE\u0000';
+  const escaped = JSON.stringify(response).replace(/(?<!\\)((?:\\\\)*)\\n/g, '$1\n');
+  return line({ ...envelope, response: marker }).replace(JSON.stringify(marker), () => escaped);
+}
+
+/**
  * The output a CLI prints for one scripted turn: its documented JSON envelope (claude/grok
- * one object, codex JSONL events plus the -o file, gemini `{response, stats}`), or its
- * failure in its own words.
+ * one object, codex JSONL events plus the -o file, gemini `{response, stats}`, agy
+ * `{status, response, usage}`), or its failure in its own words.
  */
 export function fakeCliOutput(call: FakeCliCall, turn: ScriptTurn, seq: number): FakeCliOutput {
   const model = call.model ?? DEFAULT_MODEL[call.cli];
@@ -165,6 +183,25 @@ export function fakeCliOutput(call: FakeCliCall, turn: ScriptTurn, seq: number):
         stderr: '',
         exitCode: 0,
       };
+    case 'agy': {
+      const thinking = 0;
+      return {
+        stdout: agyEnvelopeLine(
+          {
+            conversation_id: `fake-agy-conversation-${seq}`,
+            status: 'SUCCESS',
+            duration_seconds: 2.98,
+            num_turns: 1,
+            // Gemini-style: input_tokens already holds the cached ones (total_tokens = input + output + thinking).
+            usage: { input_tokens: reply.usage.input, output_tokens: reply.usage.output, thinking_tokens: thinking, cache_read_tokens: reply.usage.cached, total_tokens: reply.usage.input + reply.usage.output + thinking },
+            ...(reply.object && call.schema !== null ? { structured_output: reply.object } : {}),
+          },
+          reply.text ? `${reply.text}\n` : '',
+        ),
+        stderr: '',
+        exitCode: 0,
+      };
+    }
   }
 }
 
@@ -184,6 +221,8 @@ function failure(call: FakeCliCall, words: string, exitCode: number): FakeCliOut
       };
     case 'gemini':
       return { stdout: line({ error: { type: 'Error', message: words, code: exitCode } }), stderr: '', exitCode };
+    case 'agy':
+      return { stdout: line({ conversation_id: '', status: 'ERROR', response: '', error: words, duration_seconds: 0.4, num_turns: 0 }), stderr: '', exitCode };
   }
 }
 

@@ -80,6 +80,19 @@ export function parseFakeCliArgv(cli: FakeCliName, argv: string[], env: NodeJS.P
       const system = md && existsSync(md) ? readFileSync(md, 'utf8') : null;
       return { cli, argv, prompt: flag(argv, '-p') ?? flag(argv, '--prompt') ?? '', system, model: flag(argv, '-m') ?? flag(argv, '--model'), schema: null, lastMessageFile: null };
     }
+    case 'agy': {
+      // agy has no system-prompt flag: the adapter puts the role prompt in the one prompt (-p's value).
+      const schemaArg = flag(argv, '--json-schema');
+      return {
+        cli,
+        argv,
+        prompt: flag(argv, '-p') ?? flag(argv, '--print') ?? flag(argv, '--prompt') ?? '',
+        system: null,
+        model: flag(argv, '--model'),
+        schema: schemaArg === null ? null : existsSync(schemaArg) ? readFileSync(schemaArg, 'utf8') : schemaArg,
+        lastMessageFile: null,
+      };
+    }
     case 'codex': {
       const positional: string[] = [];
       for (let i = argv[0] === 'exec' ? 1 : 0; i < argv.length; i++) {
@@ -111,6 +124,7 @@ export function isAgentMode(cli: FakeCliName, argv: string[]): boolean {
     case 'grok':
       return argv.includes('--always-approve');
     case 'gemini':
+    case 'agy':
       return false;
   }
 }
@@ -203,7 +217,7 @@ async function ignoreSigtermWithHelper(pidFile: string | undefined): Promise<voi
 }
 
 /**
- * The body of the fake `claude` / `codex` / `grok` / `gemini` executables (libs/testing/bin):
+ * The body of the fake `claude` / `codex` / `grok` / `gemini` / `agy` executables (libs/testing/bin):
  * answers from the script named by FAKE_LLM_SCRIPT, with the replay engine's rules; each
  * process is one call, so the position in the script is rebuilt from the FAKE_LLM_LOG lines.
  */
