@@ -14,6 +14,8 @@ import type {
 
 import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
 import type { EngineEvent } from '../engine/engine-events';
+import type { ApprovalEvent, OpenGate } from '../engine/gates';
+import type { AnswerEvent } from '../engine/answers';
 
 export type { ChatMessage, UsageTotals, UsageSnapshot, PriorAttempt, CallUsage, ModelPrice, PriceLookup } from '../engine/call-types';
 
@@ -131,9 +133,23 @@ export interface SynthesisRecord {
   body: Synthesis | null;
 }
 
+/** A question raised by a role; its id is Q<n>, its place in the run's list (engine/answers.ts). */
 export interface OpenQuestion {
   role: BuildRole;
   question: string;
+  /** A person's answer, once given (who: the api token's name). */
+  answer?: { text: string; by: string };
+}
+
+/** What the test-runner answered to a merge op (MergeOpResult): merged, or refused with the reason and the original untouched. */
+export interface MergeOutcome {
+  merged: boolean;
+  into: string;
+  strategy: string;
+  commit: string | null;
+  previous: string | null;
+  reason: string | null;
+  code: string | null;
 }
 
 export interface BuildRunState {
@@ -161,6 +177,8 @@ export interface BuildRunState {
   fileReads?: FileReadRecord[];
   /** Providers that failed USAGE_LIMIT, AUTH or NOT_FOUND in this run (engine/closing.ts). */
   unusableProviders?: Record<string, string>;
+  /** The gate the run waits at while awaiting_approval (runs.gate); null or absent otherwise. */
+  gate?: OpenGate | null;
   usage: UsageSnapshot;
   /** Last ordinal used per label family ('P', 'C', 'I', 'T', 'R', 'S', 'call', 'op'); drives ids. */
   counters: Record<string, number>;
@@ -180,6 +198,11 @@ export type BuildEvent =
   | { type: 'files_read'; opId: string; files: ReadFile[] }
   | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
   | { type: 'tests_failed_to_run'; opId: string; error: string }
+  /** A person's decision at the gate the run waits at, and a person's answer to an open question. */
+  | ApprovalEvent
+  | AnswerEvent
+  /** The test-runner's answer to the merge op. */
+  | { type: 'merge_finished'; opId: string; outcome: MergeOutcome }
   /** The engine's resume (a halted, needs_input or failed build restarts), with the build's caps. */
   | { type: 'resume'; at: Stage; rerun: boolean; caps?: Partial<ResumeCaps> };
 
@@ -200,7 +223,9 @@ export type DomainRecord =
   | { kind: 'implementation'; record: ImplementationRecord }
   | { kind: 'implementation_status'; label: string; status: ImplementationRecord['status']; applyError: string | null }
   | { kind: 'synthesis'; record: SynthesisRecord }
-  | ({ kind: 'open_question' } & OpenQuestion);
+  | ({ kind: 'open_question' } & OpenQuestion)
+  /** The answer to the open question at `index` (Q<index+1>) of the run. */
+  | { kind: 'question_answer'; index: number; answer: string; answeredBy: string };
 
 /** One agent call the orchestrator writes (agent_calls row, budget reservation) and enqueues. */
 export type AgentCallCommand = AgentCallCommandOf<BuildRole, Stage>;
@@ -211,6 +236,8 @@ export type Command =
   | { kind: 'workspace.apply'; opId: string; implementationLabel: string }
   /** Read the files of a request (the record without its files yet), each capped at maxBytesPerFile. */
   | ({ kind: 'workspace.read'; maxBytesPerFile: number } & Omit<FileReadRecord, 'files'>)
+  /** Merge the run branch into the original repository (after the merge gate, or at autonomy 3). */
+  | { kind: 'workspace.merge'; opId: string; into: string; strategy: 'ff' | 'merge' | 'squash'; message: string; approvedBy: string }
   | {
       kind: 'tests.run';
       opId: string;

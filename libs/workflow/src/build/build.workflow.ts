@@ -7,6 +7,8 @@ import { buildDefinition, haltBuild } from './build-definition';
 import { onFilesRead } from './file-reads';
 import { onFilesApplied, onFilesRejected, onTestsFailedToRun, onTestsFinished } from './implement.stage';
 import { onResume } from './resume';
+import { leaveGate } from '../engine/gates';
+import { onAnswer, onApproval, onMergeFinished } from './gates.stage';
 import { onStart, onWorkspaceFailed, onWorkspacePrepared } from './workspace.stage';
 
 /**
@@ -18,8 +20,8 @@ import { onStart, onWorkspaceFailed, onWorkspacePrepared } from './workspace.sta
 
 type Handler<T extends BuildEvent['type']> = (step: Step, event: Extract<BuildEvent, { type: T }>) => void;
 
-/** What each event does to a running run (resume, cancel and the reconciler's halt are handled before this table). */
-const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel' | 'halt'>]: Handler<T> } = {
+/** What each event does to a running or waiting run (resume, answers, cancel and the reconciler's halt are handled before this table). */
+const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel' | 'halt' | 'answer'>]: Handler<T> } = {
   start: (step) => onStart(step),
   workspace_prepared: (step, e) => onWorkspacePrepared(step, e.path, e.tree),
   workspace_failed: (step, e) => onWorkspaceFailed(step, e.error),
@@ -29,6 +31,8 @@ const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel' | 'halt'>]: Ha
   files_read: (step, e) => onFilesRead(step, e.opId, e.files),
   tests_finished: (step, e) => onTestsFinished(step, e.testRun),
   tests_failed_to_run: (step, e) => onTestsFailedToRun(step, e.error),
+  approval: (step, e) => onApproval(step, e),
+  merge_finished: (step, e) => onMergeFinished(step, e.outcome),
 };
 
 export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext): StepResult {
@@ -37,6 +41,11 @@ export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext
     onResume(step, event.at, event.rerun, event.caps ?? {});
     return step.result();
   }
+  // An answer is taken whatever the status (a needs_input run is stopped, and waits for it).
+  if (event.type === 'answer') {
+    onAnswer(step, event);
+    return endStep(step);
+  }
   // A finished run is history: late replies, test results and cancels change nothing.
   if (TERMINAL_RUN_STATUSES.includes(state.status)) return step.result();
   if (event.type === 'cancel') {
@@ -44,6 +53,7 @@ export function decide(state: BuildRunState, event: BuildEvent, ctx: StepContext
     return step.result();
   }
   if (event.type === 'halt') {
+    leaveGate(step);
     haltBuild(step, event.reason);
     return endStep(step);
   }

@@ -4,6 +4,7 @@ import { callCritic, callEngineer, callReviser, callSynthesizer } from './build-
 import { markHalted } from '../engine/closing';
 import { factOnly, haltBuild } from './build-definition';
 import { latestProposal, type Step } from './build-step';
+import { criteriaGate } from './gates.stage';
 
 /**
  * The debate stages (seed §8): PROPOSE → CRITIQUE → REVISE … until a critique ACCEPTs, the
@@ -124,6 +125,10 @@ export function applyCritique(step: Step, record: CritiqueRecord, proposal: Prop
       const asks = [...body.problems.map((p) => p.description), ...body.tests_required.map((t) => `test: ${t}`)];
       const detail = asks.length ? asks.join('; ') : body.counterarguments.join('; ') || 'no detail given';
       raiseOpenQuestion(step, 'critic', `${label} (${body.verdict}) on ${proposal.label}: ${detail}`);
+      if (step.config.on_needs_evidence === 'ask') {
+        markHalted(step, 'HALTED', `${label} says ${body.verdict} on ${proposal.label}: waiting for a person to answer with the evidence (on_needs_evidence: ask)`, refs);
+        return factOnly(step, 'the critic needs evidence a person can give', { status: 'needs_input', stage: 'HALTED' });
+      }
       step.go('SYNTHESIZE', `${label} says ${body.verdict} on ${proposal.label}: recorded as an open question (no researcher in v1)`, refs);
       return callSynthesizer(step);
     }
@@ -143,6 +148,7 @@ export function implementOrStop(step: Step, proposal: ProposalRecord, why: strin
     step.go('SYNTHESIZE', `${why}; autonomy 1: criteria locked, nothing is implemented`, refs);
     return callSynthesizer(step);
   }
+  if (criteriaGate(step, proposal, why, refs)) return;
   step.go('IMPLEMENT', why, refs);
   callEngineer(step, proposal);
 }
@@ -159,7 +165,7 @@ export function needsInput(step: Step, critique: CritiqueRecord, proposal: Propo
       step,
       'critic',
       `${critique.label} blocker on ${proposal.label} is still open after ${step.config.budget.max_rounds} revision rounds: ` +
-        `${b.description}${b.location ? ` (${b.location})` : ''}. Decide how to proceed, then resume the run.`,
+        `${b.description}${b.location ? ` (${b.location})` : ''}. Decide how to proceed and answer this question: the run then goes on with your answer.`,
     );
   }
   factOnly(step, 'a blocker needs a human decision', { status: 'needs_input', stage: 'HALTED' });

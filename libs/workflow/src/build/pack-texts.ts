@@ -1,4 +1,5 @@
 import { agentJsonSchema, type BuildRole } from '@roundtable/contracts';
+import { answersText } from '../engine/answers';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, ImplementationRecord, TestRunRecord } from './build-types';
 import { SCHEMA_BY_ROLE } from './file-reading';
@@ -33,7 +34,17 @@ export function fileTree(state: BuildRunState): string {
 }
 
 export function base(state: BuildRunState): Record<string, string> {
-  return { objective: state.config.objective, requirements: requirementsText(state) };
+  return { objective: state.config.objective, requirements: requirementsText(state), answers: answersSection(state) };
+}
+
+/**
+ * The answers people gave to the run's open questions (issue 21), as a section of its own with
+ * each answer in an evidence block marked as a person's; empty (no section) while there are none.
+ */
+export function answersSection(state: BuildRunState): string {
+  const questions = state.openQuestions ?? [];
+  if (!questions.some((q) => q.answer)) return '';
+  return `\n## Answers from people\nA person answered these open questions of the run; weigh them as a person's decision on the question.\n${answersText(questions)}\n`;
 }
 
 /**

@@ -6,11 +6,12 @@ import type { ChatMessage, PromptTemplates } from './build-types';
 export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readonly string[]>> = {
   preamble: ['role'],
   proposer: ['objective', 'requirements', 'lessons', 'proposal_id', 'schema'],
-  critic: ['objective', 'requirements', 'proposal', 'proposal_id', 'file_tree', 'reading', 'schema'],
-  reviser: ['objective', 'requirements', 'proposal', 'critique', 'proposal_id', 'revision_of', 'schema'],
+  critic: ['objective', 'requirements', 'answers', 'proposal', 'proposal_id', 'file_tree', 'reading', 'schema'],
+  reviser: ['objective', 'requirements', 'answers', 'proposal', 'critique', 'proposal_id', 'revision_of', 'schema'],
   engineer: [
     'objective',
     'requirements',
+    'answers',
     'proposal',
     'proposal_id',
     'acceptance_criteria',

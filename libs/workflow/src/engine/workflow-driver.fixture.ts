@@ -2,6 +2,10 @@ import { RUN_EVENT_PAYLOADS, type NewRunEvent, type RunEventPayload, type RunEve
 import { z } from 'zod';
 import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot, UsageTotals } from './call-types';
 
+
+/** The events that say why a decision was taken: one each. */
+const EXPLAINS_A_DECISION: ReadonlySet<string> = new Set(['stage_changed', 'provider_fallback', 'approval_requested', 'approval_given', 'approval_refused']);
+
 /**
  * Test-only: what every workflow's scenario driver shares. It feeds events to a pure decide()
  * the way the orchestrator would — reserving each queued call's worst case as the step writer
@@ -96,9 +100,9 @@ export abstract class WorkflowDriver<S extends DriverState, E, Res extends Drive
     const result = this.decideStep(input, event, this.prices);
     if (JSON.stringify(input) !== before) throw new Error(`${this.name}() mutated its input state`);
     for (const e of result.events) (RUN_EVENT_PAYLOADS[e.type] as unknown as z.ZodObject).strict().parse(e.payload);
-    // A decision is a stage change, or (staying in the stage) a switch to a fallback provider.
-    const explained = result.events.filter((e) => e.type === 'stage_changed' || e.type === 'provider_fallback');
-    if (explained.length !== result.decisions.length) throw new Error('every decision needs exactly one stage_changed or provider_fallback event');
+    // A decision is a stage change, or (staying in the stage) a switch to a fallback provider or a gate opened or decided.
+    const explained = result.events.filter((e) => EXPLAINS_A_DECISION.has(e.type));
+    if (explained.length !== result.decisions.length) throw new Error(`every decision needs exactly one of these events: ${[...EXPLAINS_A_DECISION].join(', ')}`);
     this.results.push(result);
     this.decisions.push(...result.decisions);
     this.events.push(...result.events);
