@@ -27,6 +27,8 @@ const WITH_THE_LOCK: { [N in OrchestratorJobName]: ((batch: StatementBatch, payl
   'run.resume': null,
   'run.appeal': null,
   'run.halt': null,
+  'run.approve': null,
+  'run.answer': null,
 };
 
 export type StepOutcome = 'applied' | 'duplicate' | 'ignored';

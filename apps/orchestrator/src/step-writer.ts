@@ -1,12 +1,12 @@
 import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
+import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
 import { checkRunEvents, runEventsInsert } from '@roundtable/events';
 import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
 import type { Command, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
-import { INSERT_AGENT_CALL, INSERT_DECISIONS, INSERT_READ_OP, INSERT_WORKSPACE_OP } from './sql/step-writes.sql';
+import { INSERT_AGENT_CALL, INSERT_DECISIONS, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
@@ -76,6 +76,9 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
   const writes = StatementBatch.of(em);
   const runUpdate = await step.write(writes, result.events.length);
   if (result.decisions.length) addStatement(writes, INSERT_DECISIONS, runId, result.decisions);
+  // The gate is the engine's, for any workflow: written only when a step opens or closes one (a run that is not waiting has none).
+  const gate = (result.state as { status: string; gate?: unknown }).status === 'awaiting_approval' ? ((result.state as { gate?: unknown }).gate ?? null) : null;
+  if (JSON.stringify(gate) !== JSON.stringify(run.gate ?? null)) addStatement(writes, UPDATE_RUN_GATE, runId, gate);
 
   let seq = run.callSeq;
   const jobs = result.commands.map((c) => writeCommand(runId, c, () => ++seq, writes));
@@ -132,6 +135,12 @@ export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, 
       } satisfies ReadOpRequest;
       exec(INSERT_READ_OP, runId, c.opId, request);
       return outboxJob('workspace.read', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'read') });
+    }
+    case 'workspace.merge': {
+      // The request rides on the op row (MergeOpRequest); the test-runner writes the outcome over it, merged or refused.
+      const request = { into: c.into, strategy: c.strategy, message: c.message, approved_by: c.approvedBy } satisfies MergeOpRequest;
+      exec(INSERT_WORKSPACE_OP, runId, c.opId, 'merge', null, request);
+      return outboxJob('workspace.merge', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'merge') });
     }
   }
 }

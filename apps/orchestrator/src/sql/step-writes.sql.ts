@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ReadOpRequest, TestsOpRequest } from '@roundtable/contracts';
+import type { MergeOpRequest, ReadOpRequest, TestsOpRequest } from '@roundtable/contracts';
 import { statement } from '@roundtable/persistence';
 import type { AgentCallCommand, Decision, PanelAgentCallCommand } from '@roundtable/workflow';
 
@@ -74,7 +74,7 @@ export const INSERT_AGENT_CALL = statement<never>()({
 /** A queued prepare, apply or tests op; a tests op carries its request (TestsOpRequest) in `result`. */
 export const INSERT_WORKSPACE_OP = statement<never>()({
   text: `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
-  params: (runId: string, opId: string, kind: 'prepare' | 'apply' | 'tests', implementationId: string | null, request: TestsOpRequest | null): unknown[] => [
+  params: (runId: string, opId: string, kind: 'prepare' | 'apply' | 'tests' | 'merge', implementationId: string | null, request: TestsOpRequest | MergeOpRequest | null): unknown[] => [
     opId,
     runId,
     kind,
@@ -98,4 +98,17 @@ export const COUNT_APPLIED_REQUEST = statement<never>()({
   text: `UPDATE runs SET requests_applied = jsonb_set(requests_applied, ARRAY[$2::text], to_jsonb(coalesce((requests_applied ->> $2::text)::int, 0) + 1))
     WHERE id = $1`,
   params: (runId: string, jobName: string): unknown[] => [runId, jobName],
+});
+
+/**
+ * The gate columns, when a step opens or closes a gate (engine/gates.ts): the gate itself, when
+ * its wait began, and, as it closes, the wait added to waited_seconds (what max_seconds does not
+ * count). Every right-hand side reads the row as it was before this UPDATE.
+ */
+export const UPDATE_RUN_GATE = statement<never>()({
+  text: `UPDATE runs SET waited_seconds = waited_seconds + CASE WHEN gate IS NOT NULL AND $2::jsonb IS NULL THEN extract(epoch FROM now() - gate_opened_at) ELSE 0 END,
+                      gate_opened_at = CASE WHEN $2::jsonb IS NULL THEN NULL WHEN gate IS NULL THEN now() ELSE gate_opened_at END,
+                      gate = $2::jsonb
+    WHERE id = $1`,
+  params: (runId: string, gate: unknown): unknown[] => [runId, jsonParam(gate)],
 });

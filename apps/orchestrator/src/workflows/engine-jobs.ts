@@ -7,10 +7,10 @@ import type { JobHandler } from './workflow-definition';
 
 /**
  * The jobs the engine owns, written once for every workflow: a run starts, is cancelled, a
- * call finishes (settled with the run lock, SETTLE_FINISHED_CALL), a person resumes it, the
+ * call finishes (settled with the run lock, SETTLE_FINISHED_CALL), a person resumes, approves or answers it, the
  * reconciler halts it. A workflow's job table spreads these and adds its own jobs.
  */
-export type EngineJobName = 'run.start' | 'run.cancel' | 'agent.done' | 'run.resume' | 'run.halt';
+export type EngineJobName = 'run.start' | 'run.cancel' | 'agent.done' | 'run.resume' | 'run.halt' | 'run.approve' | 'run.answer';
 export type EngineJobs<C, G extends string> = { [N in EngineJobName]: JobHandler<N, EngineEvent<C, G>> };
 
 /** `stages`: the workflow's own stages (a resume naming another workflow's stage is a bug upstream, not retried). */
@@ -42,6 +42,13 @@ export function engineJobs<C, G extends string>(workflow: string, stages: readon
         return { type: 'resume', at: (last?.from_stage ?? run.stage) as G, rerun: false, caps: p.caps };
       },
     },
+    // A person's decision and answer: the api checked the gate and the question under the run lock; the step checks again.
+    'run.approve': {
+      afterTheEnd: false,
+      toEvent: ({ payload: p }) => ({ type: 'approval', gate: p.gate, decision: p.decision, note: p.note, approver: p.approver, ...(p.criteria ? { criteria: p.criteria } : {}) }),
+    },
+    // A needs_input run has ended, and waits for exactly this.
+    'run.answer': { afterTheEnd: true, toEvent: ({ payload: p }) => ({ type: 'answer', questionId: p.questionId, answer: p.answer, answeredBy: p.answeredBy }) },
     'run.halt': {
       afterTheEnd: false,
       // A step that moved the run after the reconciler looked makes the halt moot (updated_at, to the ms as the entity reads it).

@@ -8,14 +8,17 @@ import type { JobName } from './job-catalogue';
  * drift apart.
  *
  * - a finished call or op: one event per call or op, however often its job is delivered;
- * - a resume or an appeal: a run may be resumed more than once, and an appeal the budget
- *   refused asked again, so each request (each job id) is its own event;
+ * - a resume, an appeal, an approval or an answer: a run may be resumed more than once, an appeal
+ *   the budget refused asked again, and a run waits at more than one gate or question, so each
+ *   request (each job id) is its own event;
  * - run.start and run.cancel: once per run.
  */
 export function inboxKey(name: JobName, payload: { readonly callId?: unknown; readonly opId?: unknown; readonly [field: string]: unknown }, jobIdValue?: string): string {
   switch (name) {
     case 'run.resume':
     case 'run.appeal':
+    case 'run.approve':
+    case 'run.answer':
       return `${name}:${jobIdValue ?? 'once'}`;
     case 'run.halt':
       // One halt per quiet spell: after a resume and a new quiet spell, the next halt is new.

@@ -20,6 +20,13 @@ export class OpenQuestionEntity {
   @Column({ name: 'status', type: 'text', default: 'open' })
   status!: string;
 
+  /** A person's answer, and who gave it (the api token's name): status is `answered` then. */
+  @Column({ name: 'answer', type: 'text', nullable: true })
+  answer!: string | null;
+
+  @Column({ name: 'answered_by', type: 'text', nullable: true })
+  answeredBy!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

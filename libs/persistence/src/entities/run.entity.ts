@@ -107,6 +107,22 @@ export class RunEntity {
   @Column({ name: 'requests_applied', type: 'jsonb', default: {} })
   requestsApplied!: Partial<Record<string, number>>;
 
+  /** The gate the run waits at while awaiting_approval ({ name, subject }); null otherwise. Written by the step. */
+  @Column({ name: 'gate', type: 'jsonb', nullable: true })
+  gate!: Record<string, unknown> | null;
+
+  /** When the open gate's wait began (null with the gate). */
+  @Column({ name: 'gate_opened_at', type: 'timestamptz', nullable: true })
+  gateOpenedAt!: Date | null;
+
+  /** Seconds the run has waited at gates in all, closed waits only: not counted against max_seconds. */
+  @Column({ name: 'waited_seconds', type: 'double precision', default: 0 })
+  waitedSeconds!: number;
+
+  /** The api token's name that submitted the run (`anonymous` when the api runs open): four eyes refuses its approval. */
+  @Column({ name: 'submitted_by', type: 'text', nullable: true })
+  submittedBy!: string | null;
+
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;
 

@@ -2,6 +2,7 @@ import type { ProjectConfig, RunStatus, Stage } from '@roundtable/contracts';
 import { unversioned, versioned, type Versioned } from '../engine/state-snapshot';
 import type { AcceptanceCriterion, BuildRunState, UsageSnapshot } from './build-types';
 import { initialBuildState } from './initial-state';
+import type { OpenGate } from '../engine/gates';
 
 /**
  * How a BuildRunState is kept between steps (engine/state-snapshot.ts): runs.workflow_state
@@ -39,6 +40,8 @@ export interface BuildRunRow {
   callSeq: number;
   eventSeq: number;
   workflowState: Record<string, unknown> | null;
+  /** The gate the run waits at (runs.gate); absent on rows read before gates existed. */
+  gate?: Record<string, unknown> | null;
 }
 
 /** What the step writes to runs.workflow_state: the records, at the event_seq the step leaves. */
@@ -77,6 +80,7 @@ export function buildStateOf(run: BuildRunRow, usage: UsageSnapshot): BuildRunSt
     ...records,
     openQuestions: records.openQuestions ?? [],
     fileReads: records.fileReads ?? [],
+    gate: (run.gate as unknown as OpenGate | null | undefined) ?? null,
     usage,
     counters: { ...(run.labelCounters ?? {}), call: run.callSeq },
   };

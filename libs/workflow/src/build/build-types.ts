@@ -14,8 +14,7 @@ import type {
 
 import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
 import type { EngineEvent } from '../engine/engine-events';
-import type { ApprovalEvent, OpenGate } from '../engine/gates';
-import type { AnswerEvent } from '../engine/answers';
+import type { OpenGate } from '../engine/gates';
 
 export type { ChatMessage, UsageTotals, UsageSnapshot, PriorAttempt, CallUsage, ModelPrice, PriceLookup } from '../engine/call-types';
 
@@ -198,9 +197,6 @@ export type BuildEvent =
   | { type: 'files_read'; opId: string; files: ReadFile[] }
   | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
   | { type: 'tests_failed_to_run'; opId: string; error: string }
-  /** A person's decision at the gate the run waits at, and a person's answer to an open question. */
-  | ApprovalEvent
-  | AnswerEvent
   /** The test-runner's answer to the merge op. */
   | { type: 'merge_finished'; opId: string; outcome: MergeOutcome }
   /** The engine's resume (a halted, needs_input or failed build restarts), with the build's caps. */

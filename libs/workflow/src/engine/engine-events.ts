@@ -1,6 +1,9 @@
+import type { AnswerEvent } from './answers';
+import type { ApprovalEvent } from './gates';
+
 /**
  * The events every workflow takes, because the engine owns them: a run starts, a call
- * finishes, a person cancels or resumes it, the reconciler halts it. A workflow's own events
+ * finishes, a person cancels, resumes, approves or answers it, the reconciler halts it. A workflow's own events
  * (the build's workspace and test reports, the panel's appeal) are added beside these.
  */
 export type EngineEvent<C, G extends string> =
@@ -18,4 +21,8 @@ export type EngineEvent<C, G extends string> =
    * halts like any halt, through the workflow's own closing (the closing call, or the fact-only
    * close), so the run row and its events have one writer, the step.
    */
-  | { type: 'halt'; reason: string };
+  | { type: 'halt'; reason: string }
+  /** A person's decision at the gate the run waits at (engine/gates.ts); a workflow without gates ignores it. */
+  | ApprovalEvent
+  /** A person's answer to an open question (engine/answers.ts). */
+  | AnswerEvent;

@@ -5,7 +5,7 @@ import type { DomainRecord } from '@roundtable/workflow';
 import {
   INSERT_CRITIQUE,
   INSERT_IMPLEMENTATION,
-  INSERT_OPEN_QUESTION,
+  ANSWER_OPEN_QUESTION, INSERT_OPEN_QUESTION,
   INSERT_PROPOSAL,
   INSERT_SYNTHESIS,
   INSERT_TEST_RUN,
@@ -38,6 +38,9 @@ export function writeRecord(batch: StatementBatch, runId: string, r: DomainRecor
       return;
     case 'open_question':
       addStatement(batch, INSERT_OPEN_QUESTION, runId, r.role, r.question);
+      return;
+    case 'question_answer':
+      addStatement(batch, ANSWER_OPEN_QUESTION, runId, r.index, r.answer, r.answeredBy);
       return;
   }
 }

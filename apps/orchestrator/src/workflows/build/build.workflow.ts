@@ -35,6 +35,14 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
           ? { type: 'workspace_prepared', opId: op.id, path: op.result.path, tree: op.result.tree }
           : { type: 'workspace_failed', opId: op.id, error: op.error ?? 'workspace preparation failed' };
       }
+      if (op.kind === 'merge') {
+        // A refusal is an answer too (merged: false, with the reason); only a broken op has no result.
+        const r = op.status === 'done' ? op.result : null;
+        const outcome = r
+          ? { merged: r.merged, into: r.into, strategy: r.strategy, commit: r.commit, previous: r.previous, reason: r.reason, code: r.code }
+          : { merged: false, into: '', strategy: '', commit: null, previous: null, reason: op.error ?? 'the merge could not run', code: 'failed' };
+        return { type: 'merge_finished', opId: op.id, outcome };
+      }
       if (op.kind !== 'apply') throw new Error(`workspace.done for op ${op.id}, a ${op.kind} op (its report is tests.done)`);
       const implementationLabel = labelOfId(run.id, row.implementationId) ?? '';
       if (op.status !== 'done') return { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
