@@ -66,12 +66,19 @@ export interface GitRunOptions {
   /** Stop reading stdout after this many bytes and report it cut short (a diff can be huge). */
   maxStdoutBytes?: number;
   timeoutMs?: number;
+  /**
+   * Exit codes besides 0 that are an answer, not a failure: `git merge-tree --write-tree` exits 1
+   * for a conflict and prints the conflicting paths on stdout, which a GitCommandError would drop.
+   */
+  answerExitCodes?: readonly number[];
 }
 
 export interface GitOutput {
   stdout: string;
   /** stdout went past maxStdoutBytes: what was read is kept, the rest dropped. */
   truncated: boolean;
+  /** 0, or one of the answerExitCodes asked for. */
+  exitCode: number;
 }
 
 /** Enough of git's complaint for the error message. */
@@ -96,7 +103,10 @@ export async function runGit(args: readonly string[], opts: GitRunOptions = {}):
     throw cause.code === 'ENOENT' ? new GitUnavailableError() : cause;
   }
   // Cut short by us for reading enough is success; killed by the timeout is not.
-  if (result.exitCode === 0 || result.isMaxBuffer) return { stdout: Buffer.from(result.stdout).toString('utf8'), truncated: result.isMaxBuffer };
+  if (result.exitCode === 0 || result.isMaxBuffer) return { stdout: Buffer.from(result.stdout).toString('utf8'), truncated: result.isMaxBuffer, exitCode: result.exitCode ?? 0 };
+  if (result.exitCode !== undefined && opts.answerExitCodes?.includes(result.exitCode)) {
+    return { stdout: Buffer.from(result.stdout).toString('utf8'), truncated: false, exitCode: result.exitCode };
+  }
   throw new GitCommandError(args, result.exitCode ?? null, Buffer.from(result.stderr).subarray(0, STDERR_LIMIT).toString('utf8'));
 }
 

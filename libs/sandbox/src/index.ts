@@ -39,3 +39,7 @@ export { commitWorkspace, workspaceDiff, workspaceDiffStat, parseNumstat, stageW
 export type { DiffStatEntry, StagedChange, StagedChanges, WorkspaceCommit, WorkspaceDiff } from './workspace-commit';
 export { GitCommandError, GitUnavailableError, gitEnv } from './git-command';
 export { RepoUnusableError } from './repo-unusable.error';
+export { mergeRunBranch } from './merge-run-branch';
+export type { MergeDone, MergeOutcome, MergeRefusalCode, MergeRefused, MergeRunBranchOptions, MergeStrategy } from './merge-run-branch';
+export { exportRunBranch } from './export-run-branch';
+export type { RunBranchExport } from './export-run-branch';

@@ -10,7 +10,7 @@ const EXPECTED_DEFAULTS = {
   },
   ollama: { hosts: ['http://localhost:11434', 'http://127.0.0.1:11434'] },
   cli: { allowed: ['claude', 'codex', 'grok', 'gemini', 'agy'], binaries: {}, run_as: { uid: 65534, gid: 65534 }, allow_same_user: false },
-  repos: { roots: [] },
+  repos: { roots: [], merge_roots: [] },
   cassettes: { roots: [] },
   sandbox: { allow_process: false, images: ['roundtable/sandbox:latest'], max_memory_mb: 4096, max_pids: 1024, max_cpus: 2, max_timeout_s: 1800 },
 };
@@ -97,6 +97,21 @@ describe('the operator policy’s fields', () => {
     expect(valid({ cli: { home: 'home/cli' } })).toBe(false);
     expect(valid({ cli: { home: 'home/cli/' } })).toBe(false);
     expect(messages({ repos: { roots: ['rel/x'] } })).toEqual(['an absolute path (relative paths are resolved against the policy file before this check)']);
+  });
+
+  it('a merge root lies under a repo root, and the refusal says how to fix it', () => {
+    expect(OperatorPolicy.parse({ repos: { roots: ['/srv/repos'] } }).repos.merge_roots).toEqual([]);
+    expect(valid({ repos: { roots: ['/srv/repos'], merge_roots: ['/srv/repos'] } })).toBe(true);
+    expect(valid({ repos: { roots: ['/srv/repos', '/home/ci'], merge_roots: ['/srv/repos/app', '/home/ci/x'] } })).toBe(true);
+    expect(messages({ repos: { roots: ['/srv/repos'], merge_roots: ['/srv/repos/app', '/srv/repos-other'] } })).toEqual([
+      '/srv/repos-other is not under any of repos.roots [/srv/repos]: a run can only merge into a repository it may read; add its directory to repos.roots, or remove it from repos.merge_roots',
+    ]);
+    expect(OperatorPolicy.safeParse({ repos: { roots: ['/srv/repos'], merge_roots: ['/srv/repos/a', '/etc'] } }).error?.issues[0].path).toEqual(['repos', 'merge_roots', 1]);
+    expect(messages({ repos: { merge_roots: ['/srv/repos'] } })).toEqual([
+      '/srv/repos is not under any of repos.roots []: a run can only merge into a repository it may read; add its directory to repos.roots, or remove it from repos.merge_roots',
+    ]);
+    expect(valid({ repos: { roots: ['/srv/repos'], merge_roots: ['/srv/repos/../../etc'] } })).toBe(false);
+    expect(messages({ repos: { roots: ['/srv'], merge_roots: ['srv/x'] } })).toContain('an absolute path (relative paths are resolved against the policy file before this check)');
   });
 
   it('a CLI binary is not empty, a run_as user is not root, a CLI is one of the known ones', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathUnderRoots } from './path-under-roots';
 
 /**
  * The operator's policy (ROUNDTABLE_POLICY, a YAML file read once at start by every service
@@ -103,9 +104,26 @@ export const OperatorPolicy = z
       .object({
         /** Directories under which a project's `repo` may lie (real paths: symlinks resolved). Empty: no repo runs. */
         roots: z.array(AbsolutePath).default([]),
+        /**
+         * Directories whose repositories a run branch may be merged into (`merge:` in a project,
+         * issue 21): merging writes into an operator's directory, where reading only copies out
+         * of it. Each must lie under repos.roots. Empty: no merges.
+         */
+        merge_roots: z.array(AbsolutePath).default([]),
       })
       .strict()
-      .default({ roots: [] }),
+      .superRefine((repos, ctx) => {
+        repos.merge_roots.forEach((root, i) => {
+          if (!pathUnderRoots(root, repos.roots)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['merge_roots', i],
+              message: `${root} is not under any of repos.roots [${repos.roots.join(', ')}]: a run can only merge into a repository it may read; add its directory to repos.roots, or remove it from repos.merge_roots`,
+            });
+          }
+        });
+      })
+      .default({ roots: [], merge_roots: [] }),
     cassettes: z
       .object({
         /** Directories replay cassettes may be read from (real paths). Empty: no replay provider. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_OPERATOR_POLICY, OperatorPolicy, type OperatorPolicyInput } from './operator-policy.schema';
-import { pathUnderRoots, projectPolicyIssues, providerPolicyIssues, repoPolicyIssues, sandboxPolicyIssues, urlAllowed } from './policy-checks';
+import { mergePolicyIssues, pathUnderRoots, projectPolicyIssues, providerPolicyIssues, repoPolicyIssues, sandboxPolicyIssues, urlAllowed } from './policy-checks';
 import { OperatorPolicyError, parseOperatorPolicy, readOperatorPolicy } from './read-operator-policy';
 
 const policy = (p: OperatorPolicyInput = {}) => OperatorPolicy.parse(p);
@@ -308,6 +308,32 @@ describe('projectPolicyIssues and repoPolicyIssues', () => {
   });
 });
 
+describe('mergePolicyIssues', () => {
+  const merging = policy({ repos: { roots: ['/srv/repos'], merge_roots: ['/srv/repos/team'] } });
+
+  it('allows a merge into a repository under repos.merge_roots', () => {
+    expect(mergePolicyIssues('/srv/repos/team/app', merging)).toEqual([]);
+    expect(mergePolicyIssues('/srv/repos/team', merging)).toEqual([]);
+  });
+
+  it('refuses one outside them, even under repos.roots, naming repos.merge_roots and the fix', () => {
+    expect(mergePolicyIssues('/srv/repos/other', merging)).toEqual([
+      {
+        path: 'merge.into',
+        message:
+          'run branches may only be merged into repositories under [/srv/repos/team] by the operator policy (ROUNDTABLE_POLICY) (repos.merge_roots); /srv/repos/other is outside them: the operator adds its directory to repos.merge_roots, or drop merge from the project and merge the run branch by hand',
+      },
+    ]);
+    expect(mergePolicyIssues('/srv/repos/team-b/app', merging)).toHaveLength(1);
+    expect(mergePolicyIssues('/srv/repos/team/../other', merging)).toHaveLength(1);
+  });
+
+  it('refuses every merge by default', () => {
+    expect(DEFAULT_OPERATOR_POLICY.repos.merge_roots).toEqual([]);
+    expect(mergePolicyIssues('/srv/repos/app', policy({ repos: { roots: ['/srv/repos'] } }))[0].message).toMatch(/^run branches may only be merged into repositories under \[\] \(none\) by/);
+  });
+});
+
 describe('reading the policy: what is refused and what is resolved', () => {
   const dir = '/base/dir';
 
@@ -348,6 +374,12 @@ describe('reading the policy: what is refused and what is resolved', () => {
     expect(read.cassettes.roots).toEqual(['/base/up']);
     expect(() => parseOperatorPolicy('repos: { roots: [42] }', dir)).toThrow(new OperatorPolicyError('ROUNDTABLE_POLICY: invalid operator policy\n  - repos.roots.0: Invalid input: expected string, received number'));
     expect(() => parseOperatorPolicy('cassettes: { roots: here }', dir)).toThrow(new OperatorPolicyError('ROUNDTABLE_POLICY: invalid operator policy\n  - cassettes.roots: Invalid input: expected array, received string'));
+    expect(parseOperatorPolicy('repos: { roots: [repos], merge_roots: [repos/team, /base/dir/repos/x] }', dir).repos.merge_roots).toEqual(['/base/dir/repos/team', '/base/dir/repos/x']);
+    expect(() => parseOperatorPolicy('repos: { roots: [repos], merge_roots: [elsewhere] }', dir)).toThrow(
+      new OperatorPolicyError(
+        'ROUNDTABLE_POLICY: invalid operator policy\n  - repos.merge_roots.0: /base/dir/elsewhere is not under any of repos.roots [/base/dir/repos]: a run can only merge into a repository it may read; add its directory to repos.roots, or remove it from repos.merge_roots',
+      ),
+    );
     expect(() => parseOperatorPolicy('repos: {}', dir)).not.toThrow();
     expect(() => parseOperatorPolicy('repos: null', dir)).toThrow(OperatorPolicyError);
   });

@@ -2,6 +2,9 @@ import type { ConfigIssue } from '../config/load-project-config';
 import type { ProviderConfig } from '../config/project-config.schema';
 import type { SandboxConfig } from '../config/sandbox-config.schema';
 import { DEFAULT_BASE_URLS, type KeyedProviderType, type OperatorPolicy } from './operator-policy.schema';
+import { pathUnderRoots } from './path-under-roots';
+
+export { pathUnderRoots };
 
 /**
  * The pure half of the trust boundary: does a request fit the operator's policy? The api runs
@@ -43,12 +46,6 @@ export function urlAllowed(url: string, patterns: readonly string[]): boolean {
   });
 }
 
-/** Whether an absolute, already-resolved path is one of the roots or inside one. */
-export function pathUnderRoots(realPath: string, roots: readonly string[]): boolean {
-  const have = segments(realPath);
-  if (have.includes('..') || have.includes('.')) return false;
-  return roots.some((root) => segments(root).every((s, i) => have[i] === s));
-}
 
 const list = (xs: readonly string[]) => (xs.length ? `[${xs.join(', ')}]` : '[] (none)');
 
@@ -157,6 +154,22 @@ export function repoPolicyIssues(realRepo: string, policy: OperatorPolicy): Conf
   return pathUnderRoots(realRepo, policy.repos.roots)
     ? []
     : [{ path: 'repo', message: `repositories may only be read from ${list(policy.repos.roots)} by ${POLICY} (repos.roots); this path is outside them` }];
+}
+
+/**
+ * A merge of a run branch into `repo` (already resolved to its real path by the caller) against
+ * the policy: merging writes into an operator's directory, so reading it (repos.roots) is not
+ * enough; it must also lie under one of repos.merge_roots.
+ */
+export function mergePolicyIssues(realRepo: string, policy: OperatorPolicy): ConfigIssue[] {
+  return pathUnderRoots(realRepo, policy.repos.merge_roots)
+    ? []
+    : [
+        {
+          path: 'merge.into',
+          message: `run branches may only be merged into repositories under ${list(policy.repos.merge_roots)} by ${POLICY} (repos.merge_roots); ${realRepo} is outside them: the operator adds its directory to repos.merge_roots, or drop merge from the project and merge the run branch by hand`,
+        },
+      ];
 }
 
 /** Every provider of a project file, its sandbox, and the repo as written (callers check the real path again). */

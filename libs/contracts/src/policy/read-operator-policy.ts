@@ -14,9 +14,9 @@ export interface LoadedPolicy {
 }
 
 /**
- * Parses a policy file's text. Relative paths under repos.roots and cassettes.roots are
- * resolved against `baseDir` (the policy file's directory), so a policy kept beside its
- * deployment works from any working directory. Errors name each line and the fix.
+ * Parses a policy file's text. Relative paths under repos.roots, repos.merge_roots and
+ * cassettes.roots are resolved against `baseDir` (the policy file's directory), so a policy kept
+ * beside its deployment works from any working directory. Errors name each line and the fix.
  */
 export function parseOperatorPolicy(text: string, baseDir: string, source = 'ROUNDTABLE_POLICY'): OperatorPolicy {
   let raw: unknown;
@@ -26,14 +26,16 @@ export function parseOperatorPolicy(text: string, baseDir: string, source = 'ROU
     throw new OperatorPolicyError(`${source}: malformed YAML: ${(e as Error).message.split('\n')[0]}`);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OperatorPolicyError(`${source}: a policy is a YAML mapping (api_keys, cli, repos, cassettes, sandbox …)`);
-  const absolute = (r: Record<string, unknown>, key: 'repos' | 'cassettes') => {
-    const section = r[key] as { roots?: unknown } | undefined;
-    if (section && Array.isArray(section.roots)) {
-      section.roots = section.roots.map((p) => (typeof p === 'string' && !p.startsWith('/') ? path.resolve(baseDir, p) : p));
+  const absolute = (r: Record<string, unknown>, key: 'repos' | 'cassettes', list: 'roots' | 'merge_roots') => {
+    const section = r[key] as Record<string, unknown> | undefined;
+    const paths = section?.[list];
+    if (section && Array.isArray(paths)) {
+      section[list] = paths.map((p) => (typeof p === 'string' && !p.startsWith('/') ? path.resolve(baseDir, p) : p));
     }
   };
-  absolute(raw as Record<string, unknown>, 'repos');
-  absolute(raw as Record<string, unknown>, 'cassettes');
+  absolute(raw as Record<string, unknown>, 'repos', 'roots');
+  absolute(raw as Record<string, unknown>, 'repos', 'merge_roots');
+  absolute(raw as Record<string, unknown>, 'cassettes', 'roots');
   const parsed = OperatorPolicy.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(root)'}: ${i.message}`);
