@@ -1,7 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 
-export type TokenRole = 'read' | 'write';
+/** read < write < approve: an approve token also writes; only it may approve or refuse at a gate (issue 21). */
+export type TokenRole = 'read' | 'write' | 'approve';
+export const TOKEN_ROLES: readonly TokenRole[] = ['read', 'write', 'approve'];
 
 export interface ApiToken {
   /** Who holds it: in logs and rate-limit keys, never the token itself. */
@@ -12,7 +14,7 @@ export interface ApiToken {
 
 const MIN_TOKEN_LENGTH = 16;
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-const FORMAT = 'API_TOKENS is a comma list of name:token:role with role write or read, e.g. ci:3f9c…e1:write,dashboard:77ab…02:read';
+const FORMAT = 'API_TOKENS is a comma list of name:token:role with role read, write or approve, e.g. ci:3f9c…e1:write,dashboard:77ab…02:read,lead:9d0e…4a:approve';
 
 /**
  * API_TOKENS: `name:token:role,…`. The token is what lies between the first and the last colon, so
@@ -34,12 +36,12 @@ export const ApiTokensEnv = z
       const token = entry.slice(first + 1, last);
       const role = entry.slice(last + 1);
       if (!NAME.test(name)) ctx.addIssue({ code: 'custom', message: `${at}: the name may hold letters, digits, _ . and - (1 to 64 of them)` });
-      else if (role !== 'read' && role !== 'write') ctx.addIssue({ code: 'custom', message: `${at}: the role must be write or read, not "${role}"` });
+      else if (!(TOKEN_ROLES as readonly string[]).includes(role)) ctx.addIssue({ code: 'custom', message: `${at}: the role must be read, write or approve, not "${role}"` });
       else if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
         ctx.addIssue({ code: 'custom', message: `${at}: the token must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. openssl rand -hex 24)` });
       } else if (tokens.some((t) => t.name === name)) ctx.addIssue({ code: 'custom', message: `${at}: the name ${name} is given twice` });
       else if (tokens.some((t) => t.token === token)) ctx.addIssue({ code: 'custom', message: `${at}: the same token is given to ${tokens.find((t) => t.token === token)!.name} already` });
-      else tokens.push({ name, token, role });
+      else tokens.push({ name, token, role: role as TokenRole });
     });
     return tokens;
   });

@@ -95,7 +95,7 @@ export class ApiModule {
         },
         {
           provide: RunControlService,
-          useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p)),
+          useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p), policy),
           inject: [DS, PRODUCER],
         },
         {

@@ -16,7 +16,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface Principal {
   name: string;
   role: ApiToken['role'];
-  /** No API_TOKENS: every request passes as `anonymous` with write rights. */
+  /** No API_TOKENS: every request passes as `anonymous` with every right (approve included). */
   open?: true;
 }
 
@@ -55,13 +55,13 @@ function presentedToken(header: string | undefined): string | null {
  * The door of every route but /healthz and /readyz, Bull Board and /docs included: mounted before the
  * body parsers, so an anonymous client cannot make the API read a body. 401 without a token or with
  * one API_TOKENS does not hold (WWW-Authenticate: Bearer), 403 for a read token on a write. With no
- * tokens configured the API is open and every request passes as `anonymous` with write rights.
+ * tokens configured the API is open and every request passes as `anonymous` with every right.
  */
 export function bearerAuth(book: TokenBook) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (isPublicPath(req.path)) return next();
     if (book.open) {
-      res.locals.principal = { name: 'anonymous', role: 'write', open: true } satisfies Principal;
+      res.locals.principal = { name: 'anonymous', role: 'approve', open: true } satisfies Principal;
       return next();
     }
     const presented = presentedToken(req.headers.authorization);
@@ -79,7 +79,7 @@ export function bearerAuth(book: TokenBook) {
         }),
       );
     }
-    if (needsWrite(req) && token.role !== 'write') {
+    if (needsWrite(req) && token.role === 'read') {
       return next(new ApiError(403, { error: 'forbidden', message: `token ${token.name} is read-only; ${req.method} ${req.path} needs a write token` }));
     }
     res.locals.principal = { name: token.name, role: token.role } satisfies Principal;

@@ -15,6 +15,8 @@ export const REGISTRY_WAIT_MS = 500;
 export interface SubmitOptions {
   /** `?queue_unserved=true`: accept a run whose providers no live worker serves; it waits for one. */
   queueUnserved?: boolean;
+  /** Who submits it (the api token's name): recorded on the run, and refused at its gates when four eyes is on. */
+  submittedBy?: string;
 }
 
 /** A provider a run uses that no live worker can call. */

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { principalOf } from './bearer-auth.middleware';
 import { RunControlService } from './run-control.service';
 
 @Controller('v1/runs/:id')
@@ -11,6 +12,24 @@ export class RunControlController {
   @HttpCode(202)
   async cancel(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const r = await this.control.cancel(id);
+    res.setHeader('Location', r.links.self);
+    return r;
+  }
+
+  /** Body: `{ gate, decision: approve|reject, note?, edits?: { criteria: [{ id?, text }] } }`. Needs the approve role; 409 unless the run waits at that gate. */
+  @Post('approvals')
+  @HttpCode(202)
+  async approve(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const r = await this.control.approve(id, body, principalOf(res));
+    res.setHeader('Location', r.links.self);
+    return r;
+  }
+
+  /** Body: `{ question_id: "Q1", answer }`. 404 for a question the run does not have, 409 for one answered already. */
+  @Post('answers')
+  @HttpCode(202)
+  async answer(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const r = await this.control.answer(id, body, principalOf(res));
     res.setHeader('Location', r.links.self);
     return r;
   }

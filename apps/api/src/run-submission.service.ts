@@ -73,7 +73,7 @@ export class RunSubmissionService {
     const { config, unserved } = await this.validate(body, opts);
     let stored: { runId: string; outboxIds: number[]; events: RunEventEnvelope[] };
     try {
-      stored = await this.store(config, unserved, claim);
+      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null);
     } catch (e) {
       const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
       if (winner) return winner;
@@ -84,7 +84,7 @@ export class RunSubmissionService {
   }
 
   /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. */
-  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined) {
+  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined, submittedBy: string | null) {
     return this.ds.transaction(async (em) => {
       const projectId = newId('prj');
       const runId = newId('run');
@@ -106,6 +106,7 @@ export class RunSubmissionService {
         status: 'queued',
         stage: 'INIT',
         config: stored,
+        submittedBy,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
       const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }, ...unserved]);

@@ -28,7 +28,7 @@ export class RunsController {
     const queue = parseQueueUnserved(queueUnserved);
     const key = idempotencyKeyOf(req.headers['idempotency-key']);
     const claim = key === null ? undefined : { principal: principalOf(res)?.name ?? 'anonymous', key, requestHash: requestHashOf(body) };
-    const run = await this.submission.submit(body, { queueUnserved: queue, claim });
+    const run = await this.submission.submit(body, { queueUnserved: queue, claim, submittedBy: principalOf(res)?.name ?? 'anonymous' });
     res.setHeader('Location', run.links.self);
     return run;
   }

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { repoPolicyIssues, SandboxConfig, sandboxPolicyIssues, type OperatorPolicy } from '@roundtable/contracts';
+import { mergePolicyIssues, repoPolicyIssues, SandboxConfig, sandboxPolicyIssues, type OperatorPolicy } from '@roundtable/contracts';
 import { PolicyRefusedError } from './policy-refused.error';
 
 /** What the checks need from the runners: the SANDBOX_IMAGE default and the engine's CPU count. */
@@ -35,6 +35,17 @@ export class RunPolicy {
     if (issues.length === 0) return real;
     const resolved = real !== path.resolve(repo) ? ' (symlinks resolved)' : '';
     throw new PolicyRefusedError(issues.map((i) => ({ ...i, message: `${repo}: ${i.message}${resolved}` })));
+  }
+
+  /**
+   * Why a run branch may not be merged into `origin` (the original repository, its real path):
+   * outside the policy's repos.merge_roots. Null when it may. Checked here again because the api's
+   * check was made on its own machine, at submission, under the policy it had then.
+   */
+  async mergeRefusal(origin: string): Promise<string | null> {
+    const real = await realpath(origin).catch(() => path.resolve(origin));
+    const issues = mergePolicyIssues(real, this.policy);
+    return issues.length ? issues.map((i) => i.message).join('; ') : null;
   }
 
   /**

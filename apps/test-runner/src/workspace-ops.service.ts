@@ -18,6 +18,7 @@ import {
   GitCommandError,
   GitUnavailableError,
   listFileTree,
+  mergeRunBranch,
   openRepoWorkspace,
   PathEscapeError,
   planWorkspaceDeletions,
@@ -210,6 +211,28 @@ export class WorkspaceOpsService {
       const files = [];
       for (const p of request.data.paths) files.push(await readOne(ws, p, request.data.max_bytes_per_file ?? 32 * 1024));
       return { ...(op.result ?? {}), files };
+    });
+  }
+
+  /**
+   * Merges the run branch into the original repository (issue 21): only a worktree's branch,
+   * only into a repository under the policy's repos.merge_roots, never forced (libs/sandbox's
+   * mergeRunBranch refuses a dirty original, a conflict, a target that moved on for ff). A
+   * refusal is the op's answer, with the reason: the original is then as it was.
+   */
+  merge(runId: string, opId: string): Promise<void> {
+    return this.perform(runId, opId, 'workspace.done', async (_run, op) => {
+      const request = workspaceOpRequest('merge', op);
+      const refused = (code: string, reason: string) => ({ ...request, merged: false, commit: null, previous: null, reason, code });
+      const ws = await openRepoWorkspace(this.workspaceRoot, runId);
+      if (!ws) return refused('no_branch', 'the run has no workspace, so there is no run branch to merge');
+      if (ws.source !== 'worktree' || !ws.origin) return refused('not_git', `the run worked on a ${ws.source} workspace, not a worktree of a git repository: its branch is offered as it is, never merged`);
+      const policy = await this.checks.mergeRefusal(ws.origin);
+      if (policy) return refused('policy', policy);
+      const outcome = await mergeRunBranch(ws, { into: request.into, strategy: request.strategy, message: request.message });
+      return outcome.merged
+        ? { ...request, merged: true, commit: outcome.commit, previous: outcome.previous, reason: null, code: null }
+        : refused(outcome.code, outcome.reason);
     });
   }
 

@@ -14,6 +14,7 @@ export class WorkspaceProcessor extends TypedProcessor {
         'workspace.prepare': (p) => inWorkspaceOpSpan('workspace.prepare', p, () => ops.prepare(p.runId, p.opId)),
         'workspace.apply': (p) => inWorkspaceOpSpan('workspace.apply', p, () => ops.apply(p.runId, p.opId, p.implementationId)),
         'workspace.read': (p) => inWorkspaceOpSpan('workspace.read', p, () => ops.read(p.runId, p.opId)),
+        'workspace.merge': (p) => inWorkspaceOpSpan('workspace.merge', p, () => ops.merge(p.runId, p.opId)),
       }),
       { service: 'test-runner', ...settings },
     );

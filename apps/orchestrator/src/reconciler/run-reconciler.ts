@@ -2,10 +2,12 @@ import type { DataSource } from 'typeorm';
 import { jobId, jobSchema, type JobOf } from '@roundtable/contracts';
 import { isInfraFailureReason, type JobProducer } from '@roundtable/queues';
 import {
+  OVERDUE_GATES,
   PENDING_WORK,
   QUIET_RUNS,
   RECONCILE_LOCK,
   type PendingKind,
+  type OverdueGateRow,
   type PendingWorkRow,
   type QuietRunRow,
   type ReconcileLockRow,
@@ -84,7 +86,14 @@ export class RunReconciler {
       }
       // Read under the sweep lock, so two replicas never both judge the same quiet run.
       const quiet = (await runner.query(QUIET_RUNS.text, QUIET_RUNS.params({ quietMs: this.settings.haltAfterMs }))) as QuietRunRow[];
+      // A run waiting at a gate is left alone (it holds nothing), until its approval_timeout_s runs out.
+      const overdue = (await runner.query(OVERDUE_GATES.text, OVERDUE_GATES.params())) as OverdueGateRow[];
       await runner.commitTransaction();
+      for (const run of overdue) {
+        const reason = `approval_timeout_s (${run.timeout_s} s) ran out at the ${run.gate ?? 'open'} gate: nobody approved or refused it`;
+        await this.halt(run, reason);
+        report.halted.push({ runId: run.id, reason });
+      }
       for (const run of quiet) {
         if (inFlight.has(run.id)) continue;
         const why = stuck.get(run.id)?.join('; ') ?? 'no work is pending for it';

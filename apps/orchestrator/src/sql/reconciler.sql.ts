@@ -96,9 +96,9 @@ export const PENDING_WORK = {
             o.created_at < now() - make_interval(secs => $1 / 1000.0)
        FROM outbox o
       WHERE o.queue = 'orchestrator' AND o.run_id IS NOT NULL AND o.created_at > now() - interval '1 day'
-        AND o.job_name IN ('run.start', 'run.cancel', 'run.resume', 'run.appeal')
+        AND o.job_name IN ('run.start', 'run.cancel', 'run.resume', 'run.appeal', 'run.approve', 'run.answer')
         AND NOT EXISTS (SELECT 1 FROM applied_events a WHERE a.run_id = o.run_id
-                           AND a.event_key = CASE WHEN o.job_name IN ('run.resume', 'run.appeal') THEN o.job_name || ':' || o.job_id ELSE o.job_name END)`,
+                           AND a.event_key = CASE WHEN o.job_name IN ('run.resume', 'run.appeal', 'run.approve', 'run.answer') THEN o.job_name || ':' || o.job_id ELSE o.job_name END)`,
   params: (o: { resendAfterMs: number; leaseMarginMs: number; defaultCallTimeoutMs: number }): unknown[] => [
     o.resendAfterMs,
     o.leaseMarginMs,
@@ -112,6 +112,24 @@ export const QUIET_RUNS = {
           WHERE status = 'running' AND updated_at < now() - make_interval(secs => $1 / 1000.0)`,
   params: (o: { quietMs: number }): unknown[] => [o.quietMs],
 } as const;
+/**
+ * Runs waiting at a gate for longer than their project's approval_timeout_s: the wait ends as a
+ * halt, with the reason. A run without the setting waits as long as it takes (never listed).
+ */
+export const OVERDUE_GATES = {
+  text: `SELECT id, floor(extract(epoch FROM updated_at) * 1000)::bigint AS updated_ms, gate ->> 'name' AS gate, (config ->> 'approval_timeout_s')::double precision AS timeout_s
+           FROM runs
+          WHERE status = 'awaiting_approval' AND config ? 'approval_timeout_s' AND gate_opened_at IS NOT NULL
+            AND gate_opened_at < now() - make_interval(secs => (config ->> 'approval_timeout_s')::double precision)`,
+  params: (): unknown[] => [],
+} as const;
+export interface OverdueGateRow {
+  id: string;
+  updated_ms: string;
+  gate: string | null;
+  timeout_s: number;
+}
+
 export interface QuietRunRow {
   id: string;
   /** updated_at in whole ms (a bigint, so a string): what the run entity's Date holds, compared by the run.halt step. */

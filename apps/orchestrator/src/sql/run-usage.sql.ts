@@ -31,8 +31,21 @@ export const RUN_USAGE = statement<{ used: UsageRow[]; reserved: UsageRow[] }>()
   params: (runId: string): unknown[] => [runId],
 });
 
+/** How long a run has waited for people: its closed waits, and the one open now (engine/gates.ts). */
+export interface RunWaits {
+  waitedSeconds?: number | null;
+  gateOpenedAt?: Date | null;
+}
+
+/** Seconds since the run started, less the time it waited at gates: what max_seconds counts. */
+export function workingSeconds(startedAt: Date | null, now: Date, waits: RunWaits = {}): number {
+  if (!startedAt) return 0;
+  const open = waits.gateOpenedAt ? Math.max(0, now.getTime() - new Date(waits.gateOpenedAt).getTime()) / 1000 : 0;
+  return Math.max(0, (now.getTime() - startedAt.getTime()) / 1000 - Number(waits.waitedSeconds ?? 0) - open);
+}
+
 /** A run's usage as a workflow step sees it, from the two usage columns. */
-export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt: Date | null, now: Date): UsageSnapshot {
+export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt: Date | null, now: Date, waits: RunWaits = {}): UsageSnapshot {
   const fold = (rows: UsageRow[]) => {
     const total: UsageTotals = { calls: 0, tokens: 0, costUsd: 0 };
     const by: Record<string, UsageTotals> = {};
@@ -57,13 +70,13 @@ export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt:
     usedByProvider: u.by,
     reserved: r.total,
     reservedByProvider: r.by,
-    elapsedSeconds: startedAt ? Math.max(0, (now.getTime() - startedAt.getTime()) / 1000) : 0,
+    elapsedSeconds: workingSeconds(startedAt, now, waits),
     ...(unpricedCalls > 0 ? { unpricedCalls } : {}),
   };
 }
 
 /** A run's usage from a row that selected USAGE_COLUMNS_SQL (RUN_USAGE, and the build's state query). */
-export function usageOfRow(row: Record<string, unknown>, run: { startedAt: Date | null }, now: Date): UsageSnapshot {
+export function usageOfRow(row: Record<string, unknown>, run: { startedAt: Date | null } & RunWaits, now: Date): UsageSnapshot {
   const { used, reserved } = row as { used: UsageRow[]; reserved: UsageRow[] };
-  return usageSnapshot(used, reserved, run.startedAt, now);
+  return usageSnapshot(used, reserved, run.startedAt, now, run);
 }

@@ -18,4 +18,6 @@ export function useApp(): AppContextValue {
 }
 
 /** Acts (cancel, resume, appeal) are shown only to a write token or an open api: absent, not disabled, otherwise. */
-export const canAct = (me: Me | null): boolean => me !== null && (me.role === 'write' || me.role === 'open');
+export const canAct = (me: Me | null): boolean => me !== null && (me.role === 'write' || me.role === 'approve' || me.role === 'open');
+/** Whether the token may approve or refuse at a gate (the approve role, or an open API). */
+export const canApprove = (me: Me | null): boolean => me !== null && (me.role === 'approve' || me.role === 'open');

@@ -183,7 +183,7 @@ export const AppealRequested = z
 /** Who the presented token is (GET /v1/me): the workbench shows act buttons to write tokens and open APIs only. */
 export const Me = z.object({
   name: z.string().nullable().describe("the token's name in API_TOKENS; null when the API runs open (no tokens)"),
-  role: z.enum(['read', 'write', 'open']).describe('open: no API_TOKENS, every request may write'),
+  role: z.enum(['read', 'write', 'approve', 'open']).describe('approve: may also approve or refuse at a gate; open: no API_TOKENS, every request may write and approve'),
 });
 
 export const HealthReply = z.object({ status: z.literal('ok') });

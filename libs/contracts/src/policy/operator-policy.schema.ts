@@ -124,6 +124,14 @@ export const OperatorPolicy = z
         });
       })
       .default({ roots: [], merge_roots: [] }),
+    /** Who may approve at a gate is the operator's decision (issue 21); the approve role itself comes from API_TOKENS. */
+    approvals: z
+      .object({
+        /** true: the token that submitted a run cannot approve it (someone else must). */
+        four_eyes: z.boolean().default(false),
+      })
+      .strict()
+      .default({ four_eyes: false }),
     cassettes: z
       .object({
         /** Directories replay cassettes may be read from (real paths). Empty: no replay provider. */
