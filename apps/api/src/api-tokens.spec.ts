@@ -23,7 +23,7 @@ describe('API_TOKENS', () => {
     const secret = 'cccccccccccccccccccc';
     const all = messages(`ci:${secret}:admin,short:abc:read,:${secret}x:write,nocolons,ci2:${secret}:read`);
     expect(all).toEqual([
-      'API_TOKENS entry 1 (ci): the role must be write or read, not "admin"',
+      'API_TOKENS entry 1 (ci): the role must be read, write or approve, not "admin"',
       'API_TOKENS entry 2 (short): the token must be at least 16 characters without spaces (e.g. openssl rand -hex 24)',
       expect.stringMatching(/^API_TOKENS entry 3 is not name:token:role\. API_TOKENS is a comma list of name:token:role/),
       expect.stringMatching(/^API_TOKENS entry 4 is not name:token:role\. /),

@@ -5,7 +5,7 @@ import { apiWorkflowOf, findApiWorkflow } from './workflows/api-workflows';
 import { ApiError } from './api-error';
 import type { RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
-import { runDetailView, runSummaryView } from './run-views';
+import { type QuestionRow, runDetailView, runSummaryView } from './run-views';
 import type { RunListItem, RunListUsage } from '@roundtable/contracts';
 
 interface TotalsRow {
@@ -57,7 +57,8 @@ export class RunQueryService {
   async get(id: string) {
     const run = await this.runOrThrow(id);
     const { usage, byProvider } = await this.usageOf(run, new Date());
-    const view = runDetailView(run, usage, byProvider);
+    const questions = (await this.ds.query(`SELECT raised_by_role, question, status, answer, answered_by FROM open_questions WHERE run_id = $1 ORDER BY id`, [id])) as QuestionRow[];
+    const view = runDetailView(run, usage, byProvider, questions);
     // A run of a workflow this version does not know still shows what every run has.
     return { ...view, ...findApiWorkflow(run.workflow)?.detail(run) };
   }
@@ -108,7 +109,7 @@ export class RunQueryService {
     );
     const subscription = rows.filter((r) => r.subscription_cost_usd !== null).map((r) => Number(r.subscription_cost_usd));
     return {
-      ...summarizeUsage(totals, runSeconds(run.startedAt, run.finishedAt, now)),
+      ...summarizeUsage(totals, runSeconds(run.startedAt, run.finishedAt, now, run)),
       subscriptionCostUsd: subscription.length ? Math.round(subscription.reduce((a, b) => a + b, 0) * 1e6) / 1e6 : null,
     };
   }

@@ -62,5 +62,8 @@ describe('runSeconds', () => {
   it('runs to now while the run is going, and stops at finished_at', () => {
     expect(runSeconds(t0, null, new Date(t0.getTime() + 12_340))).toBe(12.3);
     expect(runSeconds(t0, new Date(t0.getTime() + 5000), new Date(t0.getTime() + 99_000))).toBe(5);
+    // Waits at gates are not the run's time: closed waits and the open one.
+    expect(runSeconds(t0, null, new Date(t0.getTime() + 60_000), { waitedSeconds: 20 })).toBe(40);
+    expect(runSeconds(t0, null, new Date(t0.getTime() + 60_000), { waitedSeconds: 20, gateOpenedAt: new Date(t0.getTime() + 50_000) })).toBe(30);
   });
 });

@@ -47,10 +47,18 @@ function addCost(a: number | null, b: number | null): number | null {
 }
 
 /** Wall-clock seconds of the run, the same measure the max_seconds cap uses; null before it starts. */
-export function runSeconds(startedAt: Date | null, finishedAt: Date | null, now: Date): number | null {
+export function runSeconds(
+  startedAt: Date | null,
+  finishedAt: Date | null,
+  now: Date,
+  waits: { waitedSeconds?: number | null; gateOpenedAt?: Date | null } = {},
+): number | null {
   if (!startedAt) return null;
   const end = finishedAt ?? now;
-  return Math.max(0, Math.round((end.getTime() - startedAt.getTime()) / 100) / 10);
+  // Time spent waiting for a person at a gate is not the run's: max_seconds does not count it either.
+  const open = waits.gateOpenedAt ? Math.max(0, end.getTime() - new Date(waits.gateOpenedAt).getTime()) : 0;
+  const working = end.getTime() - startedAt.getTime() - Number(waits.waitedSeconds ?? 0) * 1000 - open;
+  return Math.max(0, Math.round(working / 100) / 10);
 }
 
 export function summarizeUsage(rows: ProviderCallTotals[], seconds: number | null): UsageSummary {

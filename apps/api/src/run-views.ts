@@ -38,7 +38,17 @@ function capsOf(run: RunEntity) {
   };
 }
 
-export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Record<string, ProviderUsage>): RunDetail {
+/** One open_questions row as GET /v1/runs/:id lists it (its id: Q<place in the run's list>). */
+export interface QuestionRow {
+  raised_by_role: string;
+  question: string;
+  status: string;
+  answer: string | null;
+  answered_by: string | null;
+}
+
+export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Record<string, ProviderUsage>, questions: readonly QuestionRow[] = []): RunDetail {
+  const gate = run.status === 'awaiting_approval' && run.gate ? (run.gate as { name: string; subject?: Record<string, unknown> }) : null;
   return {
     id: run.id,
     project: projectOf(run),
@@ -57,6 +67,15 @@ export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Recor
     usage,
     caps: capsOf(run),
     usage_by_provider: byProvider,
+    gate: gate ? { name: gate.name, subject: gate.subject ?? {}, waiting_since: iso(run.gateOpenedAt) } : null,
+    open_questions: questions.map((q, i) => ({
+      id: `Q${i + 1}`,
+      role: q.raised_by_role,
+      question: q.question,
+      status: q.status === 'answered' ? ('answered' as const) : ('open' as const),
+      answer: q.answer,
+      answered_by: q.answered_by,
+    })),
   };
 }
 

@@ -23,3 +23,6 @@ export type { AgentCallCommandOf, FinishedCallOf } from './engine/call-types';
 export { reservationFor, type Reservation } from './engine/ledger';
 export { DEFAULT_RETRY_DELAYS_MS } from './engine/retries';
 export { WORKFLOWS, workflowModule, type WorkflowModule, type WorkflowName } from './workflows';
+export * from './build/solved';
+export type { OpenGate, ApprovalEvent } from './engine/gates';
+export { questionId, type AnswerEvent } from './engine/answers';

@@ -17,7 +17,7 @@ export interface ApiWorkflow {
   /** GET /v1/runs/:id/records: the run's snapshot as its page shows it. */
   records(run: RunEntity): BuildRecords | PanelRecords;
   /** What GET /v1/runs/:id adds to the run's detail (the panel's `panel` block); {} when nothing. */
-  detail(run: RunEntity): { panel?: PanelSummary };
+  detail(run: RunEntity): { panel?: PanelSummary; solved?: { check: string; ok: boolean; evidence: string }[] };
   /** GET /v1/runs/:id/report: the run as markdown. */
   report(input: ReportInput): string;
   /**

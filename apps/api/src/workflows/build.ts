@@ -1,12 +1,13 @@
 import { BuildRole, Stage } from '@roundtable/contracts';
-import { WORKFLOWS } from '@roundtable/workflow';
+import { solvedChecks, WORKFLOWS } from '@roundtable/workflow';
 import type { ApiWorkflow } from './api-workflow';
 import { buildRecordsView, buildStateOfRun } from './build-records';
 
 /** The build as the api reads it: records, report, a diff and files, and a resume from where it stopped. */
 export const buildApiWorkflow: ApiWorkflow = {
   records: buildRecordsView,
-  detail: () => ({}),
+  // "Solved" as four checks over the run's records (libs/workflow build/solved.ts).
+  detail: (run) => ({ solved: solvedChecks(buildStateOfRun(run)) }),
   // The report shows the run as decide() last saw it: the snapshot its last step left on the
   // row (the audit's usage is the calls' own). A run from before snapshots shows its row's
   // columns and no records until its next step writes one.

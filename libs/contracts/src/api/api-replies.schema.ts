@@ -108,6 +108,26 @@ export const RunDetail = RunSummary.extend({
   caps: RunCaps,
   usage_by_provider: z.record(z.string(), ProviderUsage),
   panel: PanelSummary.optional().describe('panel runs only'),
+  gate: z
+    .object({ name: z.string(), subject: z.record(z.string(), z.unknown()), waiting_since: iso.nullable() })
+    .nullable()
+    .describe('the gate the run waits at (status awaiting_approval) and what to look at; null when it waits at none'),
+  open_questions: z
+    .array(
+      z.object({
+        id: z.string().describe('Q1, Q2 …: what POST /v1/runs/:id/answers names'),
+        role: z.string(),
+        question: z.string(),
+        status: z.enum(['open', 'answered']),
+        answer: z.string().nullable(),
+        answered_by: z.string().nullable(),
+      }),
+    )
+    .describe('questions the run raised, in order; an open one waits for a person'),
+  solved: z
+    .array(z.object({ check: z.string(), ok: z.boolean(), evidence: z.string() }))
+    .optional()
+    .describe('build runs: "solved" as four observable checks, each with the evidence it read'),
 });
 
 export const CallSummary = z

@@ -80,7 +80,7 @@ export function buildStateOf(run: BuildRunRow, usage: UsageSnapshot): BuildRunSt
     ...records,
     openQuestions: records.openQuestions ?? [],
     fileReads: records.fileReads ?? [],
-    gate: (run.gate as unknown as OpenGate | null | undefined) ?? null,
+    ...(run.gate ? { gate: run.gate as unknown as OpenGate } : {}),
     usage,
     counters: { ...(run.labelCounters ?? {}), call: run.callSeq },
   };
