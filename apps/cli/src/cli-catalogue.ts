@@ -141,6 +141,33 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'approve',
+    args: ['run'],
+    summary: 'approve at the gate the run waits at (criteria, merge): it goes on; needs a token with the approve role',
+    options: {
+      gate: { type: 'string', value: 'G', help: 'the gate (default: the one the run waits at)' },
+      note: { type: 'string', value: 'TEXT', help: 'why, recorded with the decision' },
+      edit: { type: 'string', value: 'FILE', help: 'at the criteria gate: the criteria as approved, one per line ("AC2: text" keeps an id; a line without one adds a criterion; a locked id left out is dropped), or a YAML list' },
+    },
+    notes: ['POST /v1/runs/:id/approvals. The API answers 403 for a token without the approve role (or, with four eyes, the one that submitted the run), 409 when the run waits at no such gate.'],
+  },
+  {
+    name: 'reject',
+    args: ['run'],
+    summary: 'refuse at the gate the run waits at: at criteria the run halts; at merge nothing is merged',
+    options: {
+      gate: { type: 'string', value: 'G', help: 'the gate (default: the one the run waits at)' },
+      note: { type: 'string', value: 'TEXT', help: 'why, recorded with the decision' },
+    },
+  },
+  {
+    name: 'answer',
+    args: ['run', 'question', 'text'],
+    summary: "answer an open question of a run (Q1 …, as show lists them); a needs_input run goes on once none is open",
+    options: {},
+    notes: ['POST /v1/runs/:id/answers. The answer enters the next prompt as a person\'s evidence, with who gave it.'],
+  },
+  {
     name: 'cancel',
     args: ['run'],
     summary: 'stop a run between steps (calls in flight finish and are recorded)',

@@ -1,7 +1,9 @@
 import { ApiClient, ApiHttpError, ApiUnreachableError } from './api-client';
 import { parseCli, ParsedCli, UsageError } from './cli-args';
 import { CommandContext, makeContext } from './command-context';
+import { answerCommand } from './commands/answer.command';
 import { appealCommand } from './commands/appeal.command';
+import { decisionCommand } from './commands/approve.command';
 import { callCommand } from './commands/call.command';
 import { callShowCommand } from './commands/call-show.command';
 import { callsCommand } from './commands/calls.command';
@@ -28,6 +30,9 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   report: reportCommand,
   resume: resumeCommand,
   cancel: cancelCommand,
+  approve: decisionCommand('approve'),
+  reject: decisionCommand('reject'),
+  answer: answerCommand,
   events: eventsCommand,
   watch: watchCommand,
   appeal: appealCommand,
