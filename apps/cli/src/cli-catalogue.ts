@@ -87,7 +87,7 @@ export const COMMANDS: CommandSpec[] = [
       role: {
         type: 'string',
         value: 'R',
-        help: 'only this role (build: proposer, critic, reviser, engineer, validator, synthesizer; panel: vc, engineer, pm, customer, competitor, moderator)',
+        help: 'only this role (build: proposer, critic, reviser, engineer, validator, reviewer, synthesizer; panel: vc, engineer, pm, customer, competitor, moderator)',
       },
       stage: { type: 'string', value: 'S', help: 'only this stage (build: PROPOSE, CRITIQUE …; panel: ROAST, DEBATE, REVOTE, MODERATE, APPEAL)' },
       failed: { type: 'boolean', help: 'only calls that errored or whose reply did not validate' },

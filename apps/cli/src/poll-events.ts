@@ -46,7 +46,8 @@ export function gistOfReply(role: string, label: string, parsed: unknown): strin
       return `${label} files: ${arr(p.files)
         .map((f) => String((f as Json)?.path ?? '?'))
         .join(', ')}`;
-    case 'validator': {
+    case 'validator':
+    case 'reviewer': {
       const checks = arr(p.requirement_checks);
       const ok = checks.filter((c) => (c as Json)?.satisfied === true).length;
       return `${label} ${String(p.verdict ?? '?')} (${ok}/${checks.length} checks satisfied)`;

@@ -12,6 +12,7 @@ export * from './agent/agent-schemas';
 export * from './config/project-config.schema';
 export * from './config/sandbox-config.schema';
 export * from './config/load-project-config';
+export * from './config/role-permissions';
 export * from './jobs/job-catalogue';
 export * from './jobs/call-outcome.schema';
 export * from './jobs/job-trace.schema';

@@ -12,7 +12,7 @@ const load = (name: string, env: Record<string, string | undefined>) => {
 describe('example project files', () => {
   it('mixed-team: Claude proposes, Grok critiques, Codex implements, a local model reviews, Claude synthesizes, with no API key', () => {
     const cfg = load('mixed-team', { HOME: '/home/x' });
-    const seat = (role: keyof typeof cfg.agents) => `${cfg.agents[role].provider}/${cfg.agents[role].model}`;
+    const seat = (role: keyof typeof cfg.agents) => `${cfg.agents[role]?.provider}/${cfg.agents[role]?.model}`;
     expect(Object.keys(cfg.agents).map((r) => seat(r as keyof typeof cfg.agents))).toEqual([
       'claude_cli/sonnet',
       'grok_cli/default',

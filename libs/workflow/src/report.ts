@@ -1,5 +1,6 @@
-import type { BuildRunState, Decision, DiffStatEntry, TestRunRecord } from './build/build-types';
+import type { BuildRunState, CritiqueRecord, Decision, DiffStatEntry, TestRunRecord } from './build/build-types';
 import { unresolvedCriticisms } from './build/unresolved-criticisms';
+import { isSecondReview } from './build/second-review';
 import { formatUsd } from './budget';
 import { foldRepeatedCriteria } from './repeated-criteria';
 import { BUILD_RESUMABLE } from './build/resume';
@@ -150,9 +151,20 @@ function testSection(state: BuildRunState): string[] {
 }
 
 function reviewSection(state: BuildRunState): string[] {
-  const reviews = state.critiques.filter((c) => c.targetKind === 'implementation');
+  return reviewLines('## Review', state.critiques.filter((c) => c.targetKind === 'implementation' && !isSecondReview(c)));
+}
+
+/** The reviewer's second opinion (agents.reviewer): listed apart, since it never changed the run's course. */
+function secondReviewSection(state: BuildRunState): string[] {
+  const reviews = state.critiques.filter(isSecondReview);
+  if (reviews.length === 0) return state.config.agents.reviewer && state.implementations.length ? ['## Second review', 'No second review was recorded.'] : [];
+  const [heading, ...rest] = reviewLines('## Second review', reviews);
+  return [heading, "By the reviewer, on the same artifact as the validator: an opinion for the synthesis, which never changed the run's course.", ...rest];
+}
+
+function reviewLines(heading: string, reviews: readonly CritiqueRecord[]): string[] {
   if (reviews.length === 0) return [];
-  const out = ['## Review'];
+  const out = [heading];
   for (const r of reviews) {
     const body = r.body as { requirement_checks?: { requirement: string; satisfied: boolean; evidence: string }[]; problems: { severity: string; description: string }[]; confidence: number };
     out.push(`${r.label} on ${r.targetLabel} → ${r.verdict} (confidence ${body.confidence})`);
@@ -259,6 +271,7 @@ export function renderBuildReport(input: BuildReportInput): string {
     diffSection(state),
     testSection(state),
     reviewSection(state),
+    secondReviewSection(state),
     disagreementSection(state),
     questionsSection(state),
     risksSection(state),

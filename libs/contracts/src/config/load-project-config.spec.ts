@@ -115,6 +115,23 @@ permissions:
     expect(cfg.permissions?.validator).toEqual({ workspace: 'read', run_tests: true });
   });
 
+  it('loads a partial permissions map as written: the roles left out keep their defaults (permissionOf)', () => {
+    const cfg = loadProjectConfig({ ...base(), permissions: { proposer: { workspace: 'none' }, critic: { workspace: 'none' } } }, { env: {} });
+    expect(cfg.permissions).toEqual({ proposer: { workspace: 'none', run_tests: false }, critic: { workspace: 'none', run_tests: false } });
+  });
+
+  it('loads workspace none on a role that reads files on a repo run (it is then given no tree and no reading)', () => {
+    const cfg = loadProjectConfig({ ...base(), repo: '/srv/app', file_requests: { max_rounds: 2 }, permissions: { critic: { workspace: 'none' }, validator: { workspace: 'none' } } }, { env: {} });
+    expect(cfg.permissions?.critic?.workspace).toBe('none');
+  });
+
+  it('loads an optional reviewer, and leaves it out when not named', () => {
+    expect(loadProjectConfig(base(), { env: {} }).agents.reviewer).toBeUndefined();
+    const raw = base();
+    raw.agents.reviewer = { provider: 'replay', model: 'qwen3:30b-a3b' };
+    expect(loadProjectConfig(raw, { env: {} }).agents.reviewer).toMatchObject({ provider: 'replay', model: 'qwen3:30b-a3b', mode: 'answer' });
+  });
+
   it('accepts an already-parsed object (a config posted as JSON)', () => {
     expect(loadProjectConfig(base(), { env: {} }).project).toBe('demo');
   });
@@ -348,15 +365,41 @@ describe('loadProjectConfig: files that are refused', () => {
 
   it('refuses an agent role the build workflow does not have', () => {
     const cfg = base();
-    cfg.agents.reviewer = { provider: 'replay', model: 'm' };
-    expect(issueAt(issuesOf(cfg), 'agents').message).toContain('"reviewer"');
+    cfg.agents.researcher = { provider: 'replay', model: 'm' };
+    expect(issueAt(issuesOf(cfg), 'agents').message).toContain('"researcher"');
   });
 
-  it('wants permissions for every role once permissions are given, naming the missing ones', () => {
-    const issues = issuesOf({ ...base(), permissions: { proposer: { workspace: 'none' } } });
-    expect(issues.map((i) => i.path).sort()).toEqual(
-      ['permissions.critic', 'permissions.engineer', 'permissions.reviser', 'permissions.synthesizer', 'permissions.validator'],
-    );
+  it('refuses an unknown provider for the optional reviewer too', () => {
+    const cfg = base();
+    cfg.agents.reviewer = { provider: 'ollama', model: 'qwen3:30b-a3b' };
+    expect(issueAt(issuesOf(cfg), 'agents.reviewer.provider').message).toContain('unknown provider "ollama"');
+  });
+
+  it('refuses agent mode for the reviewer', () => {
+    const cfg = base();
+    cfg.agents.reviewer = { provider: 'replay', model: 'm', mode: 'agent' };
+    expect(issueAt(issuesOf(cfg), 'agents.reviewer.mode').message).toContain('for the engineer only');
+  });
+
+  it('refuses an engineer without workspace write, naming the fix', () => {
+    const issues = issuesOf({ ...base(), permissions: { engineer: { workspace: 'read' } } });
+    expect(issues).toEqual([
+      { path: 'permissions.engineer.workspace', message: 'is read, but the engineer writes the implementation; set permissions.engineer.workspace: write' },
+    ]);
+  });
+
+  it.each(['proposer', 'critic', 'reviser', 'validator', 'reviewer', 'synthesizer'])('refuses workspace write on the %s, naming the fix', (role) => {
+    const issues = issuesOf({ ...base(), permissions: { [role]: { workspace: 'write' } } });
+    expect(issues).toEqual([
+      {
+        path: `permissions.${role}.workspace`,
+        message: `is write, but only the engineer's output is written to the workspace; set permissions.${role}.workspace: read (or none)`,
+      },
+    ]);
+  });
+
+  it('refuses an unknown role in permissions', () => {
+    expect(issuesOf({ ...base(), permissions: { researcher: { workspace: 'read' } } })[0].path).toMatch(/^permissions/);
   });
 
   describe('gates and merge (people in the loop)', () => {

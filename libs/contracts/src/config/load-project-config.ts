@@ -1,6 +1,8 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
+import { BuildRole } from '../run/run-vocabulary';
 import { ProjectConfig } from './project-config.schema';
+import { permissionOf } from './role-permissions';
 
 /** One problem with a project file: where (a dotted path) and what to do about it. */
 export interface ConfigIssue {
@@ -114,6 +116,7 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'] | null, issues: 
   const known = Object.keys(cfg.providers);
   const usedProviders = new Set<string>();
   for (const [role, agent] of Object.entries(cfg.agents)) {
+    if (!agent) continue; // an optional role (the reviewer) left out
     for (const field of ['provider', 'fallback'] as const) {
       const name = agent[field];
       if (!name) continue;
@@ -133,6 +136,7 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'] | null, issues: 
     }
   }
   checkAgentMode(cfg, issues);
+  checkPermissions(cfg, issues);
   checkMerge(cfg, issues);
   for (const name of env ? usedProviders : []) {
     const pc = cfg.providers[name];
@@ -171,6 +175,28 @@ function checkMerge(cfg: ProjectConfig, issues: ConfigIssue[]): void {
   if (dupes.length) issues.push({ path: 'approvals', message: `gate ${dupes[0]} is named twice; name each gate once` });
 }
 
+/**
+ * Permissions that contradict what the build does with a role's output: the engineer's files
+ * are what gets written, so it needs `write`, and nobody else's output is ever written, so
+ * `write` on another role would promise what never happens. `none` on a reading role (critic,
+ * validator, reviewer) is fine: that role then gets no file tree and no file requests.
+ */
+function checkPermissions(cfg: ProjectConfig, issues: ConfigIssue[]): void {
+  if (permissionOf(cfg, 'engineer').workspace !== 'write') {
+    issues.push({
+      path: 'permissions.engineer.workspace',
+      message: `is ${permissionOf(cfg, 'engineer').workspace}, but the engineer writes the implementation; set permissions.engineer.workspace: write`,
+    });
+  }
+  for (const role of BuildRole.options) {
+    if (role === 'engineer' || permissionOf(cfg, role).workspace !== 'write') continue;
+    issues.push({
+      path: `permissions.${role}.workspace`,
+      message: `is write, but only the engineer's output is written to the workspace; set permissions.${role}.workspace: read (or none)`,
+    });
+  }
+}
+
 /** The CLIs that can work as an agent inside the worktree (their own tools on, writes confined to it). */
 export const AGENT_MODE_CLIS = ['claude', 'codex', 'grok'] as const;
 
@@ -190,7 +216,7 @@ const NO_AGENT_MODE_WHY: Partial<Record<string, string>> = {
  */
 function checkAgentMode(cfg: ProjectConfig, issues: ConfigIssue[]): void {
   for (const [role, agent] of Object.entries(cfg.agents)) {
-    if (agent.mode !== 'agent') continue;
+    if (agent?.mode !== 'agent') continue;
     if (role !== 'engineer') {
       issues.push({ path: `agents.${role}.mode`, message: `agent mode is for the engineer only; the ${role} answers with JSON (mode: answer)` });
       continue;

@@ -152,8 +152,33 @@ export const FileRequestsConfig = z
   .strict();
 export type FileRequestsConfig = z.infer<typeof FileRequestsConfig>;
 
+/**
+ * What the orchestrator will do with a role's output (seed §4): `workspace` none (no file tree,
+ * no file requests), read (the tree, and file requests where reading is offered) or write (its
+ * files are applied: the engineer's alone); `run_tests` is reserved for agent-mode tool calls
+ * (role-permissions.ts mayRunTests). Read through permissionOf(), which fills a missing role.
+ */
 export const RolePermission = z
   .object({ workspace: z.enum(['none', 'read', 'write']), run_tests: z.boolean().default(false) })
+  .strict();
+export type RolePermission = z.infer<typeof RolePermission>;
+
+/**
+ * Roles a build may leave without an agent. The reviewer stays a BuildRole (so its calls,
+ * prompt, schema and permissions are typed like every other role's) and only its agent is
+ * optional here: the alternative, a role outside BuildRole, would need a second role type in
+ * every call, record and filter that carries one.
+ */
+export const OPTIONAL_BUILD_ROLES = ['reviewer'] as const satisfies readonly BuildRole[];
+type OptionalBuildRole = (typeof OPTIONAL_BUILD_ROLES)[number];
+const requiredRoles = BuildRole.options.filter((r): r is Exclude<BuildRole, OptionalBuildRole> => !(OPTIONAL_BUILD_ROLES as readonly string[]).includes(r));
+
+const BuildAgents = z
+  .object({
+    ...(Object.fromEntries(requiredRoles.map((r) => [r, AgentConfig])) as Record<Exclude<BuildRole, OptionalBuildRole>, typeof AgentConfig>),
+    /** Optional second, local review of the implementation after the validator's (seed §4). */
+    reviewer: AgentConfig.optional(),
+  })
   .strict();
 
 /**
@@ -195,8 +220,9 @@ export const ProjectConfig = z
     on_needs_evidence: z.enum(['end', 'ask']).default('end'),
     budget: BudgetConfig.default(BudgetConfig.parse({})),
     providers: z.record(ProviderName, ProviderConfig).refine((p) => Object.keys(p).length > 0, 'at least one provider is required'),
-    agents: z.object(Object.fromEntries(BuildRole.options.map((r) => [r, AgentConfig])) as Record<BuildRole, typeof AgentConfig>).strict(),
-    permissions: z.record(BuildRole, RolePermission).optional(),
+    agents: BuildAgents,
+    /** Per role; a role left out (or the whole map) gets DEFAULT_ROLE_PERMISSIONS (role-permissions.ts). */
+    permissions: z.partialRecord(BuildRole, RolePermission).optional(),
     on_unresolved: z.enum(['implement', 'halt']).default('implement'),
     test_command: z.string().min(1).optional(),
     test_timeout_s: z.number().positive().default(120),

@@ -86,7 +86,7 @@ export const RUN_EVENT_PAYLOADS = {
     call_id: z.string(),
     paths: z.array(z.string()),
     round: z.number().int().min(1),
-    /** Paths over the per-request limit, not read. */
+    /** Paths not read: over the per-request limit, or every path of a role with `workspace: none`. */
     refused: z.array(z.string()).optional(),
   }),
   files_read: z.object({

@@ -5,8 +5,8 @@ describe('run vocabulary', () => {
     expect(Stage.options).toEqual(['INIT', 'PROPOSE', 'CRITIQUE', 'REVISE', 'IMPLEMENT', 'TEST', 'FIX', 'REVIEW', 'SYNTHESIZE', 'MERGE', 'DONE', 'HALTED']);
   });
 
-  it('has the six build roles', () => {
-    expect(BuildRole.options).toEqual(['proposer', 'critic', 'reviser', 'engineer', 'validator', 'synthesizer']);
+  it('has the seven build roles, the optional reviewer after the validator', () => {
+    expect(BuildRole.options).toEqual(['proposer', 'critic', 'reviser', 'engineer', 'validator', 'reviewer', 'synthesizer']);
   });
 
   it('terminal statuses are statuses, and queued/running are not terminal', () => {

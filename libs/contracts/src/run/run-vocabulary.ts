@@ -23,7 +23,12 @@ export const RunStatus = z.enum(['queued', 'running', 'awaiting_approval', 'done
 export type RunStatus = z.infer<typeof RunStatus>;
 export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['done', 'halted', 'needs_input', 'cancelled', 'failed'];
 
-export const BuildRole = z.enum(['proposer', 'critic', 'reviser', 'engineer', 'validator', 'synthesizer']);
+/**
+ * The build's roles. `reviewer` is the optional second review (seed §4): a role like the others
+ * (its calls are agent_calls rows with their own role, filterable, with its own prompt), but a
+ * project need not name an agent for it (project-config.schema.ts OPTIONAL_BUILD_ROLES).
+ */
+export const BuildRole = z.enum(['proposer', 'critic', 'reviser', 'engineer', 'validator', 'reviewer', 'synthesizer']);
 export type BuildRole = z.infer<typeof BuildRole>;
 
 export const AgentCallStatus = z.enum(['queued', 'running', 'completed', 'failed']);

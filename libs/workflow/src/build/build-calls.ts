@@ -1,4 +1,4 @@
-import type { BuildRole, Stage } from '@roundtable/contracts';
+import type { AgentConfig, BuildRole, ProjectConfig, Stage } from '@roundtable/contracts';
 import type { CallSpec } from '../engine/definition';
 import { requestOrHalt } from '../engine/closing';
 import type { CritiqueRecord, ImplementationRecord, ProposalRecord } from './build-types';
@@ -14,14 +14,22 @@ import {
   type ContextPack,
 } from './context-packs';
 import { buildDefinition } from './build-definition';
+import { secondReviewLabel } from './second-review';
 import type { Step } from './build-step';
 
 /** The build's calls: which role is asked, under which label, with which context pack. */
 
 export type BuildCallSpec = CallSpec<BuildRole, Stage, BuildRole>;
 
+/** The agent a role's calls go to; only an optional role (the reviewer) can be missing, and it is never asked then. */
+export function agentFor(config: ProjectConfig, role: BuildRole): AgentConfig {
+  const agent = config.agents[role];
+  if (!agent) throw new Error(`the build asked the ${role}, but agents.${role} is not set`);
+  return agent;
+}
+
 export function freshSpec(step: Step, role: BuildRole, label: string, labelFamily: string | null, pack: ContextPack): BuildCallSpec {
-  const agent = step.config.agents[role];
+  const agent = agentFor(step.config, role);
   return {
     role,
     kind: role,
@@ -68,6 +76,12 @@ export function callEngineer(step: Step, proposal: ProposalRecord): void {
 export function callValidator(step: Step, implementation: ImplementationRecord): void {
   const label = `R${step.peek('R')}`;
   requestCall(step, freshSpec(step, 'validator', label, 'R', validatorPack(step.state, implementation, label)));
+}
+
+/** The second review (second-review.ts): the validator's pack, labelled beside the validator's review (R1 → R1r). */
+export function callReviewer(step: Step, implementation: ImplementationRecord, validatorReview: CritiqueRecord): void {
+  const label = secondReviewLabel(validatorReview.label);
+  requestCall(step, freshSpec(step, 'reviewer', label, null, validatorPack(step.state, implementation, label, 'reviewer')));
 }
 
 export function synthesizerSpec(step: Step): BuildCallSpec {

@@ -3,7 +3,8 @@ import type { WorkflowDefinition } from '../engine/definition';
 import { answers } from '../engine/replies';
 import { halt, type HaltOptions } from '../engine/closing';
 import type { BuildRunState, SynthesisRecord } from './build-types';
-import { synthesizerSpec } from './build-calls';
+import { agentFor, callSynthesizer, synthesizerSpec } from './build-calls';
+import { secondReviewLabel, secondReviewPending, validatorReviewOfLatest } from './second-review';
 import { gistOf, onArtifact } from './build-replies';
 import { SCHEMA_BY_ROLE } from './context-packs';
 import type { Step } from './build-step';
@@ -25,6 +26,14 @@ export const ROLE_BY_STAGE: Partial<Record<Stage, BuildRole>> = {
   SYNTHESIZE: 'synthesizer',
 };
 
+/**
+ * The role whose reply the run waits for now: the stage's, except in REVIEW once the validator
+ * has answered and a reviewer is named, when the second review is what is awaited.
+ */
+export function awaitedRole(state: BuildRunState): BuildRole | undefined {
+  return secondReviewPending(state) ? 'reviewer' : ROLE_BY_STAGE[state.stage];
+}
+
 /** The label the current stage's pending call was queued under (used only if a reply lost it). */
 export function expectedLabel(step: Step, role: BuildRole): string {
   const c = step.state.counters;
@@ -38,6 +47,8 @@ export function expectedLabel(step: Step, role: BuildRole): string {
       return step.state.fixRound > 0 ? `I${c.I ?? 1}f${step.state.fixRound}` : `I${c.I ?? 1}`;
     case 'validator':
       return `R${c.R ?? 1}`;
+    case 'reviewer':
+      return secondReviewLabel(validatorReviewOfLatest(step.state)?.label ?? `R${c.R ?? 1}`);
     case 'synthesizer':
       return `S${c.S ?? 1}`;
   }
@@ -50,6 +61,7 @@ export function alreadyRecorded(state: BuildRunState, role: BuildRole, label: st
       return state.proposals.some((p) => p.label === label);
     case 'critic':
     case 'validator':
+    case 'reviewer':
       return state.critiques.some((c) => c.label === label);
     case 'engineer':
       return state.implementations.some((i) => i.label === label);
@@ -74,18 +86,24 @@ export function factOnly(step: Step, why: string, opts: { status?: RunStatus; st
 }
 
 export const buildDefinition: WorkflowDefinition<BuildRunState, BuildRole, Stage, BuildRole, Step> = {
-  agentOf: (config, role) => config.agents[role],
+  agentOf: (config, role) => agentFor(config, role),
   closing: { role: 'synthesizer', stage: 'SYNTHESIZE', noun: 'synthesizer', product: 'report' },
   haltedStage: 'HALTED',
   replySchema: (call) => call.schemaName ?? SCHEMA_BY_ROLE[call.role],
   giveUpReason: (call, _awaited, { error, code }, schema) =>
     schema ? `FAILED_SCHEMA: ${call.role} reply failed its schema twice: ${error}` : `${call.role} call failed (${code ?? 'ERROR'}): ${error}`,
-  // Every failed build call the engine could not repair or fall back from halts the run.
-  giveUp: () => false,
+  // Every failed build call the engine could not repair or fall back from halts the run, but the
+  // second review: it is an opinion the synthesizer may weigh, so the run goes on without it.
+  giveUp: (step, call, _awaited, why) => {
+    if (call.role !== 'reviewer') return false;
+    step.go('SYNTHESIZE', `the reviewer's second review failed (${why}); the synthesizer goes on without it`, [call.id]);
+    callSynthesizer(step);
+    return true;
+  },
   // Only the synthesizer is awaited after a halt: another role's reply is stale before it gets here.
   afterHaltFailure: () => undefined,
   awaited: (step, call) => {
-    if (ROLE_BY_STAGE[step.state.stage] !== call.role) return null;
+    if (awaitedRole(step.state) !== call.role) return null;
     // One call at a time: the one awaited is the last one queued (a provider-worker retry takes the next number too).
     if (!answers(`${step.runId}-c${step.state.counters.call ?? 0}`, call)) return null;
     const label = call.label ?? expectedLabel(step, call.role);

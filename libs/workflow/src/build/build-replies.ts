@@ -30,7 +30,8 @@ function artifactGist(role: BuildRole, label: string, parsed: unknown): string {
       const deleted = impl.deleted?.length ? `; deletes ${impl.deleted.join(', ')}` : '';
       return `${label} files: ${impl.files.map((f) => f.path).join(', ')}${deleted}`;
     }
-    case 'validator': {
+    case 'validator':
+    case 'reviewer': {
       const r = parsed as Review;
       return `${label} ${r.verdict} (${r.requirement_checks.filter((c) => c.satisfied).length}/${r.requirement_checks.length} checks satisfied)`;
     }

@@ -1,4 +1,5 @@
 import { agentModeReportJsonSchema, type Problem } from '@roundtable/contracts';
+import { isSecondReview } from './second-review';
 import { budgetSummary } from '../budget';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, CritiqueRecord, ImplementationRecord, ProposalRecord } from './build-types';
@@ -48,7 +49,7 @@ export function criticPack(state: BuildRunState, proposal: ProposalRecord, label
       ...base(state),
       proposal: evidenceBlock(proposal.label, 'proposal', redactAuthor(json(proposal.body), state)),
       proposal_id: proposal.label,
-      file_tree: fileTree(state),
+      file_tree: fileTree(state, 'critic'),
       reading: reading.text,
       schema: schemaFor('critic'),
     },
@@ -106,7 +107,7 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord, lab
       proposal_id: proposal.label,
       acceptance_criteria: criteriaText(state),
       open_criticisms: openCriticisms,
-      file_tree: fileTree(state),
+      file_tree: fileTree(state, 'engineer'),
       files,
       previous_attempt: previousAttempt,
       reading: reading.text,
@@ -120,11 +121,13 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord, lab
 /**
  * The validator checks the artifact, not the argument (seed §6): requirements, criteria, files
  * and the test run only; never a proposal's reasoning, a critic's verdict or a critique's text.
+ * The reviewer's second review gets the same pack (`role` reviewer: its own permission decides
+ * the file tree, and it is offered no reading), and nothing of the validator's review either.
  */
-export function validatorPack(state: BuildRunState, implementation: ImplementationRecord, label = ''): ContextPack {
+export function validatorPack(state: BuildRunState, implementation: ImplementationRecord, label = '', role: 'validator' | 'reviewer' = 'validator'): ContextPack {
   const files = filesText(state.implementations);
   const lastRun = state.testRuns[state.testRuns.length - 1];
-  const reading = readingText(state, 'validator', label);
+  const reading = readingText(state, role, label);
   return {
     values: {
       ...base(state),
@@ -133,9 +136,9 @@ export function validatorPack(state: BuildRunState, implementation: Implementati
       diff: diffText(state),
       test_result: lastRun ? testResultText(lastRun) : '(the tests were not run)',
       implementation_id: implementation.label,
-      file_tree: fileTree(state),
+      file_tree: fileTree(state, role),
       reading: reading.text,
-      schema: schemaFor('validator'),
+      schema: schemaFor(role),
     },
     contextRefs: [...files.labels, ...(lastRun ? [lastRun.label] : []), ...reading.refs],
   };
@@ -154,7 +157,8 @@ function implementationText(state: BuildRunState): string {
 
 export function synthesizerPack(state: BuildRunState): ContextPack {
   const proposalCritiques = state.critiques.filter((c) => c.targetKind === 'proposal');
-  const reviews = state.critiques.filter((c) => c.targetKind === 'implementation');
+  const reviews = state.critiques.filter((c) => c.targetKind === 'implementation' && !isSecondReview(c));
+  const secondReviews = state.critiques.filter(isSecondReview);
   const unresolved = unresolvedCriticisms(state);
   const blocks = (records: readonly { label: string; body: unknown }[], type: string, none: string): string =>
     records.length ? records.map((r) => evidenceBlock(r.label, type, json(r.body))).join('\n') : none;
@@ -164,6 +168,8 @@ export function synthesizerPack(state: BuildRunState): ContextPack {
       proposals: blocks(state.proposals, 'proposal', '(no proposal was recorded)'),
       critiques: blocks(proposalCritiques, 'critique', '(no critique was recorded)'),
       reviews: blocks(reviews, 'review', '(no review was recorded)'),
+      // The reviewer's second opinion, apart from the validator's so the synthesizer can weigh the two.
+      second_reviews: blocks(secondReviews, 'second_review', state.config.agents.reviewer ? '(no second review was recorded)' : '(no reviewer in this run)'),
       implementation: implementationText(state),
       test_results: state.testRuns.length ? state.testRuns.map(testResultText).join('\n') : '(no tests were run)',
       budget: budgetSummary(state.usage, state.config.budget),

@@ -1,4 +1,4 @@
-import { FileRequestsConfig, type AgentSchemaName, type BuildRole } from '@roundtable/contracts';
+import { FileRequestsConfig, mayReadWorkspace, type AgentSchemaName, type BuildRole } from '@roundtable/contracts';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, FileReadRecord } from './build-types';
 
@@ -14,6 +14,7 @@ export const SCHEMA_BY_ROLE: Readonly<Record<BuildRole, AgentSchemaName>> = {
   critic: 'Critique',
   engineer: 'Implementation',
   validator: 'Review',
+  reviewer: 'Review',
   synthesizer: 'Synthesis',
 };
 
@@ -34,12 +35,19 @@ export function fileRequestLimits(state: Pick<BuildRunState, 'config'>): FileReq
 /**
  * Reading before writing (issue 4): on an existing repository (a `repo` was given) the critic,
  * engineer and validator see the file tree and may ask for files before they answer. A
- * greenfield run has nothing to read that the prompts do not already hold.
+ * greenfield run has nothing to read that the prompts do not already hold, and a role whose
+ * permission is `workspace: none` is never offered reading (its requests are refused: file-reads.ts).
  */
 export function readingOffered(state: Pick<BuildRunState, 'config'>, role: BuildRole): boolean {
   // An engineer in agent mode reads the worktree with its own tools.
   if (role === 'engineer' && engineerInAgentMode(state)) return false;
+  if (!mayReadWorkspace(state.config, role)) return false;
   return OR_FILES_REQUESTED[role] !== undefined && !!state.config.repo && fileRequestLimits(state).max_rounds > 0;
+}
+
+/** Why a role with `workspace: none` reads nothing: said in its prompt, and beside any request it made anyway. */
+export function noWorkspaceNote(role: BuildRole): string {
+  return `the ${role} has no workspace access (permissions.${role}.workspace: none)`;
 }
 
 /**
@@ -74,6 +82,8 @@ export function replySchemaName(state: BuildRunState, role: BuildRole, label: st
  */
 export function readingText(state: BuildRunState, role: BuildRole, label: string): { text: string; refs: string[] } {
   if (role === 'engineer' && engineerInAgentMode(state)) return { text: '(not needed: you read the workspace with your own tools)', refs: [] };
+  if (!mayReadWorkspace(state.config, role)) return refusedReadingText(state, role, label);
+  if (OR_FILES_REQUESTED[role] === undefined) return { text: `(not offered: the ${role} answers from what this prompt holds)`, refs: [] };
   if (!readingOffered(state, role)) return { text: '(not offered: this run has no existing repository to read from)', refs: [] };
   const limits = fileRequestLimits(state);
   const reads = fileReadsFor(state, label);
@@ -103,5 +113,18 @@ export function readingText(state: BuildRunState, role: BuildRole, label: string
           `blocks and you are asked again. When you have what you need, reply with the schema below instead.`
       : `No file requests are left: answer now with the schema below, from what you have read.`,
   );
+  return { text: parts.join('\n'), refs: reads.map((r) => r.opId) };
+}
+
+/**
+ * A role without workspace access is not offered reading; a request it made anyway was refused
+ * whole (nothing read), and the prompt that asks again says so, in the request's evidence block.
+ */
+function refusedReadingText(state: BuildRunState, role: BuildRole, label: string): { text: string; refs: string[] } {
+  const reads = fileReadsFor(state, label);
+  const parts = reads.map((r, i) =>
+    evidenceBlock(label ? `${label}.request${i + 1}` : `request${i + 1}`, 'file_request', [`Request ${i + 1}: ${r.refused.join(', ')}`, `- not read: ${noWorkspaceNote(role)}`].join('\n')),
+  );
+  parts.push(`(not offered: ${noWorkspaceNote(role)}; answer with the schema below from what this prompt holds)`);
   return { text: parts.join('\n'), refs: reads.map((r) => r.opId) };
 }

@@ -1,7 +1,7 @@
-import type { FilesRequested } from '@roundtable/contracts';
+import { mayReadWorkspace, type FilesRequested } from '@roundtable/contracts';
 import type { FileReadRecord, FinishedCall, ReadFile } from './build-types';
 import { freshSpec, requestCall } from './build-calls';
-import { alreadyRecorded, ROLE_BY_STAGE } from './build-definition';
+import { alreadyRecorded, awaitedRole } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
 import { criticPack, engineerPack, fileReadsFor, fileRequestLimits, validatorPack } from './context-packs';
 
@@ -15,8 +15,9 @@ import { criticPack, engineerPack, fileReadsFor, fileRequestLimits, validatorPac
  * longer offers the request and the role must answer.
  */
 export function onFilesRequested(step: Step, call: FinishedCall, label: string, request: FilesRequested): void {
-  const limits = fileRequestLimits(step.state);
   const unique = [...new Set(request.paths)];
+  if (!mayReadWorkspace(step.config, call.role)) return refuseFilesRequest(step, call, label, request, unique);
+  const limits = fileRequestLimits(step.state);
   const record: FileReadRecord = {
     opId: step.opId(),
     label,
@@ -40,6 +41,19 @@ export function onFilesRequested(step: Step, call: FinishedCall, label: string, 
   });
 }
 
+/**
+ * A role with `workspace: none` asked for files anyway (its prompt offered no reading and its
+ * schema no request; a reply can still arrive as one, e.g. from a call queued under another
+ * schema). Like paths past the per-request limit: nothing is read, the request is recorded with
+ * every path refused, and the same question is asked again with a note saying why.
+ */
+function refuseFilesRequest(step: Step, call: FinishedCall, label: string, request: FilesRequested, paths: string[]): void {
+  const record: FileReadRecord = { opId: step.opId(), label, role: call.role, callId: call.id, paths: [], reason: request.reason ?? null, refused: paths, files: [] };
+  step.state.fileReads = [...(step.state.fileReads ?? []), record];
+  step.emit('files_requested', { role: call.role, label, call_id: call.id, paths: [], round: fileReadsFor(step.state, label).length, refused: paths });
+  askAgain(step, record);
+}
+
 export function onFilesRead(step: Step, opId: string, files: ReadFile[]): void {
   const reads = step.state.fileReads ?? [];
   const i = reads.findIndex((r) => r.opId === opId);
@@ -50,8 +64,13 @@ export function onFilesRead(step: Step, opId: string, files: ReadFile[]): void {
     label: record.label,
     files: files.map((f) => ({ path: f.path, bytes: f.bytes, truncated: f.truncated, error: f.error })),
   });
+  askAgain(step, record);
+}
+
+/** The question a file request interrupted, asked again with what was read (or refused) in the prompt. */
+function askAgain(step: Step, record: FileReadRecord): void {
   // The run moved on (cancelled, halted, resumed elsewhere): the files are on record, nobody is asked.
-  if (ROLE_BY_STAGE[step.state.stage] !== record.role || alreadyRecorded(step.state, record.role, record.label)) return;
+  if (awaitedRole(step.state) !== record.role || alreadyRecorded(step.state, record.role, record.label)) return;
   const proposal = latestProposal(step.state);
   const impl = latestImplementation(step.state);
   switch (record.role) {

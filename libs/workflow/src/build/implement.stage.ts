@@ -1,6 +1,7 @@
 import type { Implementation, Review } from '@roundtable/contracts';
 import type { CritiqueRecord, FinishedCall, ImplementationDiff, ImplementationRecord, TestRunRecord } from './build-types';
-import { callEngineer, callSynthesizer, callValidator } from './build-calls';
+import { callEngineer, callReviewer, callSynthesizer, callValidator } from './build-calls';
+import { hasReviewer } from './second-review';
 import { haltBuild } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
 
@@ -130,6 +131,12 @@ export function onReview(step: Step, call: FinishedCall, label: string, body: Re
   step.state.critiques.push(record);
   step.records.push({ kind: 'critique', record });
   step.emit('review_recorded', { label, verdict: body.verdict });
+  if (call.role === 'reviewer') {
+    step.go('SYNTHESIZE', `${label} (second review) says ${body.verdict} on ${impl.label}: a second opinion for the synthesizer to weigh, not a branch`, [label, impl.label]);
+    return callSynthesizer(step);
+  }
+  // The second review comes before the synthesis whatever the validator said: it is asked on the same artifact.
+  if (hasReviewer(step.state)) return callReviewer(step, impl, record);
   step.go('SYNTHESIZE', `${label} says ${body.verdict} on ${impl.label}: the verdict is data for the synthesizer, not a branch`, [label, impl.label]);
   callSynthesizer(step);
 }

@@ -1,8 +1,8 @@
-import { agentJsonSchema, type BuildRole } from '@roundtable/contracts';
+import { agentJsonSchema, mayReadWorkspace, type BuildRole } from '@roundtable/contracts';
 import { answersText } from '../engine/answers';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, ImplementationRecord, TestRunRecord } from './build-types';
-import { SCHEMA_BY_ROLE } from './file-reading';
+import { noWorkspaceNote, SCHEMA_BY_ROLE } from './file-reading';
 
 /**
  * The texts the context packs are made of: the run's objective, requirements, criteria, file
@@ -29,7 +29,9 @@ export function criteriaText(state: BuildRunState): string {
   return state.criteria?.length ? state.criteria.map((c) => `${c.id}: ${c.text}`).join('\n') : '(none locked)';
 }
 
-export function fileTree(state: BuildRunState): string {
+/** The workspace's file tree for `role`'s pack; a role with `workspace: none` is not shown it. */
+export function fileTree(state: BuildRunState, role: BuildRole): string {
+  if (!mayReadWorkspace(state.config, role)) return `(not shown: ${noWorkspaceNote(role)})`;
   return evidenceBlock('file_tree', 'file_tree', state.workspace.tree.length ? state.workspace.tree.join('\n') : '(empty workspace)');
 }
 

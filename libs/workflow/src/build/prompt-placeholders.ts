@@ -2,6 +2,19 @@ import type { BuildRole } from '@roundtable/contracts';
 import { renderTemplate, templatePlaceholders } from '../prompt-render';
 import type { ChatMessage, PromptTemplates } from './build-types';
 
+const VALIDATOR_PLACEHOLDERS = [
+  'objective',
+  'requirements',
+  'acceptance_criteria',
+  'files',
+  'diff',
+  'test_result',
+  'implementation_id',
+  'file_tree',
+  'reading',
+  'schema',
+] as const;
+
 /** The placeholders each pack fills; a prompt template may use any subset of them. */
 export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readonly string[]>> = {
   preamble: ['role'],
@@ -23,24 +36,16 @@ export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readon
     'deliver',
     'schema',
   ],
-  validator: [
-    'objective',
-    'requirements',
-    'acceptance_criteria',
-    'files',
-    'diff',
-    'test_result',
-    'implementation_id',
-    'file_tree',
-    'reading',
-    'schema',
-  ],
+  validator: VALIDATOR_PLACEHOLDERS,
+  // The second review fills the validator's pack (context-packs.ts validatorPack).
+  reviewer: VALIDATOR_PLACEHOLDERS,
   synthesizer: [
     'objective',
     'requirements',
     'proposals',
     'critiques',
     'reviews',
+    'second_reviews',
     'implementation',
     'test_results',
     'budget',

@@ -1,7 +1,8 @@
 import type { RunStatus, Stage } from '@roundtable/contracts';
 import { reopenRun } from '../engine/resume';
 import type { ProposalRecord } from './build-types';
-import { callCritic, callEngineer, callProposer, callReviser, callSynthesizer, callValidator } from './build-calls';
+import { callCritic, callEngineer, callProposer, callReviser, callReviewer, callSynthesizer, callValidator } from './build-calls';
+import { secondReviewPending, validatorReviewOfLatest } from './second-review';
 import { latestImplementation, latestProposal, type Step } from './build-step';
 import { applyCritique } from './debate.stage';
 
@@ -63,8 +64,12 @@ export function onResume(step: Step, at: Stage, rerun: boolean, caps: Partial<Re
       step.emit('tests_started', { implementation: impl.label, command });
       return;
     }
-    case 'REVIEW':
+    case 'REVIEW': {
+      // Halted at the second review: the validator's review is paid for, only the reviewer is asked again.
+      const review = validatorReviewOfLatest(step.state);
+      if (impl && review && !rerun && secondReviewPending(step.state)) return callReviewer(step, impl, review);
       return impl ? callValidator(step, impl) : callSynthesizer(step);
+    }
     default:
       // SYNTHESIZE, or a stage with nothing left to redo: the run ends with a fresh synthesis.
       if (step.state.stage !== 'SYNTHESIZE') step.go('SYNTHESIZE', `nothing to redo in ${at}; synthesizing`, []);
