@@ -80,7 +80,7 @@ describe('GET /v1/runs/:id/calls on a panel run', () => {
     [
       'stage=LUNCH',
       'stage',
-      'stage must be a build stage (INIT, PROPOSE, CRITIQUE, REVISE, IMPLEMENT, TEST, FIX, REVIEW, SYNTHESIZE, DONE, HALTED) or a panel stage (INIT, ROAST, DEBATE, REVOTE, MODERATE, APPEAL, DONE, HALTED), given once',
+      'stage must be a build stage (INIT, PROPOSE, CRITIQUE, REVISE, IMPLEMENT, TEST, FIX, REVIEW, SYNTHESIZE, MERGE, DONE, HALTED) or a panel stage (INIT, ROAST, DEBATE, REVOTE, MODERATE, APPEAL, DONE, HALTED), given once',
     ],
   ])('refuses %s with a 400 naming the parameter and the names of both workflows', async (q, name, message) => {
     const res = await getJson(`/v1/runs/${runId}/calls?${q}`);

@@ -42,6 +42,8 @@ export class OrchestratorProcessor extends TypedProcessor {
         'run.cancel': apply('run.cancel'),
         'run.appeal': apply('run.appeal'),
         'run.halt': apply('run.halt'),
+        'run.approve': apply('run.approve'),
+        'run.answer': apply('run.answer'),
       }),
       { service: 'orchestrator', ...settings },
     );
