@@ -76,7 +76,7 @@ describe('GET /v1/runs/:id/calls on a panel run', () => {
   });
 
   it.each([
-    ['role=judge', 'role', 'role must be a build role (proposer, critic, reviser, engineer, validator, synthesizer) or a panel role (vc, engineer, pm, customer, competitor, moderator), given once'],
+    ['role=judge', 'role', 'role must be a build role (proposer, critic, reviser, engineer, validator, reviewer, synthesizer) or a panel role (vc, engineer, pm, customer, competitor, moderator), given once'],
     [
       'stage=LUNCH',
       'stage',
