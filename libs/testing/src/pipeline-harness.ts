@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { createTestDatabase, runMigrations, type TestDatabase } from '@roundtable/persistence';
 import { TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from './redis-prefix';
-import { RunningService, startService, stopService } from './service-processes';
+import { RunningService, ServiceName, startService, stopService } from './service-processes';
 import { waitFor } from './wait-for';
 
 /**
@@ -26,6 +26,8 @@ export interface Pipeline {
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** The last lines each service printed, for failure messages. */
   logs(tailChars?: number): string;
+  /** Kills every process of a service with SIGKILL (no shutdown hooks: a crash) and starts it again with the same environment. */
+  crashAndRestart(name: ServiceName): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,13 @@ export async function startPipeline(opts: PipelineOptions = {}): Promise<Pipelin
     rmSync(workspaceRoot, { recursive: true, force: true });
   };
 
+  const envOf: Partial<Record<ServiceName, Record<string, string>>> = {
+    api: { ...env, ...opts.apiEnv, PORT: port },
+    orchestrator: env,
+    'provider-worker': { ...env, PROVIDER_QUEUES: opts.providerQueues ?? 'replay', WORKSPACE_ROOT: workspaceRoot },
+    'test-runner': { ...env, WORKSPACE_ROOT: workspaceRoot },
+  };
+
   try {
     await runMigrations(db.url);
     // allSettled: a service that fails to start must not leave the others running.
@@ -101,6 +110,21 @@ export async function startPipeline(opts: PipelineOptions = {}): Promise<Pipelin
       return (await pg.query(text, params)).rows as T[];
     },
     logs: (tailChars = 3000) => services.map((s) => `--- ${s.name}\n${s.output().slice(-tailChars)}`).join('\n'),
+    async crashAndRestart(name) {
+      const mine = services.filter((s) => s.name === name);
+      await Promise.all(
+        mine.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              if (s.process.exitCode !== null || s.process.signalCode !== null) return resolve();
+              s.process.once('exit', () => resolve());
+              s.process.kill('SIGKILL');
+            }),
+        ),
+      );
+      for (const s of mine) services.splice(services.indexOf(s), 1);
+      for (let i = 0; i < mine.length; i++) services.push(await startService(name, envOf[name]!));
+    },
     stop,
   };
 }
