@@ -113,7 +113,7 @@ describe('renderBuildReport', () => {
     f.reply(proposalBody('P1'));
     f.reply(critiqueBody('P1', 'NEEDS_EVIDENCE', { problems: [] , tests_required: ['measure the data frequency'] }));
     const r = renderBuildReport({ state: f.state, decisions: f.decisions, audit });
-    expect(r).toContain('- (critic) C1 (NEEDS_EVIDENCE) on P1: test: measure the data frequency');
+    expect(r).toContain('- Q1 (critic) C1 (NEEDS_EVIDENCE) on P1: test: measure the data frequency');
   });
 
   it('states the known cost and how many calls it leaves out, rather than a bare n/a', () => {

@@ -1,3 +1,4 @@
+import { solvedChecks, SOLVED_CHECK_TEXT } from './build/solved';
 import type { BuildRunState, CritiqueRecord, Decision, DiffStatEntry, TestRunRecord } from './build/build-types';
 import { unresolvedCriticisms } from './build/unresolved-criticisms';
 import { isSecondReview } from './build/second-review';
@@ -195,13 +196,36 @@ function questionsSection(state: BuildRunState): string[] {
   const out = ['## Open questions and criteria'];
   const questions = state.openQuestions ?? [];
   if (questions.length === 0) out.push('Open questions: none.');
-  else for (const q of questions) out.push(`- (${q.role}) ${q.question}`);
+  else questions.forEach((q, i) => out.push(`- Q${i + 1} (${q.role}) ${q.question}${q.answer ? ' [answered]' : ''}`));
   if (state.criteria?.length) {
     out.push(`Acceptance criteria${state.unresolved ? ' (locked at the round limit with open criticisms)' : ''}:`);
     for (const c of foldRepeatedCriteria(state.criteria)) out.push(`- ${c.id}: ${c.text}${c.repeatedBy.length ? ` (restated as ${c.repeatedBy.join(', ')})` : ''}`);
   } else {
     out.push('Acceptance criteria: none locked.');
   }
+  return out;
+}
+
+/** Gates, answers and the merge: what people decided, in their words, and what became of the branch (issue 21). */
+function peopleSection(state: BuildRunState): string[] {
+  const approvals = state.approvals ?? [];
+  const answered = (state.openQuestions ?? []).map((q, i) => ({ q, id: `Q${i + 1}` })).filter(({ q }) => q.answer);
+  const gated = state.config.approvals?.length || state.config.merge;
+  if (!approvals.length && !answered.length && !state.merge && !gated) return [];
+  const out = ['## People in the loop'];
+  for (const a of approvals) {
+    out.push(`- ${a.gate} gate: ${a.decision === 'approve' ? 'approved' : 'refused'} by ${a.approver}${a.note ? ` — "${a.note}"` : ''}`);
+    for (const r of a.edits?.reworded ?? []) out.push(`  - reworded ${r.id}: "${r.from}" → "${r.to}"`);
+    for (const c of a.edits?.added ?? []) out.push(`  - added ${c.id}: "${c.text}"`);
+    for (const c of a.edits?.dropped ?? []) out.push(`  - dropped ${c.id}: "${c.text}"`);
+  }
+  for (const { q, id } of answered) out.push(`- ${id} answered by ${q.answer!.by}: "${q.answer!.text}" (to: ${q.question})`);
+  const m = state.merge;
+  if (m) out.push(m.merged ? `- Merged into ${m.into} (${m.strategy}) at ${m.commit?.slice(0, 12)}, from ${m.previous?.slice(0, 12)}.` : `- Not merged (${m.code}): ${m.reason}`);
+  else if (state.config.merge) out.push(`- Not merged into ${state.config.merge.into}.`);
+  const checks = solvedChecks(state);
+  out.push(`"Solved": ${checks.filter((c) => c.ok).length} of 4 checks hold.`);
+  for (const c of checks) out.push(`- [${c.ok ? 'x' : ' '}] ${SOLVED_CHECK_TEXT[c.check]}: ${c.evidence}`);
   return out;
 }
 
@@ -274,6 +298,7 @@ export function renderBuildReport(input: BuildReportInput): string {
     secondReviewSection(state),
     disagreementSection(state),
     questionsSection(state),
+    peopleSection(state),
     risksSection(state),
     ['## Recommended next experiment', body?.recommended_next_experiment || '(none)'],
     auditSection(state, audit),

@@ -21,7 +21,7 @@ import type { OpenGate } from '../engine/gates';
  */
 export type StoredBuildState = Pick<
   BuildRunState,
-  'proposals' | 'critiques' | 'implementations' | 'testRuns' | 'synthesis' | 'openQuestions' | 'fileReads' | 'unusableProviders'
+  'proposals' | 'critiques' | 'implementations' | 'testRuns' | 'synthesis' | 'openQuestions' | 'fileReads' | 'unusableProviders' | 'approvals' | 'merge'
 > & { tree: string[] };
 
 /** The run-row fields a build state is rebuilt from (RunEntity satisfies it). */
@@ -46,8 +46,20 @@ export interface BuildRunRow {
 
 /** What the step writes to runs.workflow_state: the records, at the event_seq the step leaves. */
 export function toStoredBuildState(state: BuildRunState, eventSeq: number): StoredBuildState & Versioned {
-  const { proposals, critiques, implementations, testRuns, synthesis, openQuestions = [], fileReads = [], unusableProviders } = state;
-  const records = { proposals, critiques, implementations, testRuns, synthesis, openQuestions, fileReads, ...(unusableProviders ? { unusableProviders } : {}) };
+  const { proposals, critiques, implementations, testRuns, synthesis, openQuestions = [], fileReads = [], unusableProviders, approvals, merge } = state;
+  const records = {
+    proposals,
+    critiques,
+    implementations,
+    testRuns,
+    synthesis,
+    openQuestions,
+    fileReads,
+    ...(unusableProviders ? { unusableProviders } : {}),
+    // Only once a person decided at a gate or a merge was tried: earlier snapshots stay as they were.
+    ...(approvals?.length ? { approvals } : {}),
+    ...(merge ? { merge } : {}),
+  };
   return versioned({ ...records, tree: state.workspace.tree }, eventSeq);
 }
 

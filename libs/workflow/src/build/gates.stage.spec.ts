@@ -12,6 +12,7 @@ import {
 } from './build-scenario.fixture';
 import type { ImplementationDiff, StepResult } from './build-types';
 import { criteriaEdits } from './gates.stage';
+import { renderBuildReport } from '../report';
 
 const REPO = { repo: '/srv/repos/app', merge: { into: 'main' } } satisfies Partial<ProjectConfigInput>;
 
@@ -307,5 +308,36 @@ describe('criteriaEdits', () => {
   it('an unchanged list is no edit; an unknown id is a new criterion', () => {
     expect(criteriaEdits(locked, locked).edits).toEqual({ added: [], dropped: [], reworded: [] });
     expect(criteriaEdits(locked, [...locked, { id: 'AC77', text: 'e' }]).edits.added).toEqual([{ id: 'AC10', text: 'e' }]);
+  });
+});
+
+describe('the report of a gated run', () => {
+  it('shows the criteria edit with the approver, the merge, and the four checks', () => {
+    const d = new BuildDriver(testConfig({ ...REPO, approvals: ['criteria', 'merge'] })).begin();
+    d.reply(proposalBody('P1'));
+    const locked = d.reply(critiqueBody('P1', 'ACCEPT')).state.criteria!;
+    d.step(approve('criteria', { note: 'tighter', criteria: [{ id: 'AC1', text: 'exactly 0.0 for []' }, ...locked.slice(1), { text: 'one value -> 0.0' }] }));
+    implementAndReview(d);
+    d.reply(synthesisBody('ACCEPT'));
+    const op = d.step(approve('merge')).commands[0] as { opId: string };
+    const r = d.step({ type: 'merge_finished', opId: op.opId, outcome: { merged: true, into: 'main', strategy: 'merge', commit: 'm3rge0000000abc', previous: 'base000000000def', reason: null, code: null } });
+    const report = renderBuildReport({ state: r.state, decisions: d.decisions, audit: { calls: 0, failedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, seconds: 0 } });
+    const section = report.slice(report.indexOf('## People in the loop'), report.indexOf('## Remaining risks'));
+    expect(section).toContain('- criteria gate: approved by alice — "tighter"');
+    expect(section).toContain(`  - reworded AC1: "${locked[0].text}" → "exactly 0.0 for []"`);
+    expect(section).toContain(`  - added AC${locked.length + 1}: "one value -> 0.0"`);
+    expect(section).toContain('- merge gate: approved by alice');
+    expect(section).toContain('- Merged into main (merge) at m3rge0000000, from base00000000.');
+    expect(section).toContain('"Solved": 4 of 4 checks hold.');
+    expect(section).toContain('- [x] tests executed and passed: T1 (python -m pytest -q): 5 passed, 0 failed, 0 errors, exit code 0');
+  });
+
+  it('has no such section for a run without gates, merge or answers', () => {
+    const d = new BuildDriver(testConfig()).begin();
+    d.reply(proposalBody('P1'));
+    const r = d.reply(critiqueBody('P1', 'REJECT'));
+    const done = d.reply(synthesisBody('REJECT'));
+    expect(r.state.approvals).toBeUndefined();
+    expect(renderBuildReport({ state: done.state, decisions: d.decisions, audit: { calls: 0, failedCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, seconds: 0 } })).not.toContain('## People in the loop');
   });
 });

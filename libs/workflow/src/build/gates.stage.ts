@@ -2,7 +2,7 @@ import type { AcceptanceCriterion } from '@roundtable/contracts';
 import { answerQuestion, unanswered, type AnswerEvent } from '../engine/answers';
 import { awaitApproval, closeGate, gateDecided, type ApprovalEvent } from '../engine/gates';
 import { reopenRun } from '../engine/resume';
-import type { MergeOutcome, ProposalRecord } from './build-types';
+import type { GateDecisionRecord, MergeOutcome, ProposalRecord } from './build-types';
 import { callEngineer, callReviser } from './build-calls';
 import { haltBuild } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
@@ -56,15 +56,22 @@ export function criteriaEdits(locked: readonly AcceptanceCriterion[], approved: 
   return { criteria, edits };
 }
 
+/** Remembers the decision for the report (the engine's closeGate records the decision row and the event). */
+function noteDecision(step: Step, event: ApprovalEvent, edits?: GateDecisionRecord['edits']): void {
+  step.state.approvals = [...(step.state.approvals ?? []), { gate: event.gate, decision: event.decision, approver: event.approver, note: event.note, ...(edits ? { edits } : {}) }];
+}
+
 function onCriteriaDecision(step: Step, event: ApprovalEvent): void {
   if (event.decision === 'reject') {
     closeGate(step, event);
+    noteDecision(step, event);
     return haltBuild(step, `the criteria were refused at the criteria gate by ${event.approver}${event.note ? `: ${event.note}` : ''}`);
   }
   const locked = step.state.criteria ?? [];
   const changed = event.criteria ? criteriaEdits(locked, event.criteria) : null;
   const edited = changed && changed.edits.added.length + changed.edits.dropped.length + changed.edits.reworded.length > 0;
   closeGate(step, event, edited ? changed.edits : undefined);
+  noteDecision(step, event, edited ? changed.edits : undefined);
   if (edited) {
     step.state.criteria = changed.criteria;
     step.emit('criteria_locked', { criteria: changed.criteria });
@@ -115,6 +122,7 @@ export function mergeOrEnd(step: Step): boolean {
   if (!merge || (!gated && step.config.autonomy !== 3)) return false;
   const cannot = unmergeable(step);
   if (cannot) {
+    step.state.merge = { merged: false, into: merge.into, strategy: merge.strategy, commit: null, previous: null, ...cannot };
     step.emit('merge_refused', cannot);
     return false;
   }
@@ -125,7 +133,9 @@ export function mergeOrEnd(step: Step): boolean {
   }
   const why = unsolvedBecause(solvedChecks(step.state));
   if (why) {
-    step.emit('merge_refused', { reason: `autonomy 3 merges only a solved run: ${why}`, code: 'not_solved' });
+    const refused = { reason: `autonomy 3 merges only a solved run: ${why}`, code: 'not_solved' };
+    step.state.merge = { merged: false, into: merge.into, strategy: merge.strategy, commit: null, previous: null, ...refused };
+    step.emit('merge_refused', refused);
     return false;
   }
   step.go('MERGE', `autonomy 3: the run is solved (all four checks hold); merging into ${merge.into}`);
@@ -148,6 +158,7 @@ function queueMerge(step: Step, approvedBy: string): void {
 
 function onMergeDecision(step: Step, event: ApprovalEvent): void {
   closeGate(step, event);
+  noteDecision(step, event);
   if (event.decision === 'approve') return queueMerge(step, event.approver);
   endRun(step, `the merge was refused by ${event.approver}${event.note ? `: ${event.note}` : ''}; the run branch is left unmerged`);
 }
@@ -155,6 +166,7 @@ function onMergeDecision(step: Step, event: ApprovalEvent): void {
 /** The test-runner's answer to the merge op: merged, or refused with the original untouched. */
 export function onMergeFinished(step: Step, outcome: MergeOutcome): void {
   if (step.state.stage !== 'MERGE') return;
+  step.state.merge = outcome;
   if (outcome.merged) {
     step.emit('merge_completed', { into: outcome.into, strategy: outcome.strategy, commit: outcome.commit ?? '', previous: outcome.previous ?? '' });
     return endRun(step, `merged into ${outcome.into} (${outcome.strategy}) at ${outcome.commit}`);
