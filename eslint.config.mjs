@@ -92,7 +92,7 @@ const TESTS_AND_FIXTURES = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.t
 const commonjs = { require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'runs/**', 'coverage/**', '.nx/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'runs/**', 'coverage/**', '.nx/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -14,7 +14,6 @@ export function decisionCommand(decision: 'approve' | 'reject') {
   return async (ctx: CommandContext): Promise<number> => {
     const runId = ctx.cli.args.run;
     const { gate: given, note, edit } = ctx.cli.options as { gate?: string; note?: string; edit?: string };
-    if (edit && decision === 'reject') throw new UsageError('--edit comes with approve: a refusal stops the run with the criteria as they are', 'reject');
     const gate = given ?? (await gateOf(ctx, runId, decision));
     const edits = edit ? { criteria: parseCriteriaEdit(await readEditFile(edit), edit) } : undefined;
     const body = { gate, decision, ...(note ? { note } : {}), ...(edits ? { edits } : {}) };
