@@ -41,7 +41,7 @@ describe('RunReconciler against real Postgres and Redis', () => {
   afterEach(async () => {
     // Each test starts with an empty Redis, and no run of an earlier test left live to be swept.
     await deleteRedisPrefix(redis, prefix);
-    await ds.query(`UPDATE runs SET status = 'cancelled' WHERE status IN ('queued', 'running')`);
+    await ds.query(`UPDATE runs SET status = 'cancelled' WHERE status IN ('queued', 'running', 'awaiting_approval')`);
   });
 
   /** A run as the api writes it, started: its prepare op queued and its job in Redis. */
@@ -180,6 +180,32 @@ describe('RunReconciler against real Postgres and Redis', () => {
     const calls = await ds.getRepository(AgentCallEntity).find({ where: { runId, role: 'proposer' }, order: { seq: 'ASC' } });
     expect(calls.map((c) => c.status)).toEqual(['queued', 'queued']);
     expect(await producer.queue(queue).getJob(jobId(calls[1].id, 'call'))).toBeDefined();
+  });
+
+  it('leaves a run waiting at a gate alone however quiet, until its approval_timeout_s runs out: then it halts with the reason', async () => {
+    const { runId } = await proposingRun();
+    const waitAtGate = (config: Record<string, unknown>) =>
+      ds.query(
+        `UPDATE runs SET status = 'awaiting_approval', gate = '{"name":"criteria","subject":{}}'::jsonb, gate_opened_at = now() - interval '2 hours',
+                         config = $2::jsonb, updated_at = now() - interval '2 hours' WHERE id = $1`,
+        [runId, JSON.stringify(config)],
+      );
+    await waitAtGate(stored);
+    // No timeout set: it waits as long as it takes, and holds nothing the sweep would resend.
+    expect((await reconciler.sweep()).halted).toEqual([]);
+    await waitAtGate({ ...stored, approval_timeout_s: 3600 });
+    const report = await reconciler.sweep();
+    expect(report.halted).toEqual([{ runId, reason: 'approval_timeout_s (3600 s) ran out at the criteria gate: nobody approved or refused it' }]);
+    expect((await applyHalt(runId)).outcome).toBe('applied');
+    const run = await ds.getRepository(RunEntity).findOneByOrFail({ id: runId });
+    expect(run).toMatchObject({ haltReason: report.halted[0].reason, gate: null, gateOpenedAt: null });
+    expect(run.status).not.toBe('awaiting_approval');
+    // The two hours waited are kept apart: max_seconds does not count them.
+    expect(Number(run.waitedSeconds)).toBeGreaterThanOrEqual(7200);
+    const [halted] = await ds.query(`SELECT from_stage, to_stage FROM decisions WHERE run_id = $1 AND to_stage = 'HALTED'`, [runId]);
+    expect(halted).toEqual({ from_stage: 'PROPOSE', to_stage: 'HALTED' });
+    // Once halted it is no longer swept as a waiting run.
+    expect((await reconciler.sweep()).halted).toEqual([]);
   });
 
   it('a running run with no pending work at all ends with its closing call', async () => {
