@@ -67,6 +67,27 @@ describe('roundtable approve, reject, answer', () => {
   });
 });
 
+it('show names the gate, the open questions and the solved checks', async () => {
+  const api = await startFakeApi((_req, res) =>
+    sendJson(res, 200, {
+      id: 'run_s', workflow: 'build', project: 'calc', status: 'awaiting_approval', stage: 'MERGE', round: 0, fix_round: 0, verdict: 'ACCEPT', confidence: 0.8, halt_reason: null,
+      usage: { calls: 5, failed_calls: 0, input_tokens: 1, output_tokens: 1, tokens: 2, cost_usd: null, unpriced_calls: 5, seconds: 3 }, caps: {}, usage_by_provider: {},
+      gate: { name: 'merge', subject: {}, waiting_since: null },
+      open_questions: [{ id: 'Q1', role: 'critic', question: 'int or float?', status: 'answered', answer: 'int', answered_by: 'bob' }],
+      solved: [{ check: 'criteria_satisfied', ok: true }, { check: 'tests_passed', ok: true }, { check: 'no_open_blocker', ok: true }, { check: 'synthesizer_accept', ok: false }],
+    }),
+  );
+  try {
+    const io = captureIo();
+    expect(await runCli(['show', 'run_s', '--api', api.url], io.io)).toBe(0);
+    expect(io.stdout()).toContain('the merge gate: roundtable approve|reject run_s (an approve token)');
+    expect(io.stdout()).toContain('int or float? (answered by bob)');
+    expect(io.stdout()).toContain('3/4 checks (criteria_satisfied yes, tests_passed yes, no_open_blocker yes, synthesizer_accept no)');
+  } finally {
+    await api.close();
+  }
+});
+
 describe('parseCriteriaEdit', () => {
   it('reads a YAML list of strings and of { id, text }', () => {
     expect(parseCriteriaEdit('- id: AC2\n  text: b\n- c\n', 'f.yaml')).toEqual([{ id: 'AC2', text: 'b' }, { text: 'c' }]);

@@ -39,6 +39,13 @@ export async function showCommand(ctx: CommandContext): Promise<number> {
     ['verdict', verdict ? `${paintVerdict(s, verdict)} (confidence ${fmtConfidence(run.verdict ? run.confidence : (run.panel?.confidence ?? null))})` : '-'],
   ];
   if (run.halt_reason) lines.push(['halt reason', s.yellow(run.halt_reason)]);
+  // People in the loop: the gate it waits at, the questions it asks, and whether it is solved.
+  const people = run as { gate?: { name: string } | null; open_questions?: { id: string; question: string; status: string; answered_by: string | null }[]; solved?: { check: string; ok: boolean }[] };
+  if (people.gate) lines.push(['waiting at', s.yellow(`the ${people.gate.name} gate: roundtable approve|reject ${run.id} (an approve token)`)]);
+  for (const q of people.open_questions ?? []) {
+    lines.push([`  ${q.id}`, q.status === 'open' ? `${q.question} (open: roundtable answer ${run.id} ${q.id} "…")` : `${q.question} (answered by ${q.answered_by})`]);
+  }
+  if (people.solved?.length) lines.push(['solved', `${people.solved.filter((c) => c.ok).length}/4 checks (${people.solved.map((c) => `${c.check} ${c.ok ? 'yes' : 'no'}`).join(', ')})`]);
   lines.push(['usage', usage]);
   for (const [provider, p] of Object.entries(run.usage_by_provider ?? {})) {
     lines.push([`  ${provider}`, `${p.calls} calls, ${fmtInt(p.input_tokens + p.output_tokens)} tokens, ${p.cost_usd == null ? 'cost n/a' : fmtUsd(p.cost_usd)}`]);
