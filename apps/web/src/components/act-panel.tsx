@@ -2,21 +2,14 @@ import type { JudgeRole } from '@roundtable/contracts';
 import { JUDGE_ORDER, type RunView } from '@roundtable/run-view';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { appealBody, CAP_FIELDS, resumeBody, type CapName, type FormIssues } from '../lib/act-requests';
-import { ApiHttpError } from '../lib/api-client';
 import type { RunCaps, RunDetail } from '../lib/api-types';
-import { useApp } from './app-context';
+import { actError, Outcome } from './act-outcome';
+import { AnswerForm } from './answer-form';
+import { canAct, useApp } from './app-context';
+import { ApprovalForm } from './approval-form';
 import { JUDGE_NAMES } from './panel-sections';
 import { Section } from './section';
 import { workflowOfRun, type WebWorkflow } from '../workflows';
-
-function actError(e: unknown): string {
-  if (e instanceof ApiHttpError) {
-    if (e.status === 403) return 'This token is read-only: acting on a run needs a write token.';
-    const issues = e.body?.issues?.map((i) => `${i.path}: ${i.message}`).join('; ');
-    return `${e.message}${issues ? ` — ${issues}` : ''}${e.body?.error ? ` (${e.body.error})` : ''}`;
-  }
-  return `Could not reach the api: ${(e as Error).message}`;
-}
 
 function CapInputs({ prefix, values, caps, issues, onChange, only }: { prefix: string; values: Partial<Record<CapName, string>>; caps: RunCaps | undefined; issues: FormIssues; onChange: (name: CapName, v: string) => void; only?: readonly CapName[] }) {
   return (
@@ -39,16 +32,6 @@ function CapInputs({ prefix, values, caps, issues, onChange, only }: { prefix: s
         );
       })}
     </fieldset>
-  );
-}
-
-/** What the api said no to, beside the act (a success is said by the page: the form may leave once the run moves on). */
-function Outcome({ error }: { error: string | null }) {
-  if (!error) return null;
-  return (
-    <p role="alert" className="error" data-testid="act-outcome">
-      {error}
-    </p>
   );
 }
 
@@ -195,7 +178,7 @@ function CancelButton({ runId, onActed }: { runId: string; onActed: (said: strin
   );
 }
 
-/** An act the run page offers: shown when `when` holds for the run as folded. Approve / reject / answer slot in here. */
+/** An act the run page offers: shown when `when` holds for the run as folded. */
 interface Act {
   key: string;
   title: string;
@@ -216,7 +199,15 @@ export function ActPanel({ runId, view, detail, onActed }: { runId: string; view
   // Resume and appeal are the workflow's (the web registry, apps/web/src/workflows/): offered
   // only where the api accepts them, so a click is never a predictable 409.
   const workflow = workflowOfRun(view);
+  const { me } = useApp();
+  // The gate as the stream says it (at once), else as the detail says it (a page opened at the gate).
+  const gate = view.people.gate ?? detail?.gate ?? null;
+  const openQuestions = (detail?.open_questions ?? []).filter((q) => q.status === 'open');
   const acts: Act[] = [
+    ...(gate
+      ? [{ key: `approve-${gate.name}`, title: `Approve or reject: ${gate.name} gate`, wide: true, when: (v: RunView) => v.status === 'awaiting_approval', render: () => <ApprovalForm key={gate.name} runId={runId} gate={gate} detail={detail} onActed={onActed} /> }]
+      : []),
+    ...openQuestions.map((q) => ({ key: `answer-${q.id}`, title: `Answer ${q.id}`, when: () => canAct(me), render: () => <AnswerForm runId={runId} question={q} onActed={onActed} /> })),
     { key: 'cancel', title: 'Cancel', when: (v) => RUNNING.has(v.status), render: () => <CancelButton runId={runId} onActed={onActed} /> },
     ...(workflow?.resume
       ? [{ key: 'resume', title: 'Resume', when: (v: RunView) => workflow.resume!.statuses.has(v.status), render: () => <ResumeForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]

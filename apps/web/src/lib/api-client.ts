@@ -102,5 +102,8 @@ export class ApiClient {
 
   cancel = (id: string) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/cancel`, {});
   resume = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/resume`, body);
+  /** A decision at the gate the run waits at (needs the approve role). */
+  approve = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/approvals`, body);
+  answer = (id: string, body: { question_id: string; answer: string }) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/answers`, body);
   appeal = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/appeal`, body);
 }
