@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { gitEnv } from '@roundtable/sandbox';
+import { FIXTURES, git, makeCalcRepo, mergePolicy } from './support/calc-repos';
 import { getJson, Pipeline, postJson, projectConfigFrom, startPipeline, submitRun, waitFor, waitForTerminal } from '@roundtable/testing';
 
 jest.setTimeout(420_000);
@@ -18,11 +16,6 @@ jest.setTimeout(420_000);
  * answered through the api.
  */
 
-const FIXTURES = path.resolve(__dirname, '../fixtures/repos');
-const POLICY = path.resolve(__dirname, '../fixtures/policy/test-policy.yaml');
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', '--no-optional-locks', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 /** Every file of the working tree (not .git) and its hash: what "byte for byte" compares. */
 function treeHashes(dir: string, at = ''): Record<string, string> {
@@ -51,29 +44,17 @@ describe('people in the loop: gates, merge and answers (separate processes, Dock
   let tmp: string;
   let mergeable: string;
 
-  /** A fresh copy of the calc fixture as a git repository (branch main, one commit) under `dir`, with an untracked note. */
+  /** A fresh git copy of the calc fixture under `dir`, with an untracked note that must survive a merge. */
   function makeRepo(dir: string, name: string): string {
-    const repo = path.join(dir, name);
-    cpSync(path.join(FIXTURES, 'calc'), repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'calc fixture');
+    const repo = makeCalcRepo(dir, name);
     writeFileSync(path.join(repo, 'NOTES.txt'), 'untracked, and must survive the merge\n');
     return repo;
   }
 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-people-'));
-    mergeable = path.join(tmp, 'mergeable');
-    mkdirSync(mergeable);
-    mkdirSync(path.join(tmp, 'readonly'));
-    // The suite's policy, with merges allowed under tmp/mergeable only (repos may be read anywhere under tmp).
-    const policy = parseYaml(readFileSync(POLICY, 'utf8')) as Record<string, Record<string, unknown>>;
-    const repoRoot = path.resolve(__dirname, '../..');
-    policy.repos = { roots: [repoRoot, tmp], merge_roots: [mergeable] };
-    policy.cassettes = { roots: [repoRoot, tmp] };
-    const policyFile = path.join(tmp, 'policy.yaml');
-    writeFileSync(policyFile, toYaml(policy));
+    let policyFile: string;
+    ({ mergeable, policyFile } = mergePolicy(tmp));
     pipeline = await startPipeline({ env: { ROUNDTABLE_POLICY: policyFile } });
   });
 

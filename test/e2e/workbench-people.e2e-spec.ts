@@ -1,12 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { parse as parseYaml, stringify as toYaml } from 'yaml';
-import { gitEnv } from '@roundtable/sandbox';
 import { launchBrowser, type Pipeline, projectConfigFrom, saveScreenshot, startPipeline, waitFor } from '@roundtable/testing';
+import { FIXTURES, git, makeCalcRepo, mergePolicy } from './support/calc-repos';
 import { expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
 import { openWithToken, workbench as wb } from './support/workbench-pages';
 
@@ -14,13 +12,9 @@ jest.setTimeout(420_000);
 
 const REPO = path.resolve(__dirname, '../..');
 const WEB_ROOT = path.join(REPO, 'dist/apps/web');
-const FIXTURES = path.join(REPO, 'test/fixtures/repos');
-const POLICY = path.join(REPO, 'test/fixtures/policy/test-policy.yaml');
 const WRITER = `wb-people-w-${randomBytes(12).toString('hex')}`;
 const APPROVER = `wb-people-a-${randomBytes(12).toString('hex')}`;
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', '--no-optional-locks', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 /**
  * People in the loop from the workbench (issue 21): the criteria gate approved with AC1 reworded
@@ -37,28 +31,14 @@ describe('the workbench approves at gates and answers questions (real services, 
   let mergeable: string;
   const pageErrors: string[] = [];
 
-  /** A fresh git copy of the calc fixture (branch main, one commit). */
-  function makeRepo(dir: string, name: string): string {
-    const repo = path.join(dir, name);
-    cpSync(path.join(FIXTURES, 'calc'), repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'calc fixture');
-    return repo;
-  }
+  const makeRepo = makeCalcRepo;
 
   beforeAll(async () => {
     if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error(`${WEB_ROOT}/index.html is missing: run \`node tools/build.mjs\` first (its web target)`);
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-wb-people-'));
-    mergeable = path.join(tmp, 'mergeable');
-    mkdirSync(mergeable);
-    mkdirSync(path.join(tmp, 'readonly'));
     // As in people-in-the-loop.e2e-spec.ts: merges allowed under tmp/mergeable only.
-    const policy = parseYaml(readFileSync(POLICY, 'utf8')) as Record<string, Record<string, unknown>>;
-    policy.repos = { roots: [REPO, tmp], merge_roots: [mergeable] };
-    policy.cassettes = { roots: [REPO, tmp] };
-    const policyFile = path.join(tmp, 'policy.yaml');
-    writeFileSync(policyFile, toYaml(policy));
+    let policyFile: string;
+    ({ mergeable, policyFile } = mergePolicy(tmp));
     pipeline = await startPipeline({
       env: { ROUNDTABLE_POLICY: policyFile, API_TOKENS: `writer:${WRITER}:write,approver:${APPROVER}:approve`, HOST: '127.0.0.1' },
       apiEnv: { WEB_ROOT },
