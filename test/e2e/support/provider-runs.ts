@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { BuildRole } from '@roundtable/contracts';
+import { BuildRole, OPTIONAL_BUILD_ROLES } from '@roundtable/contracts';
 import { loadFakeScript, projectConfigFrom, type FakeScriptEntryInput, type Pipeline } from '@roundtable/testing';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
 const CASSETTE = path.join(REPO, 'examples/dd-demo/cassette.yaml');
-export const ROLES = BuildRole.options;
+/** The demo's roles: every build role but the optional ones (the demo has no second reviewer). */
+export const ROLES = BuildRole.options.filter((r) => !(OPTIONAL_BUILD_ROLES as readonly string[]).includes(r));
 export type Role = (typeof ROLES)[number];
 
 /** The dd-demo's eight scripted replies (with their prompt guards): what the fake server and fake CLIs play. */
