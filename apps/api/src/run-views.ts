@@ -1,3 +1,4 @@
+import { questionId } from '@roundtable/workflow';
 import type { BudgetConfig, ProjectConfig } from '@roundtable/contracts';
 import type { AgentCallEntity, RunEntity } from '@roundtable/persistence';
 import type { CallDetail, CallSummary, RunDetail, RunSummary } from '@roundtable/contracts';
@@ -69,7 +70,7 @@ export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Recor
     usage_by_provider: byProvider,
     gate: gate ? { name: gate.name, subject: gate.subject ?? {}, waiting_since: iso(run.gateOpenedAt) } : null,
     open_questions: questions.map((q, i) => ({
-      id: `Q${i + 1}`,
+      id: questionId(i),
       role: q.raised_by_role,
       question: q.question,
       status: q.status === 'answered' ? ('answered' as const) : ('open' as const),

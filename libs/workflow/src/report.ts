@@ -1,4 +1,5 @@
 import { solvedChecks, SOLVED_CHECK_TEXT } from './build/solved';
+import { questionId } from './engine/answers';
 import type { BuildRunState, CritiqueRecord, Decision, DiffStatEntry, TestRunRecord } from './build/build-types';
 import { unresolvedCriticisms } from './build/unresolved-criticisms';
 import { isSecondReview } from './build/second-review';
@@ -196,7 +197,7 @@ function questionsSection(state: BuildRunState): string[] {
   const out = ['## Open questions and criteria'];
   const questions = state.openQuestions ?? [];
   if (questions.length === 0) out.push('Open questions: none.');
-  else questions.forEach((q, i) => out.push(`- Q${i + 1} (${q.role}) ${q.question}${q.answer ? ' [answered]' : ''}`));
+  else questions.forEach((q, i) => out.push(`- ${questionId(i)} (${q.role}) ${q.question}${q.answer ? ' [answered]' : ''}`));
   if (state.criteria?.length) {
     out.push(`Acceptance criteria${state.unresolved ? ' (locked at the round limit with open criticisms)' : ''}:`);
     for (const c of foldRepeatedCriteria(state.criteria)) out.push(`- ${c.id}: ${c.text}${c.repeatedBy.length ? ` (restated as ${c.repeatedBy.join(', ')})` : ''}`);
@@ -209,7 +210,7 @@ function questionsSection(state: BuildRunState): string[] {
 /** Gates, answers and the merge: what people decided, in their words, and what became of the branch (issue 21). */
 function peopleSection(state: BuildRunState): string[] {
   const approvals = state.approvals ?? [];
-  const answered = (state.openQuestions ?? []).map((q, i) => ({ q, id: `Q${i + 1}` })).filter(({ q }) => q.answer);
+  const answered = (state.openQuestions ?? []).map((q, i) => ({ q, id: questionId(i) })).filter(({ q }) => q.answer);
   const gated = state.config.approvals?.length || state.config.merge;
   if (!approvals.length && !answered.length && !state.merge && !gated) return [];
   const out = ['## People in the loop'];

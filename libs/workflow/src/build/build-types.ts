@@ -14,7 +14,7 @@ import type {
 
 import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
 import type { EngineEvent } from '../engine/engine-events';
-import type { OpenGate } from '../engine/gates';
+import type { GateDecision, OpenGate } from '../engine/gates';
 
 export type { ChatMessage, UsageTotals, UsageSnapshot, PriorAttempt, CallUsage, ModelPrice, PriceLookup } from '../engine/call-types';
 
@@ -140,15 +140,6 @@ export interface OpenQuestion {
   answer?: { text: string; by: string };
 }
 
-/** A person's decision at a gate, as the report shows it. */
-export interface GateDecisionRecord {
-  gate: string;
-  decision: 'approve' | 'reject';
-  approver: string;
-  note: string | null;
-  edits?: { added: AcceptanceCriterion[]; dropped: AcceptanceCriterion[]; reworded: { id: string; from: string; to: string }[] };
-}
-
 /** What the test-runner answered to a merge op (MergeOpResult): merged, or refused with the reason and the original untouched. */
 export interface MergeOutcome {
   merged: boolean;
@@ -186,7 +177,7 @@ export interface BuildRunState {
   /** Providers that failed USAGE_LIMIT, AUTH or NOT_FOUND in this run (engine/closing.ts). */
   unusableProviders?: Record<string, string>;
   /** Every decision a person took at a gate, in order, with the criteria edit (optional like openQuestions). */
-  approvals?: GateDecisionRecord[];
+  approvals?: GateDecision[];
   /** What became of the merge of the run branch, once tried (optional like openQuestions). */
   merge?: MergeOutcome | null;
   /** The gate the run waits at while awaiting_approval (runs.gate); null or absent otherwise. */

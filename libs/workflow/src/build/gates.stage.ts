@@ -1,8 +1,8 @@
 import type { AcceptanceCriterion } from '@roundtable/contracts';
 import { answerQuestion, unanswered, type AnswerEvent } from '../engine/answers';
-import { awaitApproval, closeGate, gateDecided, type ApprovalEvent } from '../engine/gates';
+import { awaitApproval, closeGate, gateDecided, type ApprovalEvent, type CriteriaEdits } from '../engine/gates';
 import { reopenRun } from '../engine/resume';
-import type { GateDecisionRecord, MergeOutcome, ProposalRecord } from './build-types';
+import type { MergeOutcome, ProposalRecord } from './build-types';
 import { callEngineer, callReviser } from './build-calls';
 import { haltBuild } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
@@ -31,8 +31,6 @@ export function criteriaGate(step: Step, proposal: ProposalRecord, why: string, 
   return true;
 }
 
-type CriteriaEdits = { added: AcceptanceCriterion[]; dropped: AcceptanceCriterion[]; reworded: { id: string; from: string; to: string }[] };
-
 /** The approver's criteria against the locked ones: what was added, dropped and reworded, and the list with new ids. */
 export function criteriaEdits(locked: readonly AcceptanceCriterion[], approved: readonly { id?: string; text: string }[]): { criteria: AcceptanceCriterion[]; edits: CriteriaEdits } {
   const byId = new Map(locked.map((c) => [c.id, c]));
@@ -56,22 +54,15 @@ export function criteriaEdits(locked: readonly AcceptanceCriterion[], approved: 
   return { criteria, edits };
 }
 
-/** Remembers the decision for the report (the engine's closeGate records the decision row and the event). */
-function noteDecision(step: Step, event: ApprovalEvent, edits?: GateDecisionRecord['edits']): void {
-  step.state.approvals = [...(step.state.approvals ?? []), { gate: event.gate, decision: event.decision, approver: event.approver, note: event.note, ...(edits ? { edits } : {}) }];
-}
-
 function onCriteriaDecision(step: Step, event: ApprovalEvent): void {
   if (event.decision === 'reject') {
     closeGate(step, event);
-    noteDecision(step, event);
     return haltBuild(step, `the criteria were refused at the criteria gate by ${event.approver}${event.note ? `: ${event.note}` : ''}`);
   }
   const locked = step.state.criteria ?? [];
   const changed = event.criteria ? criteriaEdits(locked, event.criteria) : null;
   const edited = changed && changed.edits.added.length + changed.edits.dropped.length + changed.edits.reworded.length > 0;
   closeGate(step, event, edited ? changed.edits : undefined);
-  noteDecision(step, event, edited ? changed.edits : undefined);
   if (edited) {
     step.state.criteria = changed.criteria;
     step.emit('criteria_locked', { criteria: changed.criteria });
@@ -122,8 +113,7 @@ export function mergeOrEnd(step: Step): boolean {
   if (!merge || (!gated && step.config.autonomy !== 3)) return false;
   const cannot = unmergeable(step);
   if (cannot) {
-    step.state.merge = { merged: false, into: merge.into, strategy: merge.strategy, commit: null, previous: null, ...cannot };
-    step.emit('merge_refused', cannot);
+    refuseMerge(step, { merged: false, into: merge.into, strategy: merge.strategy, commit: null, previous: null, ...cannot });
     return false;
   }
   if (gated) {
@@ -133,9 +123,7 @@ export function mergeOrEnd(step: Step): boolean {
   }
   const why = unsolvedBecause(solvedChecks(step.state));
   if (why) {
-    const refused = { reason: `autonomy 3 merges only a solved run: ${why}`, code: 'not_solved' };
-    step.state.merge = { merged: false, into: merge.into, strategy: merge.strategy, commit: null, previous: null, ...refused };
-    step.emit('merge_refused', refused);
+    refuseMerge(step, { merged: false, into: merge.into, strategy: merge.strategy, commit: null, previous: null, reason: `autonomy 3 merges only a solved run: ${why}`, code: 'not_solved' });
     return false;
   }
   step.go('MERGE', `autonomy 3: the run is solved (all four checks hold); merging into ${merge.into}`);
@@ -158,7 +146,6 @@ function queueMerge(step: Step, approvedBy: string): void {
 
 function onMergeDecision(step: Step, event: ApprovalEvent): void {
   closeGate(step, event);
-  noteDecision(step, event);
   if (event.decision === 'approve') return queueMerge(step, event.approver);
   endRun(step, `the merge was refused by ${event.approver}${event.note ? `: ${event.note}` : ''}; the run branch is left unmerged`);
 }
@@ -166,13 +153,19 @@ function onMergeDecision(step: Step, event: ApprovalEvent): void {
 /** The test-runner's answer to the merge op: merged, or refused with the original untouched. */
 export function onMergeFinished(step: Step, outcome: MergeOutcome): void {
   if (step.state.stage !== 'MERGE') return;
-  step.state.merge = outcome;
   if (outcome.merged) {
+    step.state.merge = outcome;
     step.emit('merge_completed', { into: outcome.into, strategy: outcome.strategy, commit: outcome.commit ?? '', previous: outcome.previous ?? '' });
     return endRun(step, `merged into ${outcome.into} (${outcome.strategy}) at ${outcome.commit}`);
   }
-  step.emit('merge_refused', { reason: outcome.reason ?? 'the merge was refused', code: outcome.code ?? 'refused' });
+  refuseMerge(step, outcome);
   endRun(step, `not merged: ${outcome.reason ?? 'refused'}`);
+}
+
+/** Nothing was merged: the outcome kept for the report, and merge_refused with the reason. */
+function refuseMerge(step: Step, outcome: MergeOutcome): void {
+  step.state.merge = outcome;
+  step.emit('merge_refused', { reason: outcome.reason ?? 'the merge was refused', code: outcome.code ?? 'refused' });
 }
 
 /** The run ends done with its synthesis' verdict (a merge, or none, is the last thing it did). */
@@ -198,8 +191,8 @@ export function onApproval(step: Step, event: ApprovalEvent): void {
  * cap. Nothing already recorded is asked again.
  */
 export function onAnswer(step: Step, event: AnswerEvent): void {
-  const index = Number(event.questionId.slice(1)) - 1;
-  if (!answerQuestion(step, event)) return;
+  const index = answerQuestion(step, event);
+  if (index === null) return;
   step.records.push({ kind: 'question_answer', index, answer: event.answer, answeredBy: event.answeredBy });
   if (step.state.status !== 'needs_input' || unanswered(step.state.openQuestions ?? []) > 0) return;
   const proposal = latestProposal(step.state);

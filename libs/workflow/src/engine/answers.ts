@@ -39,18 +39,19 @@ export const unanswered = (questions: readonly AnswerableQuestion[]): number => 
 type AnsweringStep = StepAccumulator<{ runId: string; stage: string; counters: Record<string, number>; config: unknown; openQuestions?: AnswerableQuestion[] }, string, unknown, unknown>;
 
 /**
- * Records the answer to an open question: true when it applied. A question answered already, or
- * one the run does not have, changes nothing (the api refuses both before a job is sent).
+ * Records the answer to an open question: the question's index when it applied, else null. A
+ * question answered already, or one the run does not have, changes nothing (the api refuses both
+ * before a job is sent).
  */
-export function answerQuestion(step: AnsweringStep, event: AnswerEvent): boolean {
+export function answerQuestion(step: AnsweringStep, event: AnswerEvent): number | null {
   const questions = step.state.openQuestions ?? [];
   const i = questionIndex(event.questionId, questions);
-  if (i < 0 || questions[i].answer) return false;
+  if (i < 0 || questions[i].answer) return null;
   const next = [...questions];
   next[i] = { ...questions[i], answer: { text: event.answer, by: event.answeredBy } };
   step.state.openQuestions = next;
   step.emit('question_answered', { question_id: event.questionId, answered_by: event.answeredBy, answer: event.answer });
-  return true;
+  return i;
 }
 
 /** The answers people gave, for a prompt: each in an evidence block marked as a person's, with the question it answers. */

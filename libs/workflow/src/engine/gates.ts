@@ -30,8 +30,24 @@ export interface ApprovalEvent {
   criteria?: { id?: string; text: string }[];
 }
 
+/** What an approver changed of the criteria at the criteria gate. */
+export interface CriteriaEdits {
+  added: { id: string; text: string }[];
+  dropped: { id: string; text: string }[];
+  reworded: { id: string; from: string; to: string }[];
+}
+
+/** A person's decision at a gate as the run keeps it (the report lists them). */
+export interface GateDecision {
+  gate: string;
+  decision: 'approve' | 'reject';
+  approver: string;
+  note: string | null;
+  edits?: CriteriaEdits;
+}
+
 export interface GateStep<G extends string> extends ClosingStep<G> {
-  readonly state: EngineState<G> & { status: RunStatus; gate?: OpenGate | null };
+  readonly state: EngineState<G> & { status: RunStatus; gate?: OpenGate | null; approvals?: GateDecision[] };
 }
 
 /** Stops the run at `gate`: a decision (where it stands and why), and approval_requested with the subject. */
@@ -52,16 +68,14 @@ export function gateDecided<G extends string>(step: GateStep<G>, event: Approval
 
 /**
  * Records the decision and lets the run go on (the workflow says where): a decision naming the
- * approver and their note, and approval_given (with what the approver changed) or approval_refused.
+ * approver and their note, the decision on the state's `approvals` (for the report), and
+ * approval_given (with what the approver changed) or approval_refused.
  */
-export function closeGate<G extends string>(
-  step: GateStep<G>,
-  event: ApprovalEvent,
-  edits?: { added: { id: string; text: string }[]; dropped: { id: string; text: string }[]; reworded: { id: string; from: string; to: string }[] },
-): void {
+export function closeGate<G extends string>(step: GateStep<G>, event: ApprovalEvent, edits?: CriteriaEdits): void {
   const stage = step.state.stage;
   step.state.status = 'running';
   step.state.gate = null;
+  step.state.approvals = [...(step.state.approvals ?? []), { gate: event.gate, decision: event.decision, approver: event.approver, note: event.note, ...(edits ? { edits } : {}) }];
   const note = event.note ? `: ${event.note}` : '';
   const verb = event.decision === 'approve' ? 'approved' : 'refused';
   step.decisions.push({ from: stage, to: stage, reason: `${event.gate} gate ${verb} by ${event.approver}${note}`, refs: [] });
