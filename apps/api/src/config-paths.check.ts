@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { type AnyProjectConfig, type ConfigIssue, isPanelConfig, mergePolicyIssues, type OperatorPolicy, projectPolicyIssues, type ProviderConfig } from '@roundtable/contracts';
+import { type AnyProjectConfig, autonomyPolicyIssues, type ConfigIssue, isPanelConfig, mergePolicyIssues, type OperatorPolicy, projectPolicyIssues, type ProviderConfig } from '@roundtable/contracts';
 import { realPathOf } from './real-path';
 
 /** A path a worker will read, by the field that names it. */
@@ -64,6 +64,7 @@ export async function submissionIssues(cfg: AnyProjectConfig, policy: OperatorPo
     },
     policy,
   );
+  if (build) issues.push(...autonomyPolicyIssues(build.autonomy, policy));
   // A run that may merge (the merge gate, autonomy 3) writes into the repo at its end: the policy's merge_roots must hold it.
   if (build?.merge && build.repo && !issues.some((i) => i.path === 'repo')) issues.push(...mergePolicyIssues(realOf('repo', build.repo), policy));
   const refused = new Set(issues.map((i) => i.path));

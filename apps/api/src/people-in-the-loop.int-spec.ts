@@ -1,5 +1,8 @@
-import { jobId } from '@roundtable/contracts';
-import { readOperatorPolicy } from '@roundtable/contracts';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jobId, readOperatorPolicy } from '@roundtable/contracts';
 import { OpenQuestionEntity, OutboxEntity, RunEntity } from '@roundtable/persistence';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 
@@ -25,7 +28,7 @@ beforeAll(async () => {
         { name: 'second', token: TOKENS.second, role: 'approve' },
       ],
     },
-    { policy: { ...policy, approvals: { four_eyes: true } } },
+    { policy: { ...policy, approvals: { four_eyes: true, autonomous_merge: false } } },
   );
 });
 afterAll(async () => {
@@ -148,5 +151,27 @@ describe('POST /v1/runs/:id/answers', () => {
     const again = await call('POST', `/v1/runs/${id}/answers`, TOKENS.writer, { question_id: 'Q1', answer: 'x' });
     expect(again.status).toBe(409);
     expect(again.json.error).toBe('question_answered');
+  });
+});
+
+describe('autonomy 3 is the operator\'s to allow', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = mkdtempSync(join(tmpdir(), 'rt-int-autonomy-'));
+    writeFileSync(join(repo, 'calc.py'), 'x = 1\n');
+    execFileSync('git', ['init', '-q', '--initial-branch=main'], { cwd: repo });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'start'], { cwd: repo });
+  });
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('a write token asking for autonomy 3 (a merge with no person) is refused with 400 naming the policy field, and no run is made', async () => {
+    const before = await api.ds.getRepository(RunEntity).count();
+    const res = await call('POST', '/v1/runs', TOKENS.writer, { ...demoConfig(), repo, autonomy: 3, merge: { into: 'main', strategy: 'squash' } });
+    expect(res.status).toBe(400);
+    expect(res.json.issues).toEqual([{ path: 'autonomy', message: expect.stringContaining('approvals.autonomous_merge is false') }]);
+    expect(await api.ds.getRepository(RunEntity).count()).toBe(before);
+    // The same project at autonomy 2 with the merge gate is taken: a person decides the merge.
+    const gated = await call('POST', '/v1/runs', TOKENS.writer, { ...demoConfig(), repo, autonomy: 2, approvals: ['merge'], merge: { into: 'main', strategy: 'squash' } });
+    expect(gated.status).toBe(202);
   });
 });

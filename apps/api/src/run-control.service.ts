@@ -53,7 +53,7 @@ export class RunControlService {
     private readonly ds: DataSource,
     private readonly outbox: OutboxDispatcher,
     /** The operator's: whether four eyes holds at the gates. */
-    private readonly policy: Pick<OperatorPolicy, 'approvals'> = { approvals: { four_eyes: false } },
+    private readonly policy: Pick<OperatorPolicy, 'approvals'> = { approvals: { four_eyes: false, autonomous_merge: false } },
   ) {}
 
   /**

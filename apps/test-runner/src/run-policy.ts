@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { mergePolicyIssues, repoPolicyIssues, SandboxConfig, sandboxPolicyIssues, type OperatorPolicy } from '@roundtable/contracts';
+import { AUTONOMOUS_APPROVER, autonomyPolicyIssues, mergePolicyIssues, repoPolicyIssues, SandboxConfig, sandboxPolicyIssues, type OperatorPolicy } from '@roundtable/contracts';
 import { PolicyRefusedError } from './policy-refused.error';
 
 /** What the checks need from the runners: the SANDBOX_IMAGE default and the engine's CPU count. */
@@ -39,12 +39,14 @@ export class RunPolicy {
 
   /**
    * Why a run branch may not be merged into `origin` (the original repository, its real path):
-   * outside the policy's repos.merge_roots. Null when it may. Checked here again because the api's
-   * check was made on its own machine, at submission, under the policy it had then.
+   * outside the policy's repos.merge_roots, or approved by no person (autonomy 3) where the policy
+   * does not allow that. Null when it may. Checked here again because the api's check was made on
+   * its own machine, at submission, under the policy it had then.
    */
-  async mergeRefusal(origin: string): Promise<string | null> {
+  async mergeRefusal(origin: string, approvedBy: string): Promise<string | null> {
     const real = await realpath(origin).catch(() => path.resolve(origin));
     const issues = mergePolicyIssues(real, this.policy);
+    if (approvedBy === AUTONOMOUS_APPROVER) issues.push(...autonomyPolicyIssues(3, this.policy));
     return issues.length ? issues.map((i) => i.message).join('; ') : null;
   }
 

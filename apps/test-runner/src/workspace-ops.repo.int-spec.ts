@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
-import { loadProjectConfig, readOperatorPolicy } from '@roundtable/contracts';
+import { AUTONOMOUS_APPROVER, loadProjectConfig, readOperatorPolicy } from '@roundtable/contracts';
 import {
   AgentCallEntity,
   ArtifactEntity,
@@ -95,7 +95,7 @@ describe('WorkspaceOpsService on a git repository', () => {
     await ds.getRepository(ProposalEntity).insert({ id: `${runId}-P1`, runId, callId: `${runId}-call1`, label: 'P1', round: 1, status: 'accepted', body: {} } as never);
   }
 
-  async function queueOp(runId: string, id: string, kind: 'prepare' | 'apply' | 'tests' | 'read', extra: Partial<WorkspaceOpEntity> = {}): Promise<string> {
+  async function queueOp(runId: string, id: string, kind: 'prepare' | 'apply' | 'tests' | 'read' | 'merge', extra: Partial<WorkspaceOpEntity> = {}): Promise<string> {
     const opId = `${runId}-${id}`;
     await ds.getRepository(WorkspaceOpEntity).insert({ id: opId, runId, kind, status: 'queued', ...extra } as never);
     return opId;
@@ -290,6 +290,37 @@ describe('WorkspaceOpsService on a git repository', () => {
     expect(state.fileReads).toEqual([
       { opId, label: 'C1', role: 'critic', callId: `${runId}-c2`, paths, reason: null, refused: [], files },
     ]);
+  });
+
+  it('merge: a run branch approved by no person (autonomy 3) is refused unless the policy allows it; a person\'s approval merges', async () => {
+    const runId = 'run_merge';
+    await preparedRun(runId);
+    const i1 = await implementation(runId, 'I1', 0, [{ path: 'calc.py', content: `${CALC}\n\ndef mul(a, b):\n    return a * b\n` }], 'mul');
+    await service.apply(runId, await queueOp(runId, 'op2', 'apply', { implementationId: i1 }), i1);
+    const mainBefore = git(repo, 'rev-parse', 'main').trim();
+    const asked = (approved_by: string) => ({ into: 'main', strategy: 'ff', message: `merge ${runId}\n\nApproved-by: ${approved_by}`, approved_by });
+
+    // The suite's policy allows merges under /tmp, but not without a person (the default).
+    const byAutonomy = await queueOp(runId, 'op3', 'merge', { result: asked(AUTONOMOUS_APPROVER) });
+    await service.merge(runId, byAutonomy);
+    expect((await opRow(byAutonomy)).result).toMatchObject({ merged: false, code: 'policy', reason: expect.stringContaining('approvals.autonomous_merge is false') });
+    expect(git(repo, 'rev-parse', 'main').trim()).toBe(mainBefore);
+
+    // A token name in approved_by: a person approved at the merge gate.
+    const byPerson = await queueOp(runId, 'op4', 'merge', { result: asked('lead') });
+    await service.merge(runId, byPerson);
+    const merged = (await opRow(byPerson)).result!;
+    expect(merged).toMatchObject({ merged: true, previous: mainBefore, reason: null });
+    expect(git(repo, 'rev-parse', 'main').trim()).toBe(merged.commit);
+    git(repo, 'reset', '-q', '--hard', mainBefore); // the next tests start from the fixture's main
+
+    // An operator who allows autonomous merges: the same op merges.
+    const allowing = readOperatorPolicy().policy;
+    const lenient = new WorkspaceOpsService(ds, producer, root, new SandboxRunners({ image: IMAGE }), { ...allowing, approvals: { ...allowing.approvals, autonomous_merge: true } });
+    const again = await queueOp(runId, 'op5', 'merge', { result: asked(AUTONOMOUS_APPROVER) });
+    await lenient.merge(runId, again);
+    expect((await opRow(again)).result).toMatchObject({ merged: true, reason: null });
+    git(repo, 'reset', '-q', '--hard', mainBefore);
   });
 
   it('commit messages carry the label and the first line of the notes', () => {

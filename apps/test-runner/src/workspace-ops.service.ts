@@ -227,7 +227,7 @@ export class WorkspaceOpsService {
       const ws = await openRepoWorkspace(this.workspaceRoot, runId);
       if (!ws) return refused('no_branch', 'the run has no workspace, so there is no run branch to merge');
       if (ws.source !== 'worktree' || !ws.origin) return refused('not_git', `the run worked on a ${ws.source} workspace, not a worktree of a git repository: its branch is offered as it is, never merged`);
-      const policy = await this.checks.mergeRefusal(ws.origin);
+      const policy = await this.checks.mergeRefusal(ws.origin, request.approved_by);
       if (policy) return refused('policy', policy);
       const outcome = await mergeRunBranch(ws, { into: request.into, strategy: request.strategy, message: request.message });
       return outcome.merged

@@ -129,9 +129,15 @@ export const OperatorPolicy = z
       .object({
         /** true: the token that submitted a run cannot approve it (someone else must). */
         four_eyes: z.boolean().default(false),
+        /**
+         * true: a project at `autonomy: 3` may merge a solved run branch with no person approving.
+         * Off by default: autonomy is a project field any write token sets, and a merge writes
+         * into the operator's repository, so merging without a person is the operator's call.
+         */
+        autonomous_merge: z.boolean().default(false),
       })
       .strict()
-      .default({ four_eyes: false }),
+      .default({ four_eyes: false, autonomous_merge: false }),
     cassettes: z
       .object({
         /** Directories replay cassettes may be read from (real paths). Empty: no replay provider. */

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_OPERATOR_POLICY, OperatorPolicy, type OperatorPolicyInput } from './operator-policy.schema';
-import { mergePolicyIssues, pathUnderRoots, projectPolicyIssues, providerPolicyIssues, repoPolicyIssues, sandboxPolicyIssues, urlAllowed } from './policy-checks';
+import { autonomyPolicyIssues, mergePolicyIssues, pathUnderRoots, projectPolicyIssues, providerPolicyIssues, repoPolicyIssues, sandboxPolicyIssues, urlAllowed } from './policy-checks';
 import { OperatorPolicyError, parseOperatorPolicy, readOperatorPolicy } from './read-operator-policy';
 
 const policy = (p: OperatorPolicyInput = {}) => OperatorPolicy.parse(p);
@@ -305,6 +305,24 @@ describe('projectPolicyIssues and repoPolicyIssues', () => {
     expect(projectPolicyIssues({ providers: {}, repo: null }, DEFAULT_OPERATOR_POLICY)).toEqual([]);
     expect(projectPolicyIssues({ providers: {} }, DEFAULT_OPERATOR_POLICY)).toEqual([]);
     expect(projectPolicyIssues({ providers: {}, test_timeout_s: 86_400 }, DEFAULT_OPERATOR_POLICY).map((i) => i.path)).toEqual(['test_timeout_s']);
+  });
+});
+
+describe('autonomyPolicyIssues', () => {
+  it('refuses autonomy 3 by default, naming the field, the policy setting and the other way', () => {
+    expect(DEFAULT_OPERATOR_POLICY.approvals.autonomous_merge).toBe(false);
+    expect(autonomyPolicyIssues(3, DEFAULT_OPERATOR_POLICY)).toEqual([
+      {
+        path: 'autonomy',
+        message:
+          'autonomy 3 merges a run branch with no person approving, which the operator policy (ROUNDTABLE_POLICY) does not allow (approvals.autonomous_merge is false): use autonomy: 2 with approvals: [merge], or the operator sets approvals.autonomous_merge: true',
+      },
+    ]);
+  });
+
+  it('allows it where the operator does, and never refuses autonomy 0 to 2', () => {
+    expect(autonomyPolicyIssues(3, policy({ approvals: { autonomous_merge: true } }))).toEqual([]);
+    for (const level of [0, 1, 2]) expect(autonomyPolicyIssues(level, DEFAULT_OPERATOR_POLICY)).toEqual([]);
   });
 });
 

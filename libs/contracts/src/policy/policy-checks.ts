@@ -172,6 +172,21 @@ export function mergePolicyIssues(realRepo: string, policy: OperatorPolicy): Con
       ];
 }
 
+/**
+ * `autonomy: 3` against the policy: it merges a solved run branch with no person approving,
+ * which only the operator may allow (approvals.autonomous_merge).
+ */
+export function autonomyPolicyIssues(autonomy: number, policy: OperatorPolicy): ConfigIssue[] {
+  return autonomy === 3 && !policy.approvals.autonomous_merge
+    ? [
+        {
+          path: 'autonomy',
+          message: `autonomy 3 merges a run branch with no person approving, which ${POLICY} does not allow (approvals.autonomous_merge is false): use autonomy: 2 with approvals: [merge], or the operator sets approvals.autonomous_merge: true`,
+        },
+      ]
+    : [];
+}
+
 /** Every provider of a project file, its sandbox, and the repo as written (callers check the real path again). */
 export function projectPolicyIssues(
   cfg: { providers: Record<string, ProviderConfig>; sandbox?: SandboxConfig; test_timeout_s?: number; repo?: string | null },

@@ -35,6 +35,12 @@ export const ReadOpRequest = z.object({
 });
 export type ReadOpRequest = z.infer<typeof ReadOpRequest>;
 
+/**
+ * The approver a merge op names when no person approved it: a solved run at autonomy 3. Token
+ * names hold no spaces (API_TOKENS), so no token can pass for it.
+ */
+export const AUTONOMOUS_APPROVER = 'autonomy 3';
+
 /** What a merge op asks for: the run branch into `into` of the original repository (issue 21), never forced. */
 export const MergeOpRequest = z.object({
   into: z.string().min(1),

@@ -1,4 +1,4 @@
-import type { AcceptanceCriterion } from '@roundtable/contracts';
+import { AUTONOMOUS_APPROVER, type AcceptanceCriterion } from '@roundtable/contracts';
 import { answerQuestion, unanswered, type AnswerEvent } from '../engine/answers';
 import { awaitApproval, closeGate, gateDecided, type ApprovalEvent, type CriteriaEdits } from '../engine/gates';
 import { reopenRun } from '../engine/resume';
@@ -127,7 +127,7 @@ export function mergeOrEnd(step: Step): boolean {
     return false;
   }
   step.go('MERGE', `autonomy 3: the run is solved (all four checks hold); merging into ${merge.into}`);
-  queueMerge(step, 'autonomy 3');
+  queueMerge(step, AUTONOMOUS_APPROVER);
   return true;
 }
 
