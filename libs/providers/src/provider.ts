@@ -2,9 +2,24 @@
  * What every adapter implements. Adapters know nothing of roles' meaning, prompts, budgets
  * or the store: they send messages and return what came back, with usage.
  */
+import type { ToolCall, ToolSpec } from '@roundtable/contracts';
+
+export type { ToolCall, ToolSpec };
+
+/**
+ * One message of the conversation. In a tool loop (`ProviderRequest.tools`) an assistant
+ * message may carry the tools it called (`toolCalls`, its content then possibly empty), and
+ * each tool's result comes back as a `tool` message naming the call it answers.
+ */
 export interface ProviderMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** assistant only: the tools it called, in order. */
+  toolCalls?: ToolCall[];
+  /** tool only: the id of the call this result answers (ToolCall.id). */
+  toolCallId?: string;
+  /** tool only: the called tool's name (Gemini's functionResponse and Ollama need it). */
+  toolName?: string;
 }
 
 export type Effort = 'low' | 'medium' | 'high';
@@ -37,6 +52,13 @@ export interface ProviderRequest {
    * listener must not fail the call (see safeDelta).
    */
   onDelta?: (text: string) => void;
+  /**
+   * API adapters only (anthropic, openai_compat, gemini, ollama): a tool loop's turn. The tools
+   * are offered with the provider's native tool calling (the model chooses: tool choice auto),
+   * no structured-output format is sent (jsonSchema is then unused), and the adapter does not
+   * stream (onDelta is ignored). The Completion's `toolCalls` holds what the model called.
+   */
+  tools?: ToolSpec[];
   /** Only the replay adapter reads these: which recorded reply to play. */
   role: string;
   ordinal: number;
@@ -70,6 +92,8 @@ export interface Completion {
   argv?: string[];
   /** How the call is paid: a subscription login (CLIs) or per-token API billing. Absent when not billed (local, replay). */
   billing?: 'subscription' | 'api';
+  /** A tool loop's turn (`ProviderRequest.tools`): the tools the model called, in order; empty when it called none. */
+  toolCalls?: ToolCall[];
 }
 
 export interface Provider {
