@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest } from '@roundtable/contracts';
+import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
 import { checkRunEvents, runEventsInsert } from '@roundtable/events';
 import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
@@ -141,6 +141,12 @@ export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, 
       const request = { into: c.into, strategy: c.strategy, message: c.message, approved_by: c.approvedBy } satisfies MergeOpRequest;
       exec(INSERT_WORKSPACE_OP, runId, c.opId, 'merge', null, request);
       return outboxJob('workspace.merge', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'merge') });
+    }
+    case 'workspace.tool': {
+      // The turn's tool calls ride on the op row (ToolOpRequest); the test-runner adds their results to the same result.
+      const { kind: _kind, opId, ...request } = c;
+      exec(INSERT_WORKSPACE_OP, runId, opId, 'tool', null, request satisfies ToolOpRequest);
+      return outboxJob('workspace.tool', { runId, opId }, { runId, jobId: jobId(opId, 'tool') });
     }
   }
 }

@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { agentModeReportJsonSchema, type FileChange } from '@roundtable/contracts';
+import { agentModeReportJsonSchema } from '@roundtable/contracts';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CliUserDecision, Completion, Provider, ProviderRequest } from '@roundtable/providers';
 import { ProviderError } from '@roundtable/providers';
-import { grantWorkspaceToSandbox, openRepoWorkspace, readWorkspaceFiles, stageWorkspaceChanges } from '@roundtable/sandbox';
-
-/** A changed file larger than this is not inlined in the Implementation (the commit still has it). */
-const MAX_FILE_BYTES = 1024 * 1024;
-const MAX_DIFF_BYTES = 1024 * 1024;
+import { collectAgentChanges, grantWorkspaceToSandbox, openRepoWorkspace } from '@roundtable/sandbox';
 
 export interface AgentModeCall {
   runId: string;
@@ -57,25 +53,7 @@ export async function runAgentModeEngineer(
   }
   const completion = await provider.run({ ...call.request, workdir: ws.path, schemaName: 'AgentModeReport', jsonSchema: agentModeReportJsonSchema() });
 
-  const staged = await stageWorkspaceChanges(ws, { maxBytes: MAX_DIFF_BYTES });
-  const files: FileChange[] = [];
-  const deleted: string[] = [];
-  const notInlined: string[] = [];
-  for (const change of staged.changes) {
-    if (change.kind === 'deleted') {
-      deleted.push(change.path);
-      continue;
-    }
-    if (change.kind === 'other') {
-      notInlined.push(`${change.path} (${change.kind})`);
-      continue;
-    }
-    const [f] = await readWorkspaceFiles(ws.path, [change.path], { maxBytesPerFile: MAX_FILE_BYTES });
-    if (f.truncated || f.content.includes('\0')) notInlined.push(`${change.path} (${f.truncated ? 'over 1 MiB' : 'binary'})`);
-    else files.push({ path: f.path, content: f.content });
-  }
-
-  const diffText = staged.diff.truncated ? `${staged.diff.text}\n[diff cut at ${MAX_DIFF_BYTES} bytes]\n` : staged.diff.text;
+  const { files, deleted, notInlined, diffText } = await collectAgentChanges(ws);
   await ds.query(
     `INSERT INTO artifacts (id, run_id, call_id, kind, path, sha256, bytes, content) VALUES ($1, $2, $3, 'diff', $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
     [

@@ -5,15 +5,19 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import {
   jobId,
   Implementation,
+  mayRunTests,
   type OperatorPolicy,
   ProjectConfig,
   ReadOpRequest,
+  type ToolOpChanges,
+  type ToolResult,
   workspaceOpRequest,
   workspaceOpResult,
   WorkspaceOpRowError,
 } from '@roundtable/contracts';
 import { ArtifactEntity, ImplementationEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import {
+  collectAgentChanges,
   commitWorkspace,
   GitCommandError,
   GitUnavailableError,
@@ -38,6 +42,8 @@ import { PolicyRefusedError } from './policy-refused.error';
 import { RunPolicy } from './run-policy';
 import type { TestRunnerChoice } from './sandbox-runners';
 import { runInSandboxSpan } from './sandbox-run.span';
+import { readOne } from './read-one';
+import { runEngineerTool, type ToolTestRun } from './engineer-tools';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const TAIL = 4096;
@@ -236,6 +242,53 @@ export class WorkspaceOpsService {
     });
   }
 
+  /**
+   * One turn of an agent-mode engineer's tool loop (issue 21): its tools run here, in order, in
+   * the run's own workspace (engineer-tools.ts checks every path; run_tests runs in the sandbox,
+   * admitted like any test run, and only where permissions.engineer.run_tests allows it, read
+   * again from the run row). After finish, what changed is collected for the Implementation and
+   * the staged diff stored as an artifact.
+   */
+  tool(runId: string, opId: string): Promise<void> {
+    return this.perform(runId, opId, 'workspace.done', async (run, op) => {
+      const request = workspaceOpRequest('tool', op);
+      const config = run.config as unknown as ProjectConfig;
+      const workspace = await this.workspaceOf(run);
+      const runTests = mayRunTests(config, 'engineer') ? (command: string | undefined) => this.toolTestRun(run, workspace, command ?? request.test_command, request.test_timeout_s) : null;
+      const agent = config.agents?.engineer?.mode === 'agent';
+      const results: ToolResult[] = [];
+      for (const call of request.calls.filter((c) => c.name !== 'finish')) {
+        results.push(agent ? await runEngineerTool({ workspace, runTests }, call) : { id: call.id, name: call.name, content: 'refused: agents.engineer.mode is not agent', is_error: true });
+      }
+      const changes = request.collect && agent ? await this.collectChanges(run.id, opId, request.label) : null;
+      return { ...request, results, changes };
+    });
+  }
+
+  private async toolTestRun(run: RunEntity, workspace: string, command: string, timeoutS: number): Promise<ToolTestRun> {
+    const sandbox = await this.checks.admitTestRun((run.config as unknown as ProjectConfig).sandbox, timeoutS);
+    const runner = this.runners.for(sandbox);
+    const outcome = await runInSandboxSpan(runner, { workspace, command, timeoutMs: Math.round(timeoutS * 1000), runId: run.id });
+    const output = runner.kind === 'process' ? `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n` : outcome.output;
+    return { exit_code: outcome.exit_code, passed: outcome.passed, failed: outcome.failed, errors: outcome.errors, timed_out: outcome.timed_out, output };
+  }
+
+  /** `git add -A && git diff --cached` in the worktree, as a CLI agent's work is taken; null without git. */
+  private async collectChanges(runId: string, opId: string, label: string): Promise<ToolOpChanges | null> {
+    const ws = await openRepoWorkspace(this.workspaceRoot, runId);
+    if (!ws?.git) return null;
+    const { files, deleted, notInlined, diffText } = await collectAgentChanges(ws);
+    const diffArtifactId = `${opId}-diff`;
+    await this.ds
+      .createQueryBuilder()
+      .insert()
+      .into(ArtifactEntity)
+      .values({ id: diffArtifactId, runId, callId: null, kind: 'diff', path: `agent/${label}.diff`, sha256: sha256(diffText), bytes: Buffer.byteLength(diffText), content: diffText } as unknown as QueryDeepPartialEntity<ArtifactEntity>)
+      .orIgnore()
+      .execute();
+    return { files, deleted, not_inlined: notInlined, diff_artifact_id: diffArtifactId };
+  }
+
   runTests(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'tests.done', async (run, op) => {
       const { command, timeoutS } = workspaceOpRequest('tests', op);
@@ -321,34 +374,6 @@ export class WorkspaceOpsService {
       }
     }
     await this.producer.add(doneJob, { runId, opId }, { jobId: jobId(opId, 'done') });
-  }
-}
-
-interface ReadOutcome {
-  path: string;
-  content: string | null;
-  bytes: number | null;
-  truncated: boolean;
-  error: string | null;
-}
-
-async function readOne(ws: string, p: string, maxBytes: number): Promise<ReadOutcome> {
-  try {
-    const [f] = await readWorkspaceFiles(ws, [p], { maxBytesPerFile: maxBytes });
-    // A NUL byte in what was read: a binary file would only be noise (and tokens) in a prompt.
-    if (f.content.includes('\0')) return { path: p, content: null, bytes: f.bytes, truncated: false, error: 'a binary file; not shown' };
-    return { path: p, content: f.content, bytes: f.bytes, truncated: f.truncated, error: null };
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const why =
-      err.code === 'ENOENT'
-        ? 'no such file in the workspace'
-        : err.code === 'EISDIR'
-          ? 'a directory, not a file'
-          : err instanceof PathEscapeError
-            ? `refused: ${err.message}`
-            : `could not be read: ${err.message}`;
-    return { path: p, content: null, bytes: null, truncated: false, error: why };
   }
 }
 

@@ -15,6 +15,7 @@ export class WorkspaceProcessor extends TypedProcessor {
         'workspace.apply': (p) => inWorkspaceOpSpan('workspace.apply', p, () => ops.apply(p.runId, p.opId, p.implementationId)),
         'workspace.read': (p) => inWorkspaceOpSpan('workspace.read', p, () => ops.read(p.runId, p.opId)),
         'workspace.merge': (p) => inWorkspaceOpSpan('workspace.merge', p, () => ops.merge(p.runId, p.opId)),
+        'workspace.tool': (p) => inWorkspaceOpSpan('workspace.tool', p, () => ops.tool(p.runId, p.opId)),
       }),
       { service: 'test-runner', ...settings },
     );

@@ -5,6 +5,7 @@ export * from './agent/proposal.schema';
 export * from './agent/critique.schema';
 export * from './agent/implementation.schema';
 export * from './agent/tool-call.schema';
+export * from './agent/engineer-tools';
 export * from './agent/files-requested.schema';
 export * from './agent/test-result.schema';
 export * from './agent/review.schema';

@@ -8,6 +8,7 @@ const emptyBuild = (): BuildView => ({
   implementations: [],
   fileRequests: [],
   fileReads: [],
+  toolTurns: [],
   tests: [],
   reviews: [],
   synthesis: null,

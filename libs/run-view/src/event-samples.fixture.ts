@@ -42,6 +42,7 @@ export const SAMPLE_PAYLOADS: { [T in RunEventType]: RunEventPayload<T> } = {
   files_rejected: { label: 'I1', error: 'path escapes the workspace' },
   files_requested: { role: 'engineer', label: 'I1', call_id: 'c5', paths: ['dd.py'], round: 1 },
   files_read: { label: 'I1', files: [{ path: 'dd.py', bytes: 120, truncated: false, error: null }] },
+  engineer_tools_ran: { label: 'I1', turn: 2, tools: [{ name: 'write_file', target: 'dd.py', is_error: false }, { name: 'run_tests', target: null, is_error: false }] },
   tests_started: { implementation: 'I1', command: 'pytest -q' },
   tests_completed: { label: 'T1', exit_code: 0, passed: 4, failed: 0, errors: 0, timed_out: false },
   review_recorded: { label: 'R1', verdict: 'ACCEPT' },

@@ -21,6 +21,8 @@ export function foldBuildEvent(view: RunView, ev: RunEventEnvelope): RunView | n
       return withBuild(view, { fileRequests: [...b.fileRequests, ev.payload as P<'files_requested'>] });
     case 'files_read':
       return withBuild(view, { fileReads: [...b.fileReads, ev.payload as P<'files_read'>] });
+    case 'engineer_tools_ran':
+      return withBuild(view, { toolTurns: [...b.toolTurns, ev.payload as P<'engineer_tools_ran'>] });
     case 'tests_started': {
       const p = ev.payload as P<'tests_started'>;
       return withBuild(view, { tests: [...b.tests, { implementation: p.implementation, command: p.command, result: null }] });

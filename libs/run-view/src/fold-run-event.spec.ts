@@ -47,6 +47,7 @@ const CASES: { [T in RunEventType]: () => void } = {
   files_rejected: () => expect(fold('files_rejected').notices.map((n) => n.kind)).toEqual(['files_rejected']),
   files_requested: () => expect(fold('files_requested').build.fileRequests).toEqual([SAMPLE_PAYLOADS.files_requested]),
   files_read: () => expect(fold('files_read').build.fileReads).toEqual([SAMPLE_PAYLOADS.files_read]),
+  engineer_tools_ran: () => expect(fold('engineer_tools_ran').build.toolTurns).toEqual([SAMPLE_PAYLOADS.engineer_tools_ran]),
   tests_started: () => expect(fold('tests_started').build.tests).toEqual([{ implementation: 'I1', command: 'pytest -q', result: null }]),
   tests_completed: () => {
     expect(fold('tests_started', 'tests_completed').build.tests).toEqual([{ implementation: 'I1', command: 'pytest -q', result: SAMPLE_PAYLOADS.tests_completed }]);

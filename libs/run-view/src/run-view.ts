@@ -134,6 +134,8 @@ export interface BuildView {
   implementations: RunEventPayload<'implementation_recorded'>[];
   fileRequests: RunEventPayload<'files_requested'>[];
   fileReads: RunEventPayload<'files_read'>[];
+  /** An agent-mode engineer's tool turns on an API provider, in order: what each turn called. */
+  toolTurns: RunEventPayload<'engineer_tools_ran'>[];
   tests: TestRunView[];
   reviews: RunEventPayload<'review_recorded'>[];
   synthesis: RunEventPayload<'synthesis_recorded'> | null;

@@ -42,4 +42,6 @@ export { RepoUnusableError } from './repo-unusable.error';
 export { mergeRunBranch } from './merge-run-branch';
 export type { MergeDone, MergeOutcome, MergeRefusalCode, MergeRefused, MergeRunBranchOptions, MergeStrategy } from './merge-run-branch';
 export { exportRunBranch } from './export-run-branch';
+export { collectAgentChanges } from './collect-changes';
+export type { CollectedChanges } from './collect-changes';
 export type { RunBranchExport } from './export-run-branch';

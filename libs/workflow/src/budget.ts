@@ -164,8 +164,9 @@ export function budgetWarnings(
 }
 
 /** A deliberately rough prompt size: about four characters per token. */
-export function estimateTokens(messages: readonly Pick<ChatMessage, 'content'>[]): number {
-  const chars = messages.reduce((n, m) => n + m.content.length, 0);
+export function estimateTokens(messages: readonly Pick<ChatMessage, 'content' | 'toolCalls'>[]): number {
+  // A tool call's arguments (a whole file written) are prompt text on the next turn too.
+  const chars = messages.reduce((n, m) => n + m.content.length + (m.toolCalls ? JSON.stringify(m.toolCalls).length : 0), 0);
   return Math.ceil(chars / 4);
 }
 

@@ -5,6 +5,8 @@ import { AgentModeReport, Implementation } from './implementation.schema';
 import { Proposal } from './proposal.schema';
 import { Review } from './review.schema';
 import { Synthesis } from './synthesis.schema';
+import { engineerTools } from './engineer-tools';
+import { ToolTurn, type ToolSpec } from './tool-call.schema';
 import { DebateTurn } from '../panel/debate-turn.schema';
 import { JudgeVerdict } from '../panel/judge-verdict.schema';
 import { ModeratorSynthesis } from '../panel/moderator-synthesis.schema';
@@ -25,6 +27,9 @@ export const AGENT_SCHEMAS = {
   CritiqueOrFilesRequested: orFilesRequested(Critique),
   ImplementationOrFilesRequested: orFilesRequested(Implementation),
   ReviewOrFilesRequested: orFilesRequested(Review),
+  // The engineer on an API provider in agent mode: one turn of its tool loop (with or without run_tests).
+  EngineerTurn: ToolTurn,
+  EngineerTurnWithTests: ToolTurn,
   // The panel workflow's replies (seed 003).
   JudgeVerdict,
   DebateTurn,
@@ -36,6 +41,17 @@ export const AgentSchemaName = z.enum(Object.keys(AGENT_SCHEMAS) as [AgentSchema
 
 export function isAgentSchemaName(name: string): name is AgentSchemaName {
   return Object.prototype.hasOwnProperty.call(AGENT_SCHEMAS, name);
+}
+
+/**
+ * The tools a call under this schema is offered (a tool loop's turn), or undefined: the call
+ * answers with JSON. The provider-worker reads them here, so a call row names its tools by its
+ * schema alone.
+ */
+export function toolsOfSchema(name: AgentSchemaName): ToolSpec[] | undefined {
+  if (name === 'EngineerTurn') return engineerTools(false);
+  if (name === 'EngineerTurnWithTests') return engineerTools(true);
+  return undefined;
 }
 
 /** A readable one-line-per-issue account of why a reply failed its schema (for the repair call). */

@@ -93,6 +93,12 @@ export const RUN_EVENT_PAYLOADS = {
     label: z.string(),
     files: z.array(z.object({ path: z.string(), bytes: z.number().int().nullable(), truncated: z.boolean(), error: z.string().nullable() })),
   }),
+  /** One turn of an agent-mode engineer's tool loop (API providers): the tools it called, run in the worktree. */
+  engineer_tools_ran: z.object({
+    label: z.string(),
+    turn: z.number().int().min(1),
+    tools: z.array(z.object({ name: z.string(), target: z.string().nullable(), is_error: z.boolean() })),
+  }),
   tests_started: z.object({ implementation: z.string(), command: z.string() }),
   tests_completed: z.object({
     label: z.string(),

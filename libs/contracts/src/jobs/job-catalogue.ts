@@ -80,6 +80,8 @@ export const JOBS = {
     'workspace.read': RunRef.extend({ opId: z.string().min(1) }),
     /** Merge the run branch into the original repository; the op row holds the target and strategy. */
     'workspace.merge': RunRef.extend({ opId: z.string().min(1) }),
+    /** Run the tools an agent-mode engineer's turn called; the op row holds the calls. */
+    'workspace.tool': RunRef.extend({ opId: z.string().min(1) }),
   },
   tests: {
     'tests.run': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolCall } from '../agent/tool-call.schema';
 
 /**
  * A `workspace_ops` row's `result` column, typed. The row is a request from the orchestrator
@@ -8,7 +9,7 @@ import { z } from 'zod';
  * fields). The writer validates what it writes (workspaceOpResult), and every reader parses
  * what it reads (parseWorkspaceOp): a bad row is an error naming the op, never a guess.
  */
-export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read', 'merge'] as const;
+export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read', 'merge', 'tool'] as const;
 export type WorkspaceOpKindName = (typeof WORKSPACE_OP_KIND)[number];
 
 const Paths = z.array(z.string());
@@ -64,6 +65,49 @@ export const MergeOpResult = MergeOpRequest.extend({
   code: z.string().nullable(),
 });
 export type MergeOpResult = z.infer<typeof MergeOpResult>;
+
+/**
+ * What a tool op asks for (issue 21): the tools one turn of an agent-mode engineer called, run
+ * by the test-runner in the run's worktree, in order. `collect`: the turn called finish, so
+ * the test-runner also says what changed (`git add -A && git diff --cached`) for the
+ * Implementation. The test settings are the run's, copied so the op says what ran.
+ */
+export const ToolOpRequest = z.object({
+  /** The implementation the loop makes (I1, I1f1) and the turn that called the tools. */
+  label: z.string().min(1),
+  turn: z.number().int().positive(),
+  call_id: z.string().min(1),
+  calls: z.array(ToolCall),
+  collect: z.boolean(),
+  test_command: z.string().min(1),
+  test_timeout_s: z.number().positive(),
+});
+export type ToolOpRequest = z.infer<typeof ToolOpRequest>;
+
+/** One tool's result as the model is shown it: text, and whether the tool refused or failed. */
+export const ToolResult = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  content: z.string(),
+  is_error: z.boolean(),
+});
+export type ToolResult = z.infer<typeof ToolResult>;
+
+/** What changed in the worktree once the loop finished: the Implementation's files and deletions. */
+export const ToolOpChanges = z.object({
+  files: z.array(z.object({ path: z.string(), content: z.string() })),
+  deleted: z.array(z.string()),
+  /** Changed, but not inlinable as a file (binary, over the size cap, not a regular file): the commit still has them. */
+  not_inlined: z.array(z.string()),
+  diff_artifact_id: z.string().nullable(),
+});
+export type ToolOpChanges = z.infer<typeof ToolOpChanges>;
+
+export const ToolOpResult = ToolOpRequest.extend({
+  results: z.array(ToolResult),
+  changes: ToolOpChanges.nullable(),
+});
+export type ToolOpResult = z.infer<typeof ToolOpResult>;
 
 /** One file of a read op's answer: its content, or why there is none. */
 export const ReadOpFile = z.object({
@@ -150,8 +194,8 @@ export const TestsOpResult = TestsOpRequest.extend({
 });
 export type TestsOpResult = z.infer<typeof TestsOpResult>;
 
-const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest, merge: MergeOpRequest } as const;
-const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult, merge: MergeOpResult } as const;
+const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest, merge: MergeOpRequest, tool: ToolOpRequest } as const;
+const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult, merge: MergeOpResult, tool: ToolOpResult } as const;
 
 type Requests = { [K in WorkspaceOpKindName]: z.infer<(typeof REQUESTS)[K]> };
 type Results = { [K in WorkspaceOpKindName]: z.infer<(typeof RESULTS)[K]> };

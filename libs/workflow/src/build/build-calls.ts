@@ -16,6 +16,7 @@ import {
 import { buildDefinition } from './build-definition';
 import { secondReviewLabel } from './second-review';
 import type { Step } from './build-step';
+import { callEngineerTurn, engineerUsesTools } from './tool-loop';
 
 /** The build's calls: which role is asked, under which label, with which context pack. */
 
@@ -70,6 +71,8 @@ export function callEngineer(step: Step, proposal: ProposalRecord): void {
   const fix = step.state.fixRound > 0;
   // A fix round keeps the implementation's number: I1 → I1f1 → I1f2.
   const label = fix ? `I${step.state.counters.I ?? 1}f${step.state.fixRound}` : `I${step.peek('I')}`;
+  // Agent mode on an API provider: the first turn of a tool loop (tool-loop.ts).
+  if (engineerUsesTools(step.config)) return callEngineerTurn(step, proposal, label, fix ? null : 'I');
   requestCall(step, freshSpec(step, 'engineer', label, fix ? null : 'I', engineerPack(step.state, proposal, label)));
 }
 

@@ -109,6 +109,7 @@ export const buildDefinition: WorkflowDefinition<BuildRunState, BuildRole, Stage
     const label = call.label ?? expectedLabel(step, call.role);
     // A duplicate delivery: its artifact is recorded, or it was a request for files already taken.
     if (alreadyRecorded(step.state, call.role, label) || (step.state.fileReads ?? []).some((r) => r.callId === call.id)) return null;
+    if ((step.state.toolTurns ?? []).some((t) => t.callId === call.id)) return null;
     return { callId: call.id, label, kind: call.role };
   },
   gist: (_step, call, awaited, parsed) => gistOf(call, awaited.label, parsed),

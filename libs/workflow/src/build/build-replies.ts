@@ -1,10 +1,11 @@
-import { FilesRequested, type BuildRole, type Critique, type Implementation, type Proposal, type Review, type Stage, type Synthesis } from '@roundtable/contracts';
+import { FilesRequested, ToolTurn, type BuildRole, type Critique, type Implementation, type Proposal, type Review, type Stage, type Synthesis } from '@roundtable/contracts';
 import type { FinishedCall } from './build-types';
 import type { Step } from './build-step';
 import { onCritique, onProposal } from './debate.stage';
 import { onFilesRequested } from './file-reads';
 import { onImplementation, onReview } from './implement.stage';
 import { onSynthesis } from './synthesize.stage';
+import { onEngineerTurn } from './tool-loop';
 
 /**
  * What a valid build reply does. Reading before writing: the critic's, engineer's or
@@ -14,6 +15,13 @@ import { onSynthesis } from './synthesize.stage';
 function filesRequestOf(parsed: unknown): FilesRequested | null {
   const request = FilesRequested.safeParse(parsed);
   return request.success ? request.data : null;
+}
+
+/** A turn of an agent-mode engineer's tool loop (its reply holds tool_calls, an artifact never does). */
+function toolTurnOf(role: BuildRole, parsed: unknown): ToolTurn | null {
+  if (role !== 'engineer' || parsed === null || typeof parsed !== 'object' || !('tool_calls' in parsed)) return null;
+  const turn = ToolTurn.safeParse(parsed);
+  return turn.success ? turn.data : null;
 }
 
 function artifactGist(role: BuildRole, label: string, parsed: unknown): string {
@@ -42,7 +50,10 @@ function artifactGist(role: BuildRole, label: string, parsed: unknown): string {
 
 export function gistOf(call: FinishedCall, label: string, parsed: unknown): string {
   const request = filesRequestOf(parsed);
-  return request ? `${label}: asks to read ${request.paths.join(', ')}` : artifactGist(call.role, label, parsed);
+  if (request) return `${label}: asks to read ${request.paths.join(', ')}`;
+  const turn = toolTurnOf(call.role, parsed);
+  if (turn) return `${label}: calls ${turn.tool_calls.map((c) => c.name).join(', ') || 'no tool'}`;
+  return artifactGist(call.role, label, parsed);
 }
 
 type OnArtifact = (step: Step, call: FinishedCall, label: string, parsed: never) => void;
@@ -61,5 +72,7 @@ const ARTIFACT_BY_STAGE: Partial<Record<Stage, OnArtifact>> = {
 export function onArtifact(step: Step, call: FinishedCall, label: string, parsed: unknown): void {
   const request = filesRequestOf(parsed);
   if (request) return onFilesRequested(step, call, label, request);
+  const turn = toolTurnOf(call.role, parsed);
+  if (turn) return onEngineerTurn(step, call.id, label, turn);
   ARTIFACT_BY_STAGE[step.state.stage]?.(step, call, label, parsed as never);
 }

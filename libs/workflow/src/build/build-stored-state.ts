@@ -21,7 +21,7 @@ import type { OpenGate } from '../engine/gates';
  */
 export type StoredBuildState = Pick<
   BuildRunState,
-  'proposals' | 'critiques' | 'implementations' | 'testRuns' | 'synthesis' | 'openQuestions' | 'fileReads' | 'unusableProviders' | 'approvals' | 'merge'
+  'proposals' | 'critiques' | 'implementations' | 'testRuns' | 'synthesis' | 'openQuestions' | 'fileReads' | 'toolTurns' | 'unusableProviders' | 'approvals' | 'merge'
 > & { tree: string[] };
 
 /** The run-row fields a build state is rebuilt from (RunEntity satisfies it). */
@@ -46,7 +46,7 @@ export interface BuildRunRow {
 
 /** What the step writes to runs.workflow_state: the records, at the event_seq the step leaves. */
 export function toStoredBuildState(state: BuildRunState, eventSeq: number): StoredBuildState & Versioned {
-  const { proposals, critiques, implementations, testRuns, synthesis, openQuestions = [], fileReads = [], unusableProviders, approvals, merge } = state;
+  const { proposals, critiques, implementations, testRuns, synthesis, openQuestions = [], fileReads = [], toolTurns, unusableProviders, approvals, merge } = state;
   const records = {
     proposals,
     critiques,
@@ -59,6 +59,8 @@ export function toStoredBuildState(state: BuildRunState, eventSeq: number): Stor
     // Only once a person decided at a gate or a merge was tried: earlier snapshots stay as they were.
     ...(approvals?.length ? { approvals } : {}),
     ...(merge ? { merge } : {}),
+    // Only once an agent-mode engineer on an API provider took a turn.
+    ...(toolTurns?.length ? { toolTurns } : {}),
   };
   return versioned({ ...records, tree: state.workspace.tree }, eventSeq);
 }

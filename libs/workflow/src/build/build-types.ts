@@ -10,6 +10,10 @@ import type {
   Stage,
   Synthesis,
   TestResult,
+  ToolCall,
+  ToolOpChanges,
+  ToolOpRequest,
+  ToolResult,
 } from '@roundtable/contracts';
 
 import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot } from '../engine/call-types';
@@ -124,6 +128,23 @@ export interface FileReadRecord {
   files: ReadFile[] | null;
 }
 
+/**
+ * One turn of an agent-mode engineer's tool loop on an API provider (tool-loop.ts): the call,
+ * the tools it called and, once the test-runner ran them (a workspace_ops row of kind `tool`),
+ * their results. The turns of implementation `label`, in order, are the conversation the
+ * next turn's prompt replays.
+ */
+export interface ToolTurnRecord {
+  label: string;
+  turn: number;
+  callId: string;
+  toolCalls: ToolCall[];
+  text: string;
+  /** The tool op that runs the calls; null for a turn that called no tool. */
+  opId: string | null;
+  results: ToolResult[] | null;
+}
+
 export interface SynthesisRecord {
   id: string;
   label: string;
@@ -174,6 +195,8 @@ export interface BuildRunState {
   openQuestions?: OpenQuestion[];
   /** Files the critic, engineer and validator asked to read, oldest first (optional like openQuestions). */
   fileReads?: FileReadRecord[];
+  /** The turns of an agent-mode engineer's tool loops, oldest first (optional like openQuestions). */
+  toolTurns?: ToolTurnRecord[];
   /** Providers that failed USAGE_LIMIT, AUTH or NOT_FOUND in this run (engine/closing.ts). */
   unusableProviders?: Record<string, string>;
   /** Every decision a person took at a gate, in order, with the criteria edit (optional like openQuestions). */
@@ -199,6 +222,8 @@ export type BuildEvent =
   | { type: 'files_rejected'; opId: string; implementationLabel: string; error: string }
   /** The test-runner read the files a role asked for (a file it could not read carries its error). */
   | { type: 'files_read'; opId: string; files: ReadFile[] }
+  /** The test-runner ran the tools a turn called (and, after finish, said what changed). */
+  | { type: 'tools_ran'; opId: string; results: ToolResult[]; changes: ToolOpChanges | null }
   | { type: 'tests_finished'; opId: string; testRun: TestRunRecord }
   | { type: 'tests_failed_to_run'; opId: string; error: string }
   /** The test-runner's answer to the merge op. */
@@ -236,6 +261,8 @@ export type Command =
   | { kind: 'workspace.apply'; opId: string; implementationLabel: string }
   /** Read the files of a request (the record without its files yet), each capped at maxBytesPerFile. */
   | ({ kind: 'workspace.read'; maxBytesPerFile: number } & Omit<FileReadRecord, 'files'>)
+  /** Run the tools one turn of the engineer's tool loop called, in the worktree (ToolOpRequest). */
+  | ({ kind: 'workspace.tool'; opId: string } & ToolOpRequest)
   /** Merge the run branch into the original repository (after the merge gate, or at autonomy 3). */
   | { kind: 'workspace.merge'; opId: string; into: string; strategy: 'ff' | 'merge' | 'squash'; message: string; approvedBy: string }
   | {

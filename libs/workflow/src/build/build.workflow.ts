@@ -10,6 +10,7 @@ import { onResume } from './resume';
 import { leaveGate } from '../engine/gates';
 import { onAnswer, onApproval, onMergeFinished } from './gates.stage';
 import { onStart, onWorkspaceFailed, onWorkspacePrepared } from './workspace.stage';
+import { onToolsRan } from './tool-loop';
 
 /**
  * The build workflow as one pure step: decide(state, event) → what the orchestrator writes and
@@ -29,6 +30,7 @@ const ON: { [T in Exclude<BuildEvent['type'], 'resume' | 'cancel' | 'halt' | 'an
   files_applied: (step, e) => onFilesApplied(step, e.implementationLabel, e.tree, e.diff),
   files_rejected: (step, e) => onFilesRejected(step, e.implementationLabel, e.error),
   files_read: (step, e) => onFilesRead(step, e.opId, e.files),
+  tools_ran: (step, e) => onToolsRan(step, e.opId, e.results, e.changes),
   tests_finished: (step, e) => onTestsFinished(step, e.testRun),
   tests_failed_to_run: (step, e) => onTestsFailedToRun(step, e.error),
   approval: (step, e) => onApproval(step, e),

@@ -3,7 +3,7 @@ import { isSecondReview } from './second-review';
 import { budgetSummary } from '../budget';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, CritiqueRecord, ImplementationRecord, ProposalRecord } from './build-types';
-import { engineerInAgentMode, readingText } from './file-reading';
+import { engineerInAgentMode, engineerUsesTools, readingText } from './file-reading';
 import { base, criteriaText, diffText, filesText, fileTree, json, redactAuthor, schemaFor, testResultText } from './pack-texts';
 import { unresolvedCriticisms } from './unresolved-criticisms';
 
@@ -33,6 +33,14 @@ const DELIVER_AGENT =
   '  your own tools: read, create, edit or delete files there directly, and only there. Do not\n' +
   '  commit, and do not put file contents in your reply: the orchestrator takes your changes from\n' +
   '  `git add -A && git diff --cached` in the worktree once you are done.';
+
+const DELIVER_TOOLS =
+  '- You work on the workspace (a git worktree of the project on the run branch) through your tools:\n' +
+  '  list_files, read_file, write_file (the whole new content), delete_file, and run_tests where you\n' +
+  '  are allowed to run them. Paths are relative to the workspace root. Read before you change a file.\n' +
+  '  When the workspace holds the implementation and its tests, call finish once with your report\n' +
+  '  (the reply schema below is its arguments); do not put file contents in the report: the\n' +
+  '  orchestrator takes your changes from `git add -A && git diff --cached` in the worktree.';
 
 export function proposerPack(state: BuildRunState, proposalLabel: string): ContextPack {
   return {
@@ -111,7 +119,7 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord, lab
       files,
       previous_attempt: previousAttempt,
       reading: reading.text,
-      deliver: engineerInAgentMode(state) ? DELIVER_AGENT : DELIVER_ANSWER,
+      deliver: engineerUsesTools(state.config) ? DELIVER_TOOLS : engineerInAgentMode(state) ? DELIVER_AGENT : DELIVER_ANSWER,
       schema: engineerInAgentMode(state) ? JSON.stringify(agentModeReportJsonSchema()) : schemaFor('engineer'),
     },
     contextRefs: [...refs, ...reading.refs],

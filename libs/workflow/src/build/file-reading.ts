@@ -1,4 +1,4 @@
-import { FileRequestsConfig, mayReadWorkspace, type AgentSchemaName, type BuildRole } from '@roundtable/contracts';
+import { FileRequestsConfig, mayReadWorkspace, type AgentSchemaName, type BuildRole, type ProjectConfig } from '@roundtable/contracts';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, FileReadRecord } from './build-types';
 
@@ -57,6 +57,15 @@ export function noWorkspaceNote(role: BuildRole): string {
  */
 export function engineerInAgentMode(state: Pick<BuildRunState, 'config'>): boolean {
   return state.config.agents.engineer.mode === 'agent';
+}
+
+/**
+ * Agent mode on an API provider (issue 21): no CLI runs a loop of its own, so the engine runs
+ * a tool loop (tool-loop.ts), one recorded call a turn, the tools run by the test-runner.
+ */
+export function engineerUsesTools(config: Pick<ProjectConfig, 'agents' | 'providers'>): boolean {
+  const agent = config.agents.engineer;
+  return agent.mode === 'agent' && config.providers[agent.provider]?.type !== 'cli';
 }
 
 /** The requests already made for answer `label`, oldest first. */

@@ -14,7 +14,8 @@ export function setImplementationStatus(step: Step, label: string, status: Imple
   step.records.push({ kind: 'implementation_status', label, status, applyError });
 }
 
-export function onImplementation(step: Step, call: FinishedCall, label: string, body: Implementation): void {
+/** `call`: the call whose reply it is (an agent-mode engineer's: the turn that called finish). */
+export function onImplementation(step: Step, call: Pick<FinishedCall, 'id'>, label: string, body: Implementation): void {
   const proposal = latestProposal(step.state);
   if (!proposal) return;
   const record: ImplementationRecord = {

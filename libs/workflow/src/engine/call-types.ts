@@ -1,4 +1,4 @@
-import type { AgentSchemaName } from '@roundtable/contracts';
+import type { AgentSchemaName, ToolCall } from '@roundtable/contracts';
 
 /**
  * The shapes every workflow's agent calls share: the command the orchestrator writes and
@@ -6,9 +6,17 @@ import type { AgentSchemaName } from '@roundtable/contracts';
  * A workflow narrows only the role and stage vocabularies (`R`, `G`).
  */
 
+/**
+ * One message of a call's prompt, stored on its row as sent. A tool loop's turn (an agent-mode
+ * engineer on an API provider) replays the loop so far: assistant messages with the tools they
+ * called, and a `tool` message with each result (libs/providers' ProviderMessage, the same fields).
+ */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  toolName?: string;
 }
 
 /** Usage of one provider, or the run as a whole. */

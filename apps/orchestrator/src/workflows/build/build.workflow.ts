@@ -43,6 +43,12 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
           : { merged: false, into: '', strategy: '', commit: null, previous: null, reason: op.error ?? 'the merge could not run', code: 'failed' };
         return { type: 'merge_finished', opId: op.id, outcome };
       }
+      if (op.kind === 'tool') {
+        // A tool op that could not run at all (no workspace) answers every call with why, so the loop goes on.
+        if (op.status === 'done') return { type: 'tools_ran', opId: op.id, results: op.result.results, changes: op.result.changes };
+        const why = op.error ?? 'the tool could not run';
+        return { type: 'tools_ran', opId: op.id, results: op.request.calls.map((c) => ({ id: c.id, name: c.name, content: why, is_error: true })), changes: null };
+      }
       if (op.kind !== 'apply') throw new Error(`workspace.done for op ${op.id}, a ${op.kind} op (its report is tests.done)`);
       const implementationLabel = labelOfId(run.id, row.implementationId) ?? '';
       if (op.status !== 'done') return { type: 'files_rejected', opId: op.id, implementationLabel, error: op.error ?? 'files were rejected' };
