@@ -105,18 +105,19 @@ export class OpenAiCompatProvider implements Provider {
     const applied: string[] = [];
     const started = Date.now();
     for (;;) {
+      let res: { data: OpenAI.Chat.ChatCompletion; request_id: string | null };
       try {
-        const { data, request_id } = onDelta
-          ? await streamedCompletion(client, params, onDelta, req.timeoutMs)
-          : await client.chat.completions.create(params).withResponse();
-        return this.completion(req, data, request_id, started, applied);
+        res = onDelta ? await streamedCompletion(client, params, onDelta, req.timeoutMs) : await client.chat.completions.create(params).withResponse();
       } catch (e) {
         const mapped = errorFromStainless(this.name, e, req.timeoutMs, baseURL, apiKey, Date.now() - started);
         const down = DOWNGRADES.find((d) => !applied.includes(d.name) && mapped.httpStatus !== null && d.applies(mapped.httpStatus, mapped.message, params));
         if (!down) throw mapped;
         applied.push(down.name);
         params = down.apply(params, req);
+        continue;
       }
+      // Outside the try: a reply the adapter refuses (no choices, broken tool arguments) is its own error, not a transport one.
+      return this.completion(req, res.data, res.request_id, started, applied);
     }
   }
 
