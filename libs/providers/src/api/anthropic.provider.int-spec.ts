@@ -3,6 +3,7 @@ import type { FakeLlmServer, FakeScriptInput } from '@roundtable/testing';
 import { ProviderError } from '../provider';
 import { createProvider } from '../provider-registry';
 import { PROPOSAL, proposerRequest } from '../provider-request.fixture';
+import { EXPECTED_CALLS, FILE, TOOL_SCRIPT, afterCalls, toolRequest } from './tool-turn.fixture';
 
 const KEY = 'sk-ant-test-0123456789';
 let server: FakeLlmServer;
@@ -115,5 +116,25 @@ describe('anthropic adapter through @anthropic-ai/sdk against the fake Messages 
     const e = await failure(provider.run(proposerRequest()));
     expect(e).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
     expect(e!.message).toContain('the prompt contains forbidden "maximum drawdown"');
+  });
+
+  it('runs a tool loop turn: tools offered with tool_choice auto and no output_config, tool_use read back, tool results sent as one user turn of tool_result blocks', async () => {
+    const provider = await withScript(TOOL_SCRIPT);
+    const first = await provider.run(toolRequest());
+    expect(first.toolCalls).toEqual(EXPECTED_CALLS);
+    expect(first).toMatchObject({ text: '', parsed: null, stopReason: 'tool_use' });
+    const body = server.requests[0].body as Record<string, unknown>;
+    expect(body.tools).toEqual([{ name: 'read_file', description: 'Read a file of the worktree.', input_schema: expect.objectContaining({ type: 'object' }) }]);
+    expect(body.tool_choice).toEqual({ type: 'auto' });
+    expect(body.output_config).toBeUndefined();
+    expect(body.stream).toBeUndefined();
+
+    const second = await provider.run(toolRequest(afterCalls(first.toolCalls!)));
+    expect(second).toMatchObject({ text: 'calc.py adds.', toolCalls: [], stopReason: 'end_turn' });
+    const [call1, call2] = first.toolCalls!;
+    expect((server.requests[1].body as { messages: unknown[] }).messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'tool_use', id: call1.id, name: 'read_file', input: { path: 'calc.py' } }, { type: 'tool_use', id: call2.id, name: 'read_file', input: { path: 'test_calc.py' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call1.id, content: FILE }, { type: 'tool_result', tool_use_id: call2.id, content: FILE }] },
+    ]);
   });
 });

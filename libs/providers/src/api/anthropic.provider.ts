@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Completion, Provider, ProviderRequest } from '../provider';
 import { parseJsonReply } from '../json/json-reply';
 import { plainJsonSchema } from '../json/structured-schema';
+import { anthropicMessages, anthropicToolCalls, anthropicTools } from './anthropic-tools';
 import { readApiKey } from './api-key';
 import { safeDelta } from './delta-listener';
 import { errorFromStainless } from './sdk-errors';
@@ -25,6 +26,7 @@ export function anthropicOutputSchema(jsonSchema: Record<string, unknown>): Reco
  * Anthropic Messages API. Structured output is `output_config.format` (a JSON schema): the
  * reply is one text block holding the JSON object. Not a forced tool: current models
  * (Claude Sonnet 5.5, Opus 5.5) think by default and answer a forced tool_choice with a 400.
+ * A tool loop's turn (`req.tools`) offers the tools natively with tool_choice auto, unstreamed.
  */
 export class AnthropicProvider implements Provider {
   readonly type = 'anthropic';
@@ -46,15 +48,17 @@ export class AnthropicProvider implements Provider {
       max_tokens: req.maxTokens,
       // No temperature: the Messages API deprecated it and @anthropic-ai/sdk 1.x no longer sends it.
       ...(system ? { system } : {}),
-      messages: req.messages
-        .filter((m) => m.role !== 'system')
-        .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
-      output_config: { format: { type: 'json_schema', schema: anthropicOutputSchema(req.jsonSchema) } },
+      messages: anthropicMessages(req.messages),
+      // A tool loop's turn offers the tools and lets the model choose; the reply schema is not asked for then.
+      ...(req.tools
+        ? { tools: anthropicTools(req.tools), tool_choice: { type: 'auto' } }
+        : { output_config: { format: { type: 'json_schema', schema: anthropicOutputSchema(req.jsonSchema) } } }),
     };
+    const onDelta = req.tools ? undefined : req.onDelta;
     let data: Anthropic.Message;
     let requestId: string | null;
     try {
-      const res = req.onDelta ? await this.streamed(client, params, req.onDelta, req.timeoutMs) : await client.messages.create(params).withResponse();
+      const res = onDelta ? await this.streamed(client, params, onDelta, req.timeoutMs) : await client.messages.create(params).withResponse();
       data = res.data;
       requestId = res.request_id ?? null;
     } catch (e) {
@@ -69,7 +73,7 @@ export class AnthropicProvider implements Provider {
     const cacheRead = u.cache_read_input_tokens ?? 0;
     return {
       text,
-      parsed: parseJsonReply(text),
+      parsed: req.tools ? null : parseJsonReply(text),
       usage: {
         inputTokens: u.input_tokens + cacheRead + (u.cache_creation_input_tokens ?? 0),
         outputTokens: u.output_tokens,
@@ -83,6 +87,7 @@ export class AnthropicProvider implements Provider {
       reportedCostUsd: null,
       raw: data,
       billing: 'api',
+      ...(req.tools ? { toolCalls: anthropicToolCalls(this.name, data.content) } : {}),
     };
   }
 

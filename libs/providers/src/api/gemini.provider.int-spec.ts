@@ -3,6 +3,7 @@ import type { FakeLlmServer, FakeScriptInput } from '@roundtable/testing';
 import { ProviderError } from '../provider';
 import { createProvider } from '../provider-registry';
 import { PROPOSAL, proposerRequest } from '../provider-request.fixture';
+import { FILE, TOOL_SCRIPT, afterCalls, toolRequest } from './tool-turn.fixture';
 
 const KEY = 'AIza-test-key-0123456789';
 let server: FakeLlmServer;
@@ -81,5 +82,35 @@ describe('gemini adapter through @google/genai against the fake generateContent 
   it('times out on a hang', async () => {
     const provider = await withScript({ replies: [{ role: 'proposer', fault: 'hang' }] });
     expect(await failure(provider.run(proposerRequest({ timeoutMs: 300 })))).toMatchObject({ code: 'TIMEOUT', retryable: true });
+  });
+
+  it('runs a tool loop turn: function declarations with mode AUTO and no response schema, calls given call_<index> ids, results sent as one user turn of functionResponse parts', async () => {
+    const provider = await withScript(TOOL_SCRIPT);
+    const first = await provider.run(toolRequest());
+    expect(first.toolCalls).toEqual([
+      { id: 'call_0', name: 'read_file', arguments: { path: 'calc.py' } },
+      { id: 'call_1', name: 'read_file', arguments: { path: 'test_calc.py' } },
+    ]);
+    expect(first).toMatchObject({ text: '', parsed: null, stopReason: 'STOP' });
+    const req = server.requests[0];
+    expect(req.path).toBe('/v1beta/models/test-model:generateContent');
+    const body = req.body as Body & Record<string, unknown>;
+    expect(body.tools).toEqual([{ functionDeclarations: [{ name: 'read_file', description: 'Read a file of the worktree.', parametersJsonSchema: expect.objectContaining({ type: 'object' }) }] }]);
+    expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: 'AUTO' } });
+    expect(body.generationConfig).not.toHaveProperty('responseMimeType');
+    expect(body.generationConfig).not.toHaveProperty('responseJsonSchema');
+
+    const second = await provider.run(toolRequest(afterCalls(first.toolCalls!)));
+    expect(second).toMatchObject({ text: 'calc.py adds.', toolCalls: [] });
+    expect((server.requests[1].body as Body).contents.slice(1)).toEqual([
+      { role: 'model', parts: [{ functionCall: { id: 'call_0', name: 'read_file', args: { path: 'calc.py' } } }, { functionCall: { id: 'call_1', name: 'read_file', args: { path: 'test_calc.py' } } }] },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { id: 'call_0', name: 'read_file', response: { content: FILE } } },
+          { functionResponse: { id: 'call_1', name: 'read_file', response: { content: FILE } } },
+        ],
+      },
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { plainJsonSchema } from '../json/structured-schema';
 import { readApiKey } from './api-key';
 import { fetchWithoutUndiciTimeouts, headerKeepingFetch } from './failed-response-headers';
 import { geminiQuota } from './gemini-quota';
+import { geminiContents, geminiToolCalls, geminiToolConfig } from './gemini-tools';
 import { type GeminiReply, streamedGenerate } from './gemini-stream';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -44,7 +45,8 @@ function errorFromGenai(provider: string, e: unknown, failed: { timeoutMs: numbe
 
 /**
  * Gemini generateContent via @google/genai. Structured output is
- * `responseMimeType: application/json` with the reply schema as `responseJsonSchema`.
+ * `responseMimeType: application/json` with the reply schema as `responseJsonSchema`. A tool loop's
+ * turn (`req.tools`) offers the tools as function declarations, mode AUTO, unstreamed.
  */
 export class GeminiProvider implements Provider {
   readonly type = 'gemini';
@@ -66,32 +68,32 @@ export class GeminiProvider implements Provider {
     const started = Date.now();
     const params: GenerateContentParameters = {
       model: req.model,
-      contents: req.messages
-        .filter((m) => m.role !== 'system')
-        .map((m) => ({ role: m.role === 'assistant' ? 'model' : 'user', parts: [{ text: m.content }] })),
+      contents: geminiContents(req.messages),
       config: {
         ...(system ? { systemInstruction: system } : {}),
         temperature: req.temperature,
         maxOutputTokens: req.maxTokens,
-        responseMimeType: 'application/json',
-        responseJsonSchema: plainJsonSchema(req.jsonSchema),
+        // A tool loop's turn offers the tools and lets the model choose; the reply schema is not asked for then.
+        ...(req.tools ? geminiToolConfig(req.tools) : { responseMimeType: 'application/json', responseJsonSchema: plainJsonSchema(req.jsonSchema) }),
       },
     };
+    const onDelta = req.tools ? undefined : req.onDelta;
     let res: GeminiReply;
     try {
-      res = req.onDelta ? await streamedGenerate(client, params, req.onDelta, req.timeoutMs) : await client.models.generateContent(params);
+      res = onDelta ? await streamedGenerate(client, params, onDelta, req.timeoutMs) : await client.models.generateContent(params);
     } catch (e) {
       throw errorFromGenai(this.name, e, { timeoutMs: req.timeoutMs, endpoint: baseUrl, secret: apiKey, elapsedMs: Date.now() - started, headers: http.failedHeaders() });
     }
     const candidate = res.candidates?.[0];
-    const text = (candidate?.content?.parts ?? [])
+    const parts = candidate?.content?.parts ?? [];
+    const text = parts
       .filter((p) => typeof p.text === 'string' && !p.thought)
       .map((p) => p.text)
       .join('');
     const u = res.usageMetadata;
     return {
       text,
-      parsed: parseJsonReply(text),
+      parsed: req.tools ? null : parseJsonReply(text),
       usage: {
         inputTokens: u?.promptTokenCount ?? 0,
         // thinking tokens are billed as output
@@ -106,6 +108,7 @@ export class GeminiProvider implements Provider {
       reportedCostUsd: null,
       raw: { candidates: res.candidates, usageMetadata: res.usageMetadata, modelVersion: res.modelVersion, responseId: res.responseId, promptFeedback: res.promptFeedback },
       billing: 'api',
+      ...(req.tools ? { toolCalls: geminiToolCalls(this.name, parts) } : {}),
     };
   }
 }

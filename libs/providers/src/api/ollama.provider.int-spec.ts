@@ -3,6 +3,7 @@ import type { FakeLlmServer, FakeScriptInput } from '@roundtable/testing';
 import { ProviderError } from '../provider';
 import { createProvider } from '../provider-registry';
 import { PROPOSAL, proposerRequest } from '../provider-request.fixture';
+import { FILE, TOOL_SCRIPT, afterCalls, toolRequest } from './tool-turn.fixture';
 
 let server: FakeLlmServer;
 
@@ -60,5 +61,27 @@ describe('ollama adapter through ollama-js against the fake /api/chat', () => {
     await server.close();
     const gone = createProvider('local', { type: 'ollama', host: `http://127.0.0.1:${port}` });
     expect(await failure(gone.run(proposerRequest()))).toMatchObject({ code: 'NETWORK', retryable: true, message: expect.stringContaining(`127.0.0.1:${port}`) });
+  });
+
+  it('runs a tool loop turn: tools and no format, calls given call_<index> ids, results sent as tool messages naming the tool', async () => {
+    const provider = await withScript(TOOL_SCRIPT);
+    const first = await provider.run(toolRequest());
+    expect(first.toolCalls).toEqual([
+      { id: 'call_0', name: 'read_file', arguments: { path: 'calc.py' } },
+      { id: 'call_1', name: 'read_file', arguments: { path: 'test_calc.py' } },
+    ]);
+    expect(first).toMatchObject({ text: '', parsed: null, stopReason: 'stop' });
+    const body = server.requests[0].body as Record<string, unknown>;
+    expect(body.tools).toEqual([{ type: 'function', function: { name: 'read_file', description: 'Read a file of the worktree.', parameters: expect.objectContaining({ type: 'object' }) } }]);
+    expect(body.format).toBeUndefined();
+    expect(body.stream).toBe(false);
+
+    const second = await provider.run(toolRequest(afterCalls(first.toolCalls!)));
+    expect(second).toMatchObject({ text: 'calc.py adds.', toolCalls: [] });
+    expect((server.requests[1].body as { messages: unknown[] }).messages.slice(2)).toEqual([
+      { role: 'assistant', content: '', tool_calls: [{ function: { name: 'read_file', arguments: { path: 'calc.py' } } }, { function: { name: 'read_file', arguments: { path: 'test_calc.py' } } }] },
+      { role: 'tool', content: FILE, tool_name: 'read_file' },
+      { role: 'tool', content: FILE, tool_name: 'read_file' },
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import { headerKeepingFetch } from './failed-response-headers';
 import { parseJsonReply } from '../json/json-reply';
 import { plainJsonSchema } from '../json/structured-schema';
 import { streamedChat } from './ollama-stream';
+import { ollamaMessage, ollamaToolCalls, ollamaTools } from './ollama-tools';
 
 /** ollama-js has no timeout of its own: every request it makes gets ours. */
 function fetchWithTimeout(timeoutMs: number): typeof fetch {
@@ -28,7 +29,10 @@ function errorFromOllama(provider: string, e: unknown, timeoutMs: number, host: 
   return errorFromTransport(provider, e, timeoutMs, host, elapsedMs);
 }
 
-/** A local model through Ollama's /api/chat. Structured output is `format` = the JSON schema. */
+/**
+ * A local model through Ollama's /api/chat. Structured output is `format` = the JSON schema; a
+ * tool loop's turn (`req.tools`) sends `tools` instead, unstreamed.
+ */
 export class OllamaProvider implements Provider {
   readonly type = 'ollama';
 
@@ -44,20 +48,22 @@ export class OllamaProvider implements Provider {
     const started = Date.now();
     const params = {
       model: req.model,
-      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-      format: plainJsonSchema(req.jsonSchema),
+      messages: req.messages.map(ollamaMessage),
+      // A tool loop's turn offers the tools and lets the model choose; the reply schema is not asked for then.
+      ...(req.tools ? { tools: ollamaTools(req.tools) } : { format: plainJsonSchema(req.jsonSchema) }),
       options: { temperature: req.temperature, num_predict: req.maxTokens },
     };
+    const onDelta = req.tools ? undefined : req.onDelta;
     let res: ChatResponse;
     try {
-      res = req.onDelta ? await streamedChat(client, params, req.onDelta) : await client.chat({ ...params, stream: false });
+      res = onDelta ? await streamedChat(client, params, onDelta) : await client.chat({ ...params, stream: false });
     } catch (e) {
       throw errorFromOllama(this.name, e, req.timeoutMs, host, Date.now() - started, http.failedHeaders());
     }
     const text = res.message?.content ?? '';
     return {
       text,
-      parsed: parseJsonReply(text),
+      parsed: req.tools ? null : parseJsonReply(text),
       usage: { inputTokens: res.prompt_eval_count ?? 0, outputTokens: res.eval_count ?? 0, cachedInputTokens: 0 },
       provider: this.name,
       model: res.model ?? req.model,
@@ -66,6 +72,7 @@ export class OllamaProvider implements Provider {
       stopReason: res.done_reason ?? null,
       reportedCostUsd: null,
       raw: res,
+      ...(req.tools ? { toolCalls: ollamaToolCalls(this.name, res.message?.tool_calls) } : {}),
     };
   }
 }

@@ -4,6 +4,7 @@ import type { FakeLlmServer, FakeLlmServerOptions, FakeScriptInput } from '@roun
 import { ProviderError } from '../provider';
 import { createProvider } from '../provider-registry';
 import { PROPOSAL, proposerRequest } from '../provider-request.fixture';
+import { EXPECTED_CALLS, FILE, TOOL_SCRIPT, afterCalls, toolRequest } from './tool-turn.fixture';
 
 const KEY = 'xai-test-key-0123456789';
 let server: FakeLlmServer;
@@ -95,5 +96,40 @@ describe('openai_compat adapter through the openai SDK against the fake chat com
     expect(await failure(provider.run(proposerRequest({ timeoutMs: 300 })))).toMatchObject({ code: 'TIMEOUT', retryable: true });
     const garbled = await failure(provider.run(proposerRequest()));
     expect(garbled).toMatchObject({ code: 'PROVIDER_ERROR', retryable: true });
+  });
+
+  it('runs a tool loop turn: function tools with tool_choice auto and no response_format, arguments parsed, results sent as tool messages', async () => {
+    const provider = await withScript(TOOL_SCRIPT);
+    const first = await provider.run(toolRequest());
+    expect(first.toolCalls).toEqual(EXPECTED_CALLS);
+    expect(first).toMatchObject({ text: '', parsed: null, stopReason: 'tool_calls' });
+    const body = server.requests[0].body as Record<string, unknown>;
+    expect(body.tools).toEqual([{ type: 'function', function: { name: 'read_file', description: 'Read a file of the worktree.', parameters: expect.objectContaining({ type: 'object' }) } }]);
+    expect(body.tool_choice).toBe('auto');
+    expect(body.response_format).toBeUndefined();
+    expect(body.stream).toBeUndefined();
+
+    const second = await provider.run(toolRequest(afterCalls(first.toolCalls!)));
+    expect(second).toMatchObject({ text: 'calc.py adds.', toolCalls: [] });
+    const [call1, call2] = first.toolCalls!;
+    expect((server.requests[1].body as Body).messages.slice(2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: call1.id, type: 'function', function: { name: 'read_file', arguments: '{"path":"calc.py"}' } },
+          { id: call2.id, type: 'function', function: { name: 'read_file', arguments: '{"path":"test_calc.py"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: call1.id, content: FILE },
+      { role: 'tool', tool_call_id: call2.id, content: FILE },
+    ]);
+  });
+
+  it('refuses a tool call whose arguments are not a JSON object, rather than running the tool with none', async () => {
+    const call = { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path": "calc.' } };
+    const body = { id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }] };
+    const provider = await withScript({ replies: [{ role: 'engineer', http: { status: 200, body } }] });
+    expect(await failure(provider.run(toolRequest()))).toMatchObject({ code: 'PROVIDER_ERROR', retryable: false, message: 'xai: tool call read_file has arguments that are not a JSON object' });
   });
 });

@@ -1,12 +1,13 @@
 import OpenAI from 'openai';
 import type { OpenAiCompatProviderConfig } from '@roundtable/contracts';
 import type { z } from 'zod';
-import type { Completion, Provider, ProviderMessage, ProviderRequest } from '../provider';
+import type { Completion, Provider, ProviderRequest } from '../provider';
 import { ProviderError } from '../provider';
 import { parseJsonReply } from '../json/json-reply';
 import { dropNullOptionals, plainJsonSchema, strictJsonSchema } from '../json/structured-schema';
 import { readApiKey } from './api-key';
 import { streamedCompletion } from './openai-stream';
+import { openaiToolCalls, openaiTools, toChat } from './openai-tools';
 import { errorFromStainless } from './sdk-errors';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -66,12 +67,11 @@ function withSchemaInstruction(messages: Params['messages'], req: ProviderReques
   return [...messages.slice(0, at), instruction, ...messages.slice(at)];
 }
 
-const toChat = (m: ProviderMessage): OpenAI.Chat.ChatCompletionMessageParam => ({ role: m.role, content: m.content });
-
 /**
  * OpenAI chat completions, and anything that speaks them (xAI via base_url, vLLM, …).
  * Structured output is `json_schema` strict; a server that refuses strict mode gets
- * `json_object` with the schema in the system prompt.
+ * `json_object` with the schema in the system prompt. A tool loop's turn (`req.tools`) offers the
+ * tools as functions with tool_choice auto, unstreamed.
  */
 export class OpenAiCompatProvider implements Provider {
   readonly type = 'openai_compat';
@@ -91,26 +91,33 @@ export class OpenAiCompatProvider implements Provider {
       messages: req.messages.map(toChat),
       temperature: req.temperature,
       max_completion_tokens: req.maxTokens,
-      response_format: {
-        type: 'json_schema',
-        json_schema: { name: formatName(req.schemaName), schema: strictJsonSchema(req.jsonSchema), strict: true },
-      },
+      // A tool loop's turn offers the tools and lets the model choose; the reply schema is not asked for then.
+      ...(req.tools
+        ? { tools: openaiTools(req.tools), tool_choice: 'auto' as const }
+        : {
+            response_format: {
+              type: 'json_schema' as const,
+              json_schema: { name: formatName(req.schemaName), schema: strictJsonSchema(req.jsonSchema), strict: true },
+            },
+          }),
     };
+    const onDelta = req.tools ? undefined : req.onDelta;
     const applied: string[] = [];
     const started = Date.now();
     for (;;) {
+      let res: { data: OpenAI.Chat.ChatCompletion; request_id: string | null };
       try {
-        const { data, request_id } = req.onDelta
-          ? await streamedCompletion(client, params, req.onDelta, req.timeoutMs)
-          : await client.chat.completions.create(params).withResponse();
-        return this.completion(req, data, request_id, started, applied);
+        res = onDelta ? await streamedCompletion(client, params, onDelta, req.timeoutMs) : await client.chat.completions.create(params).withResponse();
       } catch (e) {
         const mapped = errorFromStainless(this.name, e, req.timeoutMs, baseURL, apiKey, Date.now() - started);
         const down = DOWNGRADES.find((d) => !applied.includes(d.name) && mapped.httpStatus !== null && d.applies(mapped.httpStatus, mapped.message, params));
         if (!down) throw mapped;
         applied.push(down.name);
         params = down.apply(params, req);
+        continue;
       }
+      // Outside the try: a reply the adapter refuses (no choices, broken tool arguments) is its own error, not a transport one.
+      return this.completion(req, res.data, res.request_id, started, applied);
     }
   }
 
@@ -119,7 +126,7 @@ export class OpenAiCompatProvider implements Provider {
     if (!choice) throw new ProviderError('PROVIDER_ERROR', `${this.name}: the reply has no choices`, true);
     const content = choice.message?.content ?? '';
     const refusal = choice.message?.refusal ?? null;
-    const json = parseJsonReply(content);
+    const json = req.tools ? null : parseJsonReply(content);
     const u = data.usage;
     return {
       text: content || refusal || '',
@@ -137,6 +144,7 @@ export class OpenAiCompatProvider implements Provider {
       reportedCostUsd: null,
       raw: applied.length ? { ...data, roundtable_downgrades: applied } : data,
       billing: 'api',
+      ...(req.tools ? { toolCalls: openaiToolCalls(this.name, choice.message) } : {}),
     };
   }
 }

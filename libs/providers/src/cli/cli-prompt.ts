@@ -9,6 +9,7 @@ export function cliPrompt(messages: ProviderMessage[]): { system: string | null;
   const turns = messages.filter((m) => m.role !== 'system');
   const parts = turns.map((m, i) => {
     if (m.role === 'assistant') return `--- Your previous reply ---\n${m.content}`;
+    if (m.role === 'tool') return `--- Result of tool ${m.toolName ?? m.toolCallId ?? '(unnamed)'} ---\n${m.content}`;
     return i === 0 ? m.content : `--- Follow-up ---\n${m.content}`;
   });
   return { system: system || null, prompt: parts.join('\n\n') };

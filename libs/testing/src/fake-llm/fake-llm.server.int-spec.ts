@@ -75,6 +75,44 @@ describe('fake LLM server', () => {
     expect(server.usage()).toEqual([0]);
   });
 
+  it('answers a tool_calls entry in each wire’s tool-call shape, and its guards read the tool results in the history', async () => {
+    const calls = [{ name: 'read_file', arguments: { path: 'calc.py' } }];
+    const seen = { role: 'engineer', reply: '', tool_calls: calls, expects: ['def add'] };
+    server = await startFakeLlmServer({ script: { replies: [seen, seen, seen, seen] } });
+    const post = async (p: string, body: unknown) => {
+      const res = await fetch(`${server.url}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer k', 'x-goog-api-key': 'k' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { choices: unknown[]; candidates: unknown[] } & Record<string, unknown>;
+    };
+    const system = 'You are the engineer.';
+    const file = 'def add(a, b):\n    return a + b';
+
+    const anthropic = await post('/v1/messages', {
+      model: 'claude-fake-1',
+      system,
+      messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: file }] }],
+    });
+    expect(anthropic).toMatchObject({ stop_reason: 'tool_use', content: [{ type: 'tool_use', id: expect.any(String), name: 'read_file', input: { path: 'calc.py' } }] });
+
+    const openai = await post('/v1/chat/completions', {
+      messages: [{ role: 'system', content: system }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c1', content: file }],
+    });
+    expect(openai.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { tool_calls: [{ id: expect.any(String), type: 'function', function: { name: 'read_file', arguments: '{"path":"calc.py"}' } }] } });
+
+    const gemini = await post('/v1beta/models/m:generateContent', {
+      systemInstruction: { parts: [{ text: system }] },
+      contents: [{ role: 'model', parts: [{ functionCall: { name: 'read_file', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { name: 'read_file', response: { content: file } } }] }],
+    });
+    expect(gemini.candidates[0]).toMatchObject({ finishReason: 'STOP', content: { parts: [{ functionCall: { name: 'read_file', args: { path: 'calc.py' } } }] } });
+
+    const ollama = await post('/api/chat', {
+      model: 'm',
+      messages: [{ role: 'system', content: system }, { role: 'assistant', content: '', tool_calls: [{ function: { name: 'read_file', arguments: {} } }] }, { role: 'tool', tool_name: 'read_file', content: file }],
+    });
+    expect(ollama).toMatchObject({ done: true, message: { tool_calls: [{ function: { name: 'read_file', arguments: { path: 'calc.py' } } }] } });
+    expect(server.requests.map((r) => [r.wire, r.role])).toEqual([['anthropic', 'engineer'], ['openai', 'engineer'], ['gemini', 'engineer'], ['ollama', 'engineer']]);
+  });
+
   it('loads a replay cassette as its script', async () => {
     server = await startFakeLlmServer({ scriptPath: path.resolve(__dirname, '../../../../examples/dd-demo/cassette.yaml') });
     const res = await fetch(`${server.url}/api/chat`, {

@@ -49,6 +49,14 @@ export const FakeScriptEntry = z.object({
    * (one a line) once both ignore SIGTERM, so a test can check that neither outlived the kill.
    */
   pid_file: z.string().min(1).optional(),
+  /**
+   * A tool loop's turn: the tools the model calls, each wire answering in its own tool-call shape
+   * (not streamed, except Anthropic's); `reply` is the text beside them, often ''. A missing id is
+   * made up by the wires that carry ids (Anthropic, OpenAI); Gemini and Ollama then send none.
+   */
+  tool_calls: z
+    .array(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}), id: z.string().min(1).optional() }))
+    .optional(),
   /** How many requests this entry answers before the next one is used (e.g. three 500s). */
   times: z.number().int().positive().default(1),
   /** Reported token usage; approximated from text length (4 chars a token) when absent. */

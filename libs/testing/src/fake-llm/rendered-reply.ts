@@ -6,7 +6,11 @@ export interface RenderedReply {
   /** The reply as an object when it is well-formed JSON (what a tool call or structured output carries). */
   object: Record<string, unknown> | null;
   usage: { input: number; output: number; cached: number };
+  /** The tools the model calls (entry `tool_calls`), empty when none. */
+  toolCalls: ScriptedToolCall[];
 }
+
+export type ScriptedToolCall = NonNullable<FakeScriptEntry['tool_calls']>[number];
 
 const approx = (s: string) => Math.ceil(s.length / 4);
 
@@ -25,7 +29,7 @@ export function renderReply(entry: FakeScriptEntry, prompt: string): RenderedRep
   const usage = entry.usage
     ? { input: entry.usage.input_tokens, output: entry.usage.output_tokens, cached: entry.usage.cached_input_tokens }
     : { input: approx(prompt), output: approx(text), cached: 0 };
-  return { text, object, usage };
+  return { text, object, usage, toolCalls: entry.tool_calls ?? [] };
 }
 
 function parseObject(s: string): Record<string, unknown> | null {

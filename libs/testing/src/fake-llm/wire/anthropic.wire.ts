@@ -23,7 +23,7 @@ interface ToolChoice {
 
 /**
  * Anthropic Messages API (POST /v1/messages): a text reply (structured outputs: the JSON
- * object as text), tool_use when a tool is forced, and SSE when `stream: true`.
+ * object as text), tool_use when a tool is forced or the entry has tool_calls, and SSE when `stream: true`.
  */
 export const anthropicWire: Wire = {
   name: 'anthropic',
@@ -44,16 +44,16 @@ export const anthropicWire: Wire = {
     const choice = (req.body.tool_choice ?? {}) as ToolChoice;
     const forcedTool = choice.type === 'tool' && choice.name ? choice.name : null;
     // A forced tool always yields tool_use; a broken or empty reply becomes text, as a model ignoring the tool would.
-    const asTool = forcedTool !== null && reply.object !== null;
+    const asTool = forcedTool !== null && reply.object !== null && reply.toolCalls.length === 0;
+    // A scripted tool loop turn: the text beside the calls first, then a tool_use block per call.
+    const calls = reply.toolCalls.map((t, i) => ({ type: 'tool_use', id: t.id ?? `toolu_fake_${seq}_${i}`, name: t.name, input: t.arguments }));
     const content: Array<Record<string, unknown>> = asTool
       ? [{ type: 'tool_use', id: `toolu_fake_${seq}`, name: forcedTool, input: reply.object }]
-      : reply.text
-        ? [{ type: 'text', text: reply.text }]
-        : [];
+      : [...(reply.text ? [{ type: 'text', text: reply.text }] : []), ...calls];
     if (THINKS_BY_DEFAULT.test(String(req.body.model ?? ''))) {
       content.unshift({ type: 'thinking', thinking: 'The reply must match the schema.', signature: `sig_fake_${seq}` });
     }
-    const stopReason = asTool ? 'tool_use' : fault === 'cancelled' ? 'refusal' : 'end_turn';
+    const stopReason = asTool || calls.length ? 'tool_use' : fault === 'cancelled' ? 'refusal' : 'end_turn';
     const usage = {
       input_tokens: reply.usage.input - reply.usage.cached,
       output_tokens: reply.usage.output,

@@ -40,7 +40,9 @@ export const geminiWire: Wire = {
       cachedContentTokenCount: reply.usage.cached,
     };
     const responseId = `resp_fake_${seq}`;
-    if (PATH.exec(req.path)?.[3] === 'streamGenerateContent') {
+    // The Gemini API often sends no id with a call: an entry's id is sent only when it has one.
+    const calls = reply.toolCalls.map((t) => ({ functionCall: { ...(t.id ? { id: t.id } : {}), name: t.name, args: t.arguments } }));
+    if (PATH.exec(req.path)?.[3] === 'streamGenerateContent' && !calls.length) {
       // Each chunk is a GenerateContentResponse with the next piece; the last has the finish reason and the usage.
       const pieces = streamPieces(reply.text);
       const chunk = (parts: unknown[], last: boolean) => ({
@@ -55,7 +57,7 @@ export const geminiWire: Wire = {
     return {
       status: 200,
       body: {
-        candidates: [{ content: { role: 'model', parts: reply.text ? [{ text: reply.text }] : [] }, finishReason, index: 0 }],
+        candidates: [{ content: { role: 'model', parts: [...(reply.text ? [{ text: reply.text }] : []), ...calls] }, finishReason, index: 0 }],
         usageMetadata,
         modelVersion: model,
         responseId,

@@ -26,7 +26,12 @@ export const ollamaWire: Wire = {
     const done = {
       model,
       created_at: new Date().toISOString(),
-      message: { role: 'assistant', content: reply.text },
+      message: {
+        role: 'assistant',
+        content: reply.text,
+        // Ollama's calls carry no id, and their arguments are an object, not a JSON string.
+        ...(reply.toolCalls.length ? { tool_calls: reply.toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })) } : {}),
+      },
       done: true,
       done_reason: fault === 'cancelled' ? 'length' : 'stop',
       total_duration: 1_000_000,
@@ -36,7 +41,7 @@ export const ollamaWire: Wire = {
       eval_count: reply.usage.output,
       eval_duration: 500_000,
     };
-    if (req.body.stream === true) {
+    if (req.body.stream === true && !reply.toolCalls.length) {
       // A line per piece, then the done line with the counts (and, as Ollama sends it, no content).
       const line = (content: string) => JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content }, done: false });
       return { status: 200, ndjson: [...streamPieces(reply.text).map(line), JSON.stringify({ ...done, message: { role: 'assistant', content: '' } })] };

@@ -37,7 +37,9 @@ export const openaiWire: Wire = {
       prompt_tokens_details: { cached_tokens: reply.usage.cached },
     };
     const headers = { 'x-request-id': `req_fake_${seq}` };
-    if (req.body.stream === true) {
+    // A tool loop turn is answered whole even when a stream was asked for (the adapters never stream one).
+    const toolCalls = reply.toolCalls.map((t, i) => ({ id: t.id ?? `call_fake_${seq}_${i}`, type: 'function', function: { name: t.name, arguments: JSON.stringify(t.arguments) } }));
+    if (req.body.stream === true && !toolCalls.length) {
       const withUsage = (req.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
       return { status: 200, headers, sse: chunkEvents({ id, created, model, text: reply.text, finishReason, usage: withUsage ? usage : null }) };
     }
@@ -49,7 +51,11 @@ export const openaiWire: Wire = {
         object: 'chat.completion',
         created,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: reply.text, refusal: null }, finish_reason: finishReason }],
+        choices: [
+          toolCalls.length
+            ? { index: 0, message: { role: 'assistant', content: reply.text || null, refusal: null, tool_calls: toolCalls }, finish_reason: 'tool_calls' }
+            : { index: 0, message: { role: 'assistant', content: reply.text, refusal: null }, finish_reason: finishReason },
+        ],
         usage,
       },
     };

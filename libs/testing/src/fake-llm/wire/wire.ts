@@ -58,14 +58,24 @@ export const header = (h: IncomingHttpHeaders, name: string): string | null => {
   return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
 };
 
-/** Text of a message content that is a string or a list of blocks with `text`. */
+/** Text of a message content that is a string or a list of blocks (or Gemini parts) with text. */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : ''))
-      .join('\n');
-  }
+  if (Array.isArray(content)) return content.map(blockText).join('\n');
+  return '';
+}
+
+/**
+ * A tool's result is text the model reads, so guards and role detection see it too: Anthropic's
+ * tool_result block (its content a string or text blocks) and Gemini's functionResponse part.
+ */
+function blockText(b: unknown): string {
+  if (!b || typeof b !== 'object') return '';
+  const o = b as { text?: unknown; type?: unknown; content?: unknown; functionResponse?: { response?: Record<string, unknown> } };
+  if (typeof o.text === 'string') return o.text;
+  if (o.type === 'tool_result') return textOf(o.content);
+  const response = o.functionResponse?.response;
+  if (response) return typeof response.content === 'string' ? response.content : JSON.stringify(response);
   return '';
 }
 
