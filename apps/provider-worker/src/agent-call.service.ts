@@ -17,6 +17,7 @@ import {
   providerPolicyIssues,
   modelIdProblem,
   readOperatorPolicy,
+  toolsOfSchema,
 } from '@roundtable/contracts';
 import { AgentCallEntity, preparedQuery, RECORD_CALL_OUTCOME, runStatement } from '@roundtable/persistence';
 import { Completion, createProvider, cliUserFor, priceCall, ProviderError, type CliUserDecision, type PricingTable, type ProviderRequest } from '@roundtable/providers';
@@ -362,6 +363,8 @@ export class AgentCallService {
     if (badModel) return failed('BAD_REQUEST', `model: ${badModel}`);
     if (!call.schemaName || !isAgentSchemaName(call.schemaName)) return failed('SCHEMA_UNKNOWN', `unknown schema ${call.schemaName}`);
     const timeoutMs = call.timeoutMs ?? 180_000;
+    // A tool loop's turn (an agent-mode engineer on an API provider): the tools its schema names.
+    const tools = toolsOfSchema(call.schemaName);
     const started = Date.now();
     let completion: Completion;
     let preview: DebateTurnPreview | null = null;
@@ -380,8 +383,9 @@ export class AgentCallService {
         role: call.role,
         ordinal: claimed.ordinal,
       };
-      // An engineer in agent mode edits the run's worktree itself; its Implementation is what git saw change.
-      const agentMode = call.role === 'engineer' && agent?.mode === 'agent';
+      if (tools) request.tools = tools;
+      // An engineer in agent mode on a CLI edits the run's worktree itself; its Implementation is what git saw change.
+      const agentMode = call.role === 'engineer' && agent?.mode === 'agent' && !tools;
       preview = this.previewOf(call);
       if (preview) request.onDelta = preview.push;
       completion = await withTimeout(
@@ -400,6 +404,8 @@ export class AgentCallService {
         error: err,
       };
     }
+    // A turn's reply is the tools it called (the replay provider plays them as a recorded object).
+    if (tools && completion.toolCalls) completion = { ...completion, parsed: { tool_calls: completion.toolCalls, text: completion.text } };
     const price = priceCall(this.opts.pricing, completion.model || call.model, completion.usage, completion.reportedCostUsd);
     const recorded: Outcome = {
       status: 'completed',

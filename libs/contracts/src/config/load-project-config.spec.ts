@@ -236,16 +236,22 @@ describe('loadProjectConfig: files that are refused', () => {
     expect(issue.message).toContain('known: replay, ollama');
   });
 
-  it('refuses agent mode on an engineer whose provider cannot edit files itself, naming the fix', () => {
+  it('takes agent mode on an API provider (the engine runs a tool loop), and refuses a CLI with no agent mode, naming the fix', () => {
     const cfg = base();
     cfg.agents.engineer.mode = 'agent';
-    const issue = issueAt(issuesOf(cfg), 'agents.engineer.provider');
-    expect(issue.message).toBe(
-      'agents.engineer.mode is agent, but "replay" is a replay provider; agent mode needs a claude, codex or grok CLI provider (type: cli), or set mode: answer',
-    );
+    expect(loadProjectConfig(cfg, { env: {} }).agents.engineer.mode).toBe('agent');
     cfg.providers.gem = { type: 'cli', cli: 'gemini' };
     cfg.agents.engineer.provider = 'gem';
-    expect(issueAt(issuesOf(cfg), 'agents.engineer.provider').message).toMatch(/"gem" is the gemini CLI/);
+    expect(issueAt(issuesOf(cfg), 'agents.engineer.provider').message).toBe(
+      'agents.engineer.mode is agent, but "gem" is the gemini CLI; agent mode needs a claude, codex or grok CLI provider, or an API provider (anthropic, openai_compat, gemini, ollama), or set mode: answer',
+    );
+  });
+
+  it('refuses an agent-mode engineer whose fallback is of the other kind (a CLI loop and the tool loop)', () => {
+    const cfg = base();
+    cfg.providers.claude = { type: 'cli', cli: 'claude' };
+    cfg.agents.engineer = { ...cfg.agents.engineer, mode: 'agent', fallback: 'claude' };
+    expect(issueAt(issuesOf(cfg), 'agents.engineer.fallback').message).toMatch(/"replay" is an API provider \(the engine's tool loop\) while the fallback "claude" is not: a loop cannot switch kinds halfway/);
   });
 
   it('refuses agent mode on the agy CLI, saying why and naming the CLIs that have it', () => {
@@ -253,7 +259,7 @@ describe('loadProjectConfig: files that are refused', () => {
     cfg.providers.google = { type: 'cli', cli: 'agy' };
     cfg.agents.engineer = { provider: 'google', model: 'default', mode: 'agent' };
     expect(issueAt(issuesOf(cfg), 'agents.engineer.provider').message).toBe(
-      'agents.engineer.mode is agent, but "google" is the agy CLI (agy has no flag that keeps its edits inside the worktree: --dangerously-skip-permissions approves every tool anywhere); agent mode needs a claude, codex or grok CLI provider (type: cli), or set mode: answer',
+      'agents.engineer.mode is agent, but "google" is the agy CLI (agy has no flag that keeps its edits inside the worktree: --dangerously-skip-permissions approves every tool anywhere); agent mode needs a claude, codex or grok CLI provider, or an API provider (anthropic, openai_compat, gemini, ollama), or set mode: answer',
     );
     cfg.agents.engineer.mode = 'answer';
     expect(loadProjectConfig(cfg, { env: {} }).providers.google).toMatchObject({ type: 'cli', cli: 'agy' });

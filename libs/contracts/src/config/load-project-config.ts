@@ -210,9 +210,14 @@ const NO_AGENT_MODE_WHY: Partial<Record<string, string>> = {
   agy: ' (agy has no flag that keeps its edits inside the worktree: --dangerously-skip-permissions approves every tool anywhere)',
 };
 
+/** API providers whose native tool calling runs the engineer's tool loop in agent mode (issue 21); replay plays a recorded one. */
+const TOOL_LOOP_PROVIDERS = ['anthropic', 'openai_compat', 'gemini', 'ollama', 'replay'];
+
 /**
- * Agent mode (seed addendum 2) is the engineer's alone, and needs a CLI that edits files
- * itself: an API provider can only answer with files as JSON (answer mode).
+ * Agent mode (seed addendum 2) is the engineer's alone. On a CLI that edits files itself
+ * (claude, codex, grok) the CLI runs its own loop in the worktree; on an API provider the
+ * engine runs a tool loop, one recorded call a turn, the tools run by the test-runner. The
+ * provider and its fallback must be the same kind: a loop cannot switch halfway between them.
  */
 function checkAgentMode(cfg: ProjectConfig, issues: ConfigIssue[]): void {
   for (const [role, agent] of Object.entries(cfg.agents)) {
@@ -221,17 +226,25 @@ function checkAgentMode(cfg: ProjectConfig, issues: ConfigIssue[]): void {
       issues.push({ path: `agents.${role}.mode`, message: `agent mode is for the engineer only; the ${role} answers with JSON (mode: answer)` });
       continue;
     }
+    const kinds: Partial<Record<'provider' | 'fallback', 'cli' | 'api'>> = {};
     for (const field of ['provider', 'fallback'] as const) {
       const name = agent[field];
       const pc = name ? cfg.providers[name] : undefined;
       if (!pc) continue;
-      if (pc.type !== 'cli' || !(AGENT_MODE_CLIS as readonly string[]).includes(pc.cli)) {
-        const what = pc.type === 'cli' ? `the ${pc.cli} CLI${NO_AGENT_MODE_WHY[pc.cli] ?? ''}` : `a ${pc.type} provider`;
+      if (pc.type === 'cli' && (AGENT_MODE_CLIS as readonly string[]).includes(pc.cli)) kinds[field] = 'cli';
+      else if (TOOL_LOOP_PROVIDERS.includes(pc.type)) kinds[field] = 'api';
+      else {
         issues.push({
           path: `agents.engineer.${field}`,
-          message: `agents.engineer.mode is agent, but "${name}" is ${what}; agent mode needs a claude, codex or grok CLI provider (type: cli), or set mode: answer`,
+          message: `agents.engineer.mode is agent, but "${name}" is the ${(pc as { cli: string }).cli} CLI${NO_AGENT_MODE_WHY[(pc as { cli: string }).cli] ?? ''}; agent mode needs a claude, codex or grok CLI provider, or an API provider (anthropic, openai_compat, gemini, ollama), or set mode: answer`,
         });
       }
+    }
+    if (kinds.provider && kinds.fallback && kinds.provider !== kinds.fallback) {
+      issues.push({
+        path: 'agents.engineer.fallback',
+        message: `agents.engineer.mode is agent, and "${agent.provider}" is ${kinds.provider === 'cli' ? 'a CLI (its own loop)' : 'an API provider (the engine\'s tool loop)'} while the fallback "${agent.fallback}" is not: a loop cannot switch kinds halfway; pick a fallback of the same kind`,
+      });
     }
   }
 }
