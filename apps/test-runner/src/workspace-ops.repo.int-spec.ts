@@ -95,7 +95,7 @@ describe('WorkspaceOpsService on a git repository', () => {
     await ds.getRepository(ProposalEntity).insert({ id: `${runId}-P1`, runId, callId: `${runId}-call1`, label: 'P1', round: 1, status: 'accepted', body: {} } as never);
   }
 
-  async function queueOp(runId: string, id: string, kind: 'prepare' | 'apply' | 'tests' | 'read' | 'merge', extra: Partial<WorkspaceOpEntity> = {}): Promise<string> {
+  async function queueOp(runId: string, id: string, kind: 'prepare' | 'apply' | 'tests' | 'read' | 'merge' | 'tool', extra: Partial<WorkspaceOpEntity> = {}): Promise<string> {
     const opId = `${runId}-${id}`;
     await ds.getRepository(WorkspaceOpEntity).insert({ id: opId, runId, kind, status: 'queued', ...extra } as never);
     return opId;
@@ -321,6 +321,57 @@ describe('WorkspaceOpsService on a git repository', () => {
     await lenient.merge(runId, again);
     expect((await opRow(again)).result).toMatchObject({ merged: true, reason: null });
     git(repo, 'reset', '-q', '--hard', mainBefore);
+  });
+
+  it('tool: an agent-mode engineer\'s tools run in the worktree, paths checked, run_tests in the sandbox only where allowed; finish collects the changes', async () => {
+    const runId = 'run_tools';
+    const ws = await preparedRun(runId);
+    await writeFile(path.join(tmp, 'outside.txt'), 'host file\n');
+    const agentConfig = (runTests: boolean) => ({ ...demoConfig(), repo, agents: { ...demoConfig().agents, engineer: { ...demoConfig().agents.engineer, mode: 'agent' } }, permissions: { engineer: { workspace: 'write', run_tests: runTests } } });
+    await ds.getRepository(RunEntity).update({ id: runId }, { config: agentConfig(true) as never });
+    const c = (id: string, name: string, args: Record<string, unknown> = {}) => ({ id, name, arguments: args });
+    const request = (calls: ReturnType<typeof c>[], collect = false) => ({ label: 'I1', turn: 1, call_id: `${runId}-c9`, calls, collect, test_command: 'python -m pytest -q', test_timeout_s: 60 });
+
+    const op1 = await queueOp(runId, 'op2', 'tool', {
+      result: request([
+        c('a', 'list_files'),
+        c('b', 'read_file', { path: 'calc.py' }),
+        c('c', 'write_file', { path: 'calc.py', content: `${CALC}\n\ndef mul(a, b):\n    return a * b\n` }),
+        c('d', 'write_file', { path: 'test_mul.py', content: 'from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n' }),
+        c('e', 'delete_file', { path: 'test_calc.py' }),
+        c('f', 'run_tests'),
+        c('g', 'write_file', { path: '../outside.txt', content: 'overwritten' }),
+        c('h', 'read_file', { path: '.git/config' }),
+        c('i', 'shell', { command: 'id' }),
+      ]),
+    });
+    await service.tool(runId, op1);
+    const r1 = (await opRow(op1)).result as { results: { id: string; content: string; is_error: boolean }[]; changes: unknown };
+    const by = Object.fromEntries(r1.results.map((r) => [r.id, r]));
+    expect(by.a).toEqual({ id: 'a', name: 'list_files', content: 'calc.py\ntest_calc.py', is_error: false });
+    expect(by.b).toMatchObject({ content: CALC, is_error: false });
+    expect(by.c).toMatchObject({ content: expect.stringMatching(/^wrote calc.py/), is_error: false });
+    expect(by.e).toMatchObject({ content: 'deleted test_calc.py', is_error: false });
+    expect(by.f).toMatchObject({ content: expect.stringMatching(/^exit 0: 1 passed, 0 failed, 0 errors\n/), is_error: false });
+    expect(by.g).toMatchObject({ content: expect.stringMatching(/^refused: .*'\.\.'/), is_error: true });
+    expect(by.h).toMatchObject({ content: expect.stringMatching(/^refused: .*\.git/), is_error: true });
+    expect(by.i).toMatchObject({ content: expect.stringMatching(/^unknown tool "shell"/), is_error: true });
+    expect(readFileSync(path.join(tmp, 'outside.txt'), 'utf8')).toBe('host file\n');
+    expect(r1.changes).toBeNull();
+    expect(existsSync(path.join(ws, 'test_calc.py'))).toBe(false);
+
+    // run_tests is refused where the permission is off (read again from the run row, not the op).
+    await ds.getRepository(RunEntity).update({ id: runId }, { config: agentConfig(false) as never });
+    const op2 = await queueOp(runId, 'op3', 'tool', { result: request([c('j', 'run_tests'), c('k', 'finish', { notes: 'mul' })], true) });
+    await service.tool(runId, op2);
+    const r2 = (await opRow(op2)).result as { results: { id: string; content: string; is_error: boolean }[]; changes: { files: { path: string }[]; deleted: string[]; diff_artifact_id: string } };
+    expect(r2.results).toEqual([{ id: 'j', name: 'run_tests', content: expect.stringMatching(/^refused: permissions\.engineer\.run_tests is false/), is_error: true }]);
+    // finish: git's view of the worktree, as a CLI agent's work is taken.
+    expect(r2.changes.files.map((f) => f.path).sort()).toEqual(['calc.py', 'test_mul.py']);
+    expect(r2.changes.deleted).toEqual(['test_calc.py']);
+    const diff = await ds.getRepository(ArtifactEntity).findOneByOrFail({ id: r2.changes.diff_artifact_id });
+    expect(diff.content).toContain('+def mul(a, b):');
+    expect(reported).toContainEqual({ name: 'workspace.done', payload: { runId, opId: op2 } });
   });
 
   it('commit messages carry the label and the first line of the notes', () => {

@@ -28,7 +28,6 @@ import {
   planWorkspaceDeletions,
   prepareEmptyWorkspace,
   prepareRepoWorkspace,
-  readWorkspaceFiles,
   RepoUnusableError,
   runDirectory,
   SandboxRefusedError,

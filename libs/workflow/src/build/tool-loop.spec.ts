@@ -1,6 +1,6 @@
 import type { ToolCall } from '@roundtable/contracts';
 import { BuildDriver, critiqueBody, proposalBody, testConfig } from './build-scenario.fixture';
-import type { ChatMessage } from './build-types';
+import type { ChatMessage, FinishedCall } from './build-types';
 
 /** The engineer in agent mode on an API provider: the engine's tool loop, one recorded call a turn (tool-loop.ts). */
 
@@ -92,10 +92,15 @@ describe('build: the engineer in agent mode on an API provider (a tool loop)', (
 
   it('takes a duplicate delivery of a turn once', () => {
     const d = agentRun();
-    const turn = d.pendingCall!;
-    d.reply({ tool_calls: [call('t1', 'list_files')], text: '' });
-    const again = d.step({ type: 'agent_call_finished', call: { ...d.finishedOf(turn, { parsed: { tool_calls: [call('t1', 'list_files')], text: '' } }) } });
+    const c = d.pendingCall!;
+    const finished: FinishedCall = {
+      id: c.callId, role: c.role, stage: c.stage, label: c.label, attempt: 1, provider: c.provider, model: c.model, status: 'completed',
+      valid: true, parsed: { tool_calls: [call('t1', 'list_files')], text: '' }, responseText: null, error: null, errorCode: null, schemaName: c.schemaName, messages: c.messages,
+    };
+    expect(d.step({ type: 'agent_call_finished', call: finished }).commands).toEqual([expect.objectContaining({ kind: 'workspace.tool' })]);
+    const again = d.step({ type: 'agent_call_finished', call: finished });
     expect(again.commands).toEqual([]);
-    expect(d.ops.filter((o) => o.kind === 'workspace.tool')).toHaveLength(1);
+    expect(again.events).toEqual([]);
+    expect(d.state.toolTurns).toHaveLength(1);
   });
 });
