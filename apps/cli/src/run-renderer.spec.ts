@@ -143,13 +143,18 @@ describe('RunRenderer', () => {
               ],
             },
           ],
+          [
+            'engineer_tools_ran',
+            { label: 'I1', turn: 2, tools: [{ name: 'write_file', target: 'dd.py', is_error: false }, { name: 'read_file', target: '../x', is_error: true }, { name: 'run_tests', target: null, is_error: false }] },
+          ],
+          ['engineer_tools_ran', { label: 'I1', turn: 3, tools: [] }],
           ['open_question_raised', { role: 'critic', question: 'Is equity ever negative?' }],
           ['run_cancelled', { reason: 'cancelled by a user' }],
         ],
         7,
       ),
     );
-    expect(lines.slice(-10)).toEqual([
+    expect(lines.slice(-12)).toEqual([
       '-> CRITIQUE: P1 valid',
       '[CRITIQUE] critic xai/grok-4 0.3s in=10 out=5 cost=n/a INVALID',
       '  problems: expected array, received string',
@@ -158,6 +163,8 @@ describe('RunRenderer', () => {
       '[CRITIQUE] I1 files rejected: path ../x escapes the workspace',
       '[CRITIQUE] C1 critic asks to read calc.py, nope.py (request 1)',
       '[CRITIQUE] C1 read 1 file(s), 1 not readable',
+      '[CRITIQUE] I1 turn 2: write_file dd.py, read_file ../x (refused), run_tests',
+      '[CRITIQUE] I1 turn 3: no tool called',
       '? open question from critic: Is equity ever negative?',
       '[CANCELLED] cancelled by a user. 3 calls, 1,268 tokens, $0.01, 10s.',
     ]);

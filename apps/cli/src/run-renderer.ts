@@ -156,6 +156,11 @@ export class RunRenderer {
         const missing = p.files.filter((f) => f.error !== null).length;
         return [`${s.cyan(`[${view.stage ?? 'READ'}]`)} ${p.label} read ${p.files.length - missing} file(s)${missing ? `, ${missing} not readable` : ''}`];
       }
+      case 'engineer_tools_ran': {
+        const p = ev.payload as Payload<'engineer_tools_ran'>;
+        const tools = p.tools.map((t) => `${t.name}${t.target ? ` ${t.target}` : ''}${t.is_error ? ` ${s.red('(refused)')}` : ''}`);
+        return [`${s.cyan(`[${view.stage ?? 'IMPLEMENT'}]`)} ${p.label} turn ${p.turn}: ${tools.length ? tools.join(', ') : 'no tool called'}`];
+      }
       case 'budget_warning': {
         const p = ev.payload as Payload<'budget_warning'>;
         const pct = p.limit > 0 ? ` (${Math.round((p.used / p.limit) * 100)}%)` : '';

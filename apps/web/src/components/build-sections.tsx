@@ -186,6 +186,32 @@ function Diff({ diff }: { diff: Async<string> | null }) {
   );
 }
 
+/** An agent-mode engineer's tool loop on an API provider: what each turn called (the calls and results are on the call pages). */
+function ToolTurns({ turns }: { turns: RunView['build']['toolTurns'] }) {
+  return (
+    <article className="record">
+      <h3>Engineer's tool turns</h3>
+      <ol className="tool-turns">
+        {turns.map((t) => (
+          <li key={`${t.label}-${t.turn}`}>
+            <span className="mono">{t.label}</span> turn {t.turn}:{' '}
+            {t.tools.length === 0
+              ? <span className="muted">no tool called</span>
+              : t.tools.map((tool, i) => (
+                  <span key={i} className={tool.is_error ? 'error' : undefined}>
+                    {i > 0 && ', '}
+                    <span className="mono">{tool.name}</span>
+                    {tool.target ? ` ${tool.target}` : ''}
+                    {tool.is_error ? ' (refused)' : ''}
+                  </span>
+                ))}
+          </li>
+        ))}
+      </ol>
+    </article>
+  );
+}
+
 export function BuildSections({ view, records, runId, diff }: { view: RunView; records: BuildRecords | null; runId: string; diff: Async<string> | null }) {
   const b = view.build;
   const criteria = b.criteria ?? records?.acceptance_criteria ?? null;
@@ -213,6 +239,7 @@ export function BuildSections({ view, records, runId, diff }: { view: RunView; r
         {b.implementations.map((i) => (
           <Implementation key={i.label} runId={runId} label={i.label} files={i.files} fixRound={i.fix_round} r={records?.implementations.find((x) => x.label === i.label)} />
         ))}
+        {b.toolTurns.length > 0 && <ToolTurns turns={b.toolTurns} />}
         {view.notices.map((n) => n.kind === 'files_rejected' && (
           <p key={n.sequence} className="error">
             {n.payload.label}: files rejected — {n.payload.error}

@@ -37,8 +37,13 @@ function CallBody({ c }: { c: CallDetail }) {
         {c.messages.length === 0 && <Empty>No messages recorded.</Empty>}
         {c.messages.map((m, i) => (
           <article key={i} data-testid="message" className={`message role-${m.role}`}>
-            <h3 className="message-role">{m.role}</h3>
-            <pre className="code wrap">{m.content}</pre>
+            <h3 className="message-role">{m.role === 'tool' ? `tool result: ${m.toolName ?? ''} (${m.toolCallId ?? ''})` : m.role}</h3>
+            {m.content && <pre className="code wrap">{m.content}</pre>}
+            {m.toolCalls?.map((t) => (
+              <pre key={t.id} className="code wrap" data-testid="tool-call">
+                {`${t.name} (${t.id}) ${json(t.arguments)}`}
+              </pre>
+            ))}
           </article>
         ))}
       </Section>

@@ -166,7 +166,18 @@ export const CallDetail = CallSummary.extend({
     .nullable()
     .describe("the JSON Schema of schema_name (the contracts' zod schema, as a provider is given it); null when the call has none or a name this version does not know"),
   prompt_hash: z.string(),
-  messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() })).describe('the exact prompt sent'),
+  messages: z
+    .array(
+      z.object({
+        role: z.enum(['system', 'user', 'assistant', 'tool']),
+        content: z.string(),
+        /** A tool loop's turn: the tools an assistant message called, and which call a tool message answers. */
+        toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
+        toolCallId: z.string().optional(),
+        toolName: z.string().optional(),
+      }),
+    )
+    .describe('the exact prompt sent'),
   context_refs: z.array(z.string()),
   max_tokens: z.number().nullable(),
   temperature: z.number().nullable(),
