@@ -1,6 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gitEnv } from '@roundtable/sandbox';
 import { buildStateBothWays } from './support/build-snapshot';
-import { Pipeline, projectConfigFrom, startPipeline, submitRun, waitForTerminal } from '@roundtable/testing';
+import { Pipeline, projectConfigFrom, startPipeline, submitRun, waitFor, waitForTerminal } from '@roundtable/testing';
 
 jest.setTimeout(180_000);
 
@@ -62,5 +66,27 @@ describe('the build pipeline across real services (separate processes)', () => {
     const report = await (await fetch(`${pipeline.api}/v1/runs/${id}/report`)).text();
     expect(report).toContain('ACCEPT');
     expect(report).toMatch(/fix round/i);
+
+    // A greenfield run has no original to merge into: its branch is offered as a bundle and a patch.
+    const tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-export-'));
+    try {
+      const bundle = await waitFor('the run branch bundle', async () => {
+        const r = await fetch(`${pipeline.api}/v1/runs/${id}/bundle`);
+        return r.status === 200 ? Buffer.from(await r.arrayBuffer()) : undefined;
+      });
+      const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
+      writeFileSync(path.join(tmp, 'run.bundle'), bundle);
+      git(tmp, 'clone', '-q', '--branch', `roundtable/${id}`, 'run.bundle', 'cloned');
+      const fixed = readFileSync(path.join(tmp, 'cloned', 'dd.py'), 'utf8');
+      expect(fixed).toContain('for x in equity[1:]:');
+      const patch = await fetch(`${pipeline.api}/v1/runs/${id}/patch`);
+      expect(patch.headers.get('content-disposition')).toMatch(/^attachment; filename="roundtable-run_[A-Za-z0-9_-]+\.patch"$/);
+      writeFileSync(path.join(tmp, 'run.patch'), Buffer.from(await patch.arrayBuffer()));
+      git(tmp, 'init', '-q', 'applied');
+      git(path.join(tmp, 'applied'), 'apply', '../run.patch');
+      expect(readFileSync(path.join(tmp, 'applied', 'dd.py'), 'utf8')).toBe(fixed);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { RunRecordsService } from './run-records.service';
 import { workspaceFilePath } from './workspace-file-path';
 
@@ -24,6 +25,29 @@ export class RunRecordsController {
   @Header('Cache-Control', 'no-cache')
   diff(@Param('id') id: string) {
     return this.records.diff(id);
+  }
+
+  /** A greenfield or copied run's branch as a git bundle (`git clone <file>`), or as a patch (`git apply <file>`). */
+  @Get('bundle')
+  bundle(@Param('id') id: string, @Res() res: Response) {
+    return this.send(id, 'bundle', 'application/octet-stream', res);
+  }
+
+  @Get('patch')
+  patch(@Param('id') id: string, @Res() res: Response) {
+    return this.send(id, 'patch', 'text/x-diff', res);
+  }
+
+  private async send(id: string, kind: 'bundle' | 'patch', type: string, res: Response): Promise<void> {
+    const { bytes, name } = await this.records.exported(id, kind);
+    res.set({
+      'Content-Type': type,
+      'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+      'Content-Security-Policy': INERT_TEXT_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+    });
+    res.send(bytes);
   }
 
   /** `?path=`: checked before any lookup, and only ever compared with the paths the run recorded. */

@@ -47,6 +47,22 @@ export class RunRecordsService {
     return artifact.content;
   }
 
+  /**
+   * The run branch as a git bundle or a patch, for a run that could not be merged (a greenfield
+   * run, a copy of a plain directory): the bytes the test-runner's export op stored (issue 21).
+   */
+  async exported(id: string, kind: 'bundle' | 'patch'): Promise<{ bytes: Buffer; name: string }> {
+    await this.buildRunOrThrow(id, 'files');
+    const artifact = await this.ds.getRepository(ArtifactEntity).findOne({ where: { runId: id, kind }, order: { createdAt: 'DESC' } });
+    if (!artifact) {
+      throw ApiError.notFound(
+        `no_${kind}`,
+        `run ${id} has no ${kind}: only a done run on a greenfield or copied workspace offers its branch as a bundle and a patch (a run on a git repository leaves branch roundtable/${id} there, and merges it on approval)`,
+      );
+    }
+    return { bytes: Buffer.from(artifact.content, 'base64'), name: artifact.path.split('/').pop() ?? `${id}.${kind}` };
+  }
+
   /** `path` (already checked and normalized) as the run last wrote it; 404 when it never wrote it, or deleted it after. */
   async file(id: string, path: string): Promise<WrittenFile> {
     const run = await this.buildRunOrThrow(id, 'files');

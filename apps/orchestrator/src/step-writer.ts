@@ -142,6 +142,9 @@ export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, 
       exec(INSERT_WORKSPACE_OP, runId, c.opId, 'merge', null, request);
       return outboxJob('workspace.merge', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'merge') });
     }
+    case 'workspace.export':
+      exec(INSERT_WORKSPACE_OP, runId, c.opId, 'export', null, null);
+      return outboxJob('workspace.export', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'export') });
     case 'workspace.tool': {
       // The turn's tool calls ride on the op row (ToolOpRequest); the test-runner adds their results to the same result.
       const { kind: _kind, opId, ...request } = c;

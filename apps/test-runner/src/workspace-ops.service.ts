@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -19,6 +21,7 @@ import { ArtifactEntity, ImplementationEntity, RunEntity, WorkspaceOpEntity } fr
 import {
   collectAgentChanges,
   commitWorkspace,
+  exportRunBranch,
   GitCommandError,
   GitUnavailableError,
   listFileTree,
@@ -45,6 +48,7 @@ import { readOne } from './read-one';
 import { runEngineerTool, type ToolTestRun } from './engineer-tools';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const sha256bytes = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const TAIL = 4096;
 /** The stored diff artifact; the prompts take a smaller piece of it. */
 const MAX_DIFF_BYTES = 1024 * 1024;
@@ -286,6 +290,40 @@ export class WorkspaceOpsService {
       .orIgnore()
       .execute();
     return { files, deleted, not_inlined: notInlined, diff_artifact_id: diffArtifactId };
+  }
+
+  /**
+   * A run that cannot be merged (a greenfield run, a copy of a plain directory) offers its branch
+   * instead (issue 21): libs/sandbox's exportRunBranch writes a git bundle (the whole branch,
+   * base commit included) and a `git diff --binary` patch against the base; both are stored as
+   * artifacts, base64 (they are bytes), so the api serves them with the workspace gone.
+   */
+  export(runId: string, opId: string): Promise<void> {
+    return this.perform(runId, opId, 'workspace.done', async () => {
+      const ws = await openRepoWorkspace(this.workspaceRoot, runId);
+      const none = (reason: string) => ({ exported: false, reason, branch: null, bundle_artifact_id: null, patch_artifact_id: null });
+      if (!ws?.git) return none('the run has no git workspace, so there is no branch to export');
+      if (ws.source === 'worktree') return none(`the branch ${ws.git.branch} is in the original repository already`);
+      const out = await mkdtemp(path.join(tmpdir(), `rt-export-${runId}-`));
+      try {
+        const { bundle, patch } = await exportRunBranch(ws, out);
+        const name = ws.git.branch.replace(/\//g, '-');
+        const rows = [
+          { id: `${opId}-bundle`, kind: 'bundle', path: `export/${name}.bundle`, bytes: await readFile(bundle) },
+          { id: `${opId}-patch`, kind: 'patch', path: `export/${name}.patch`, bytes: await readFile(patch) },
+        ];
+        await this.ds
+          .createQueryBuilder()
+          .insert()
+          .into(ArtifactEntity)
+          .values(rows.map((r) => ({ id: r.id, runId, callId: null, kind: r.kind, path: r.path, sha256: sha256bytes(r.bytes), bytes: r.bytes.length, content: r.bytes.toString('base64') })) as unknown as QueryDeepPartialEntity<ArtifactEntity>[])
+          .orIgnore()
+          .execute();
+        return { exported: true, reason: null, branch: ws.git.branch, bundle_artifact_id: rows[0].id, patch_artifact_id: rows[1].id };
+      } finally {
+        await rm(out, { recursive: true, force: true });
+      }
+    });
   }
 
   runTests(runId: string, opId: string): Promise<void> {

@@ -16,6 +16,7 @@ export class WorkspaceProcessor extends TypedProcessor {
         'workspace.read': (p) => inWorkspaceOpSpan('workspace.read', p, () => ops.read(p.runId, p.opId)),
         'workspace.merge': (p) => inWorkspaceOpSpan('workspace.merge', p, () => ops.merge(p.runId, p.opId)),
         'workspace.tool': (p) => inWorkspaceOpSpan('workspace.tool', p, () => ops.tool(p.runId, p.opId)),
+        'workspace.export': (p) => inWorkspaceOpSpan('workspace.export', p, () => ops.export(p.runId, p.opId)),
       }),
       { service: 'test-runner', ...settings },
     );

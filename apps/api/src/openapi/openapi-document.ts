@@ -201,6 +201,32 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           },
         },
       },
+      '/v1/runs/{id}/bundle': {
+        get: {
+          summary: "A greenfield or copied run's branch as a git bundle (`git clone` it)",
+          description: 'A run that cannot be merged (no original git repository) offers its branch instead: the bundle holds the whole branch, base commit included. Written by the test-runner once the run is done, stored in the database.',
+          parameters: [runId],
+          responses: {
+            '200': { description: 'A git bundle', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+            '404': error('No such run, or it has no bundle: not done yet, or on a git repository (its branch is there) (no_bundle).'),
+            '409': error('A panel run: it changes no files (files_unavailable).'),
+            ...AUTH_ERRORS,
+          },
+        },
+      },
+      '/v1/runs/{id}/patch': {
+        get: {
+          summary: "A greenfield or copied run's branch as one patch against its base (`git apply` it)",
+          description: '`git diff --binary` of the base commit against the branch tip, for the original files of a copy (or an empty directory for a greenfield run).',
+          parameters: [runId],
+          responses: {
+            '200': { description: 'A patch', content: { 'text/x-diff': { schema: { type: 'string' } } } },
+            '404': error('No such run, or it has no patch (no_patch).'),
+            '409': error('A panel run: it changes no files (files_unavailable).'),
+            ...AUTH_ERRORS,
+          },
+        },
+      },
       '/v1/runs/{id}/files': {
         get: {
           summary: 'A workspace file as the run last wrote it (read-only)',
@@ -273,6 +299,44 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           parameters: [runId],
           requestBody: { required: false, content: { 'application/json': { schema: ref('ResumeRequest') } } },
           responses: { '202': { ...json('Resume requested', 'ControlRequested'), headers: location }, '400': error('The body is not valid.'), '413': tooLarge, '404': error('No such run.'), '409': error('The run cannot be resumed.'), ...WRITE_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/approvals': {
+        post: {
+          summary: 'Approve or refuse at the gate the run waits at (criteria, merge)',
+          description: `${writeNote} Needs a token with the approve role; with the policy's approvals.four_eyes, not the token that submitted the run.`,
+          parameters: [runId],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['gate', 'decision'],
+                  additionalProperties: false,
+                  properties: {
+                    gate: { type: 'string', examples: ['criteria', 'merge'] },
+                    decision: { type: 'string', enum: ['approve', 'reject'] },
+                    note: { type: 'string', maxLength: 4000 },
+                    edits: { type: 'object', description: 'criteria gate only: the criteria as approved', properties: { criteria: { type: 'array', items: { type: 'object', required: ['text'], properties: { id: { type: 'string' }, text: { type: 'string' } } } } } },
+                  },
+                },
+              },
+            },
+          },
+          responses: { '202': { description: 'The decision is on its way to the run (a run.approve job)', content: { 'application/json': { schema: { type: 'object' } } }, headers: location }, '400': error('The body is not valid (the field is named).'), '403': error('The token lacks the approve role, or four eyes refuses the submitter (four_eyes).'), '404': error('No such run.'), '409': error('The run waits at another gate, or at none.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/answers': {
+        post: {
+          summary: 'Answer an open question of a run stopped as needs_input',
+          description: `${writeNote} The answer enters the next prompt in an evidence block marked as a person's; once every open question is answered the run goes on.`,
+          parameters: [runId],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', required: ['question_id', 'answer'], additionalProperties: false, properties: { question_id: { type: 'string', examples: ['Q1'] }, answer: { type: 'string', maxLength: 8000 } } } } },
+          },
+          responses: { '202': { description: 'The answer is on its way to the run (a run.answer job)', content: { 'application/json': { schema: { type: 'object' } } }, headers: location }, '400': error('The body is not valid (the field is named).'), '404': error('No such run or question.'), '409': error('The question is answered already (question_answered).'), ...WRITE_ERRORS },
         },
       },
       '/v1/runs/{id}/appeal': {

@@ -74,7 +74,7 @@ export const INSERT_AGENT_CALL = statement<never>()({
 /** A queued prepare, apply or tests op; a tests op carries its request (TestsOpRequest) in `result`. */
 export const INSERT_WORKSPACE_OP = statement<never>()({
   text: `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, $3, 'queued', $4, $5) ON CONFLICT DO NOTHING`,
-  params: (runId: string, opId: string, kind: 'prepare' | 'apply' | 'tests' | 'merge' | 'tool', implementationId: string | null, request: TestsOpRequest | MergeOpRequest | ToolOpRequest | null): unknown[] => [
+  params: (runId: string, opId: string, kind: 'prepare' | 'apply' | 'tests' | 'merge' | 'tool' | 'export', implementationId: string | null, request: TestsOpRequest | MergeOpRequest | ToolOpRequest | null): unknown[] => [
     opId,
     runId,
     kind,

@@ -21,6 +21,7 @@ const minimal: { [N in JobName]: Record<string, unknown> } = {
   'workspace.apply': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
   'workspace.read': { runId: 'r1', opId: 'o1' },
   'workspace.tool': { runId: 'r1', opId: 'o1' },
+  'workspace.export': { runId: 'r1', opId: 'o1' },
   'tests.run': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
 };
 

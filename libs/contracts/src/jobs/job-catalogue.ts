@@ -82,6 +82,8 @@ export const JOBS = {
     'workspace.merge': RunRef.extend({ opId: z.string().min(1) }),
     /** Run the tools an agent-mode engineer's turn called; the op row holds the calls. */
     'workspace.tool': RunRef.extend({ opId: z.string().min(1) }),
+    /** Export the run branch as a bundle and a patch (a run that cannot be merged), after the run ended. */
+    'workspace.export': RunRef.extend({ opId: z.string().min(1) }),
   },
   tests: {
     'tests.run': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),

@@ -9,7 +9,7 @@ import { ToolCall } from '../agent/tool-call.schema';
  * fields). The writer validates what it writes (workspaceOpResult), and every reader parses
  * what it reads (parseWorkspaceOp): a bad row is an error naming the op, never a guess.
  */
-export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read', 'merge', 'tool'] as const;
+export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read', 'merge', 'tool', 'export'] as const;
 export type WorkspaceOpKindName = (typeof WORKSPACE_OP_KIND)[number];
 
 const Paths = z.array(z.string());
@@ -109,6 +109,20 @@ export const ToolOpResult = ToolOpRequest.extend({
 });
 export type ToolOpResult = z.infer<typeof ToolOpResult>;
 
+/**
+ * The export op's answer (issue 21): a run that cannot be merged (a greenfield run, a copy of a
+ * plain directory) offers its branch as a git bundle and a patch, two artifacts holding the
+ * bytes base64. A worktree's branch is in the original repository already: nothing is exported.
+ */
+export const ExportOpResult = z.object({
+  exported: z.boolean(),
+  reason: z.string().nullable(),
+  branch: z.string().nullable(),
+  bundle_artifact_id: z.string().nullable(),
+  patch_artifact_id: z.string().nullable(),
+});
+export type ExportOpResult = z.infer<typeof ExportOpResult>;
+
 /** One file of a read op's answer: its content, or why there is none. */
 export const ReadOpFile = z.object({
   path: z.string(),
@@ -194,8 +208,8 @@ export const TestsOpResult = TestsOpRequest.extend({
 });
 export type TestsOpResult = z.infer<typeof TestsOpResult>;
 
-const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest, merge: MergeOpRequest, tool: ToolOpRequest } as const;
-const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult, merge: MergeOpResult, tool: ToolOpResult } as const;
+const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest, merge: MergeOpRequest, tool: ToolOpRequest, export: z.null() } as const;
+const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult, merge: MergeOpResult, tool: ToolOpResult, export: ExportOpResult } as const;
 
 type Requests = { [K in WorkspaceOpKindName]: z.infer<(typeof REQUESTS)[K]> };
 type Results = { [K in WorkspaceOpKindName]: z.infer<(typeof RESULTS)[K]> };

@@ -3,7 +3,7 @@ import { AgentCallEntity } from './agent-call.entity';
 import { inListCheck } from './in-list.check';
 import { RunEntity } from './run.entity';
 
-export const ARTIFACT_KINDS = ['file', 'test_output', 'diff', 'report'] as const;
+export const ARTIFACT_KINDS = ['file', 'test_output', 'diff', 'report', 'bundle', 'patch'] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 /** Content is stored in the row so a run's audit survives its workspace being deleted. */

@@ -261,6 +261,8 @@ export type Command =
   | { kind: 'workspace.apply'; opId: string; implementationLabel: string }
   /** Read the files of a request (the record without its files yet), each capped at maxBytesPerFile. */
   | ({ kind: 'workspace.read'; maxBytesPerFile: number } & Omit<FileReadRecord, 'files'>)
+  /** Offer the run branch as a bundle and a patch (a done run on a greenfield or copied workspace: nothing to merge into). */
+  | { kind: 'workspace.export'; opId: string }
   /** Run the tools one turn of the engineer's tool loop called, in the worktree (ToolOpRequest). */
   | ({ kind: 'workspace.tool'; opId: string } & ToolOpRequest)
   /** Merge the run branch into the original repository (after the merge gate, or at autonomy 3). */

@@ -231,6 +231,26 @@ describe('build: autonomy 3', () => {
   });
 });
 
+describe('build: a branch with nothing to merge into', () => {
+  const endWith = (source: ImplementationDiff['source']) => {
+    const d = new BuildDriver(testConfig()).begin();
+    d.reply(proposalBody('P1'));
+    d.reply(critiqueBody('P1', 'ACCEPT'));
+    implementAndReview(d, testResult(0, { passed: 5 }), source);
+    return d.reply(synthesisBody('ACCEPT'));
+  };
+
+  it.each(['empty', 'copy'] as const)('a done run on a workspace of source %s is offered as a bundle and a patch (the export op)', (source) => {
+    const r = endWith(source);
+    expect(r.state.status).toBe('done');
+    expect(r.commands).toEqual([{ kind: 'workspace.export', opId: expect.any(String) }]);
+  });
+
+  it('a worktree run exports nothing: its branch is in the repository', () => {
+    expect(endWith('worktree').commands).toEqual([]);
+  });
+});
+
 describe('build: answers to open questions', () => {
   function needsInput() {
     const d = new BuildDriver(testConfig({ budget: { max_rounds: 1 } })).begin();

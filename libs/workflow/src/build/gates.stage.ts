@@ -172,6 +172,9 @@ function refuseMerge(step: Step, outcome: MergeOutcome): void {
 export function endRun(step: Step, why: string): void {
   step.go('DONE', why, step.state.synthesis ? [step.state.synthesis.label] : []);
   step.state.status = 'done';
+  // A branch with no original to merge into (greenfield, a copied directory) is offered as a bundle and a patch.
+  const source = [...step.state.implementations].reverse().find((i) => i.diff)?.diff?.source;
+  if (source === 'empty' || source === 'copy') step.commands.push({ kind: 'workspace.export', opId: step.opId() });
   const body = step.state.synthesis?.body;
   step.emit('run_completed', { status: 'done', verdict: body?.overall_verdict ?? null, confidence: body?.confidence ?? null });
 }

@@ -1,7 +1,7 @@
-import type { RunStatus, Synthesis } from '@roundtable/contracts';
+import type { Synthesis } from '@roundtable/contracts';
 import type { FinishedCall, SynthesisRecord } from './build-types';
 import type { Step } from './build-step';
-import { mergeOrEnd } from './gates.stage';
+import { endRun, mergeOrEnd } from './gates.stage';
 
 /** The synthesizer's reply closes the run: done, or halted with a partial synthesis. */
 export function onSynthesis(step: Step, call: FinishedCall, label: string, body: Synthesis): void {
@@ -10,10 +10,13 @@ export function onSynthesis(step: Step, call: FinishedCall, label: string, body:
   step.state.synthesis = record;
   step.records.push({ kind: 'synthesis', record });
   step.emit('synthesis_recorded', { label, verdict: body.overall_verdict, partial: halted });
+  if (halted) {
+    step.go('DONE', `partial synthesis ${label} recorded after the halt`, [label]);
+    step.state.status = 'halted';
+    step.emit('run_completed', { status: 'halted', verdict: body.overall_verdict, confidence: body.confidence });
+    return;
+  }
   // A valid synthesis of a run that was not halted: the merge gate (or an autonomy-3 merge) comes before the end.
-  if (!halted && mergeOrEnd(step)) return;
-  step.go('DONE', halted ? `partial synthesis ${label} recorded after the halt` : `${label} valid`, [label]);
-  const status: RunStatus = halted ? 'halted' : 'done';
-  step.state.status = status;
-  step.emit('run_completed', { status, verdict: body.overall_verdict, confidence: body.confidence });
+  if (mergeOrEnd(step)) return;
+  endRun(step, `${label} valid`);
 }

@@ -43,6 +43,8 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
           : { merged: false, into: '', strategy: '', commit: null, previous: null, reason: op.error ?? 'the merge could not run', code: 'failed' };
         return { type: 'merge_finished', opId: op.id, outcome };
       }
+      // The export runs after the run ended: its artifacts are the answer, the workflow has nothing to decide.
+      if (op.kind === 'export') return null;
       if (op.kind === 'tool') {
         // A tool op that could not run at all (no workspace) answers every call with why, so the loop goes on.
         if (op.status === 'done') return { type: 'tools_ran', opId: op.id, results: op.result.results, changes: op.result.changes };
