@@ -405,7 +405,7 @@ export class AgentCallService {
       };
     }
     // A turn's reply is the tools it called (the replay provider plays them as a recorded object).
-    if (tools && completion.toolCalls) completion = { ...completion, parsed: { tool_calls: completion.toolCalls, text: completion.text } };
+    if (tools && completion.toolCalls) completion = { ...completion, parsed: { tool_calls: completion.toolCalls, text: completion.text, ...(completion.native ? { native: completion.native } : {}) } };
     const price = priceCall(this.opts.pricing, completion.model || call.model, completion.usage, completion.reportedCostUsd);
     const recorded: Outcome = {
       status: 'completed',

@@ -2,9 +2,9 @@
  * What every adapter implements. Adapters know nothing of roles' meaning, prompts, budgets
  * or the store: they send messages and return what came back, with usage.
  */
-import type { ToolCall, ToolSpec } from '@roundtable/contracts';
+import type { NativeTurn, ToolCall, ToolSpec } from '@roundtable/contracts';
 
-export type { ToolCall, ToolSpec };
+export type { NativeTurn, ToolCall, ToolSpec };
 
 /**
  * One message of the conversation. In a tool loop (`ProviderRequest.tools`) an assistant
@@ -20,6 +20,8 @@ export interface ProviderMessage {
   toolCallId?: string;
   /** tool only: the called tool's name (Gemini's functionResponse and Ollama need it). */
   toolName?: string;
+  /** assistant only: the turn as its provider returned it (Completion.native), sent back as it came by the adapter of that type. */
+  native?: NativeTurn;
 }
 
 export type Effort = 'low' | 'medium' | 'high';
@@ -94,6 +96,8 @@ export interface Completion {
   billing?: 'subscription' | 'api';
   /** A tool loop's turn (`ProviderRequest.tools`): the tools the model called, in order; empty when it called none. */
   toolCalls?: ToolCall[];
+  /** A tool loop's turn: the assistant turn in the provider's own shape, where the provider needs it back (thinking, signatures). */
+  native?: NativeTurn;
 }
 
 export interface Provider {

@@ -23,11 +23,22 @@ export const ToolCall = z.object({
 export type ToolCall = z.infer<typeof ToolCall>;
 
 /**
+ * A provider's own record of an assistant turn, sent back as it came when the loop goes on with
+ * the same provider type: models that think want their reasoning kept beside their calls
+ * (Anthropic's thinking blocks with their signatures, Gemini's thoughtSignature on each
+ * functionCall part) and refuse a rebuilt turn without it. Opaque to everything but the adapter
+ * of `type`; another provider (a fallback) rebuilds the turn from the calls instead.
+ */
+export const NativeTurn = z.object({ type: z.string().min(1), content: z.unknown() });
+export type NativeTurn = z.infer<typeof NativeTurn>;
+
+/**
  * The reply to one turn of a tool loop, as the provider-worker records it on the call row:
  * the tools the model called (empty when it called none) and any text it wrote beside them.
  */
 export const ToolTurn = z.object({
   tool_calls: z.array(ToolCall),
   text: z.string().default(''),
+  native: NativeTurn.optional(),
 });
 export type ToolTurn = z.infer<typeof ToolTurn>;

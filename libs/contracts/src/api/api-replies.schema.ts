@@ -175,6 +175,7 @@ export const CallDetail = CallSummary.extend({
         toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional(),
         toolCallId: z.string().optional(),
         toolName: z.string().optional(),
+        native: z.object({ type: z.string(), content: z.unknown() }).optional(),
       }),
     )
     .describe('the exact prompt sent'),

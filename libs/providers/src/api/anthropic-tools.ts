@@ -18,6 +18,8 @@ export function anthropicMessages(messages: ProviderMessage[]): Anthropic.Messag
     if (Array.isArray(m)) {
       return { role: 'user', content: m.map((r) => ({ type: 'tool_result', tool_use_id: r.toolCallId ?? '', content: r.content })) };
     }
+    // The turn as Anthropic returned it (thinking blocks and their signatures first): a model that thought wants it back whole.
+    if (m.role === 'assistant' && m.native?.type === 'anthropic') return { role: 'assistant', content: m.native.content as Anthropic.ContentBlockParam[] };
     if (m.role === 'assistant' && m.toolCalls?.length) {
       const text: Anthropic.ContentBlockParam[] = m.content ? [{ type: 'text', text: m.content }] : [];
       return { role: 'assistant', content: [...text, ...m.toolCalls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.arguments }))] };

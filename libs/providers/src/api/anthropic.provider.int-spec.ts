@@ -137,4 +137,22 @@ describe('anthropic adapter through @anthropic-ai/sdk against the fake Messages 
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: call1.id, content: FILE }, { type: 'tool_result', tool_use_id: call2.id, content: FILE }] },
     ]);
   });
+
+  it('sends a thinking turn back whole (thinking block and signature first), as Anthropic wants it beside the tool_use', async () => {
+    const blocks = [
+      { type: 'thinking', thinking: 'calc.py first', signature: 'sig-abc' },
+      { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'calc.py' } },
+    ];
+    const provider = await withScript({
+      replies: [
+        { role: 'engineer', http: { status: 200, body: { id: 'msg_1', type: 'message', role: 'assistant', model: 'test-model', content: blocks, stop_reason: 'tool_use', usage: { input_tokens: 10, output_tokens: 5 } } } },
+        { role: 'engineer', reply: 'calc.py adds.', expects: ['def add'] },
+      ],
+    });
+    const first = await provider.run(toolRequest());
+    expect(first.toolCalls).toEqual([{ id: 'toolu_1', name: 'read_file', arguments: { path: 'calc.py' } }]);
+    expect(first.native).toEqual({ type: 'anthropic', content: blocks });
+    await provider.run(toolRequest([{ ...afterCalls(first.toolCalls!)[0], native: first.native }, afterCalls(first.toolCalls!)[1]]));
+    expect((server.requests[1].body as { messages: unknown[] }).messages[1]).toEqual({ role: 'assistant', content: blocks });
+  });
 });

@@ -87,7 +87,7 @@ export class AnthropicProvider implements Provider {
       reportedCostUsd: null,
       raw: data,
       billing: 'api',
-      ...(req.tools ? { toolCalls: anthropicToolCalls(this.name, data.content) } : {}),
+      ...(req.tools ? { toolCalls: anthropicToolCalls(this.name, data.content), native: { type: 'anthropic', content: data.content } } : {}),
     };
   }
 

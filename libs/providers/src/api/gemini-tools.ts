@@ -22,6 +22,8 @@ export function geminiContents(messages: ProviderMessage[]): Content[] {
     if (Array.isArray(m)) {
       return { role: 'user', parts: m.map((r) => ({ functionResponse: { id: r.toolCallId, name: r.toolName, response: { content: r.content } } })) };
     }
+    // The model turn as Gemini returned it: each functionCall part keeps its thoughtSignature, which Gemini 3 checks.
+    if (m.role === 'assistant' && m.native?.type === 'gemini') return { role: 'model', parts: m.native.content as Part[] };
     if (m.role === 'assistant' && m.toolCalls?.length) {
       const text: Part[] = m.content ? [{ text: m.content }] : [];
       return { role: 'model', parts: [...text, ...m.toolCalls.map((c) => ({ functionCall: { id: c.id, name: c.name, args: c.arguments } }))] };

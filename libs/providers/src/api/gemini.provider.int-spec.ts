@@ -113,4 +113,20 @@ describe('gemini adapter through @google/genai against the fake generateContent 
       },
     ]);
   });
+
+  it('sends a model turn back as Gemini returned it: each functionCall part keeps its thoughtSignature', async () => {
+    const parts = [{ functionCall: { name: 'read_file', args: { path: 'calc.py' } }, thoughtSignature: 'c2lnbmF0dXJl' }];
+    const provider = await withScript({
+      replies: [
+        { role: 'engineer', http: { status: 200, body: { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5 } } } },
+        { role: 'engineer', reply: 'calc.py adds.', expects: ['def add'] },
+      ],
+    });
+    const first = await provider.run(toolRequest());
+    expect(first.toolCalls).toEqual([{ id: 'call_0', name: 'read_file', arguments: { path: 'calc.py' } }]);
+    expect(first.native).toEqual({ type: 'gemini', content: parts });
+    const [assistant, result] = afterCalls(first.toolCalls!);
+    await provider.run(toolRequest([{ ...assistant, native: first.native }, result]));
+    expect((server.requests[1].body as Body).contents[1]).toEqual({ role: 'model', parts });
+  });
 });

@@ -108,7 +108,7 @@ export class GeminiProvider implements Provider {
       reportedCostUsd: null,
       raw: { candidates: res.candidates, usageMetadata: res.usageMetadata, modelVersion: res.modelVersion, responseId: res.responseId, promptFeedback: res.promptFeedback },
       billing: 'api',
-      ...(req.tools ? { toolCalls: geminiToolCalls(this.name, parts) } : {}),
+      ...(req.tools ? { toolCalls: geminiToolCalls(this.name, parts), native: { type: 'gemini', content: parts } } : {}),
     };
   }
 }

@@ -10,6 +10,7 @@ import type {
   Stage,
   Synthesis,
   TestResult,
+  NativeTurn,
   ToolCall,
   ToolOpChanges,
   ToolOpRequest,
@@ -140,6 +141,8 @@ export interface ToolTurnRecord {
   callId: string;
   toolCalls: ToolCall[];
   text: string;
+  /** The turn in its provider's own shape, sent back to that provider type (thinking, signatures). */
+  native?: NativeTurn;
   /** The tool op that runs the calls; null for a turn that called no tool. */
   opId: string | null;
   results: ToolResult[] | null;

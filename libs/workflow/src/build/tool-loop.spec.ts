@@ -56,6 +56,14 @@ describe('build: the engineer in agent mode on an API provider (a tool loop)', (
     expect(done.commands).toEqual([expect.objectContaining({ kind: 'workspace.apply', implementationLabel: 'I1' })]);
   });
 
+  it("replays a turn's native record (a thinking model's signature) on its assistant message", () => {
+    const d = agentRun();
+    const native = { type: 'anthropic', content: [{ type: 'thinking', thinking: 'dd.py first', signature: 'sig' }] };
+    d.reply({ tool_calls: [call('t1', 'read_file', { path: 'dd.py' })], text: '', native });
+    toolsRan(d, { t1: 'x = 1\n' });
+    expect(d.pendingCall!.messages.at(-2)).toEqual({ role: 'assistant', content: '', toolCalls: [call('t1', 'read_file', { path: 'dd.py' })], native });
+  });
+
   it('offers no run_tests where permissions.engineer.run_tests is false (the default)', () => {
     expect(agentRun().pendingCall).toMatchObject({ schemaName: 'EngineerTurn' });
   });

@@ -51,7 +51,7 @@ function transcript(turns: ToolTurnRecord[]): ChatMessage[] {
   return turns.flatMap((t): ChatMessage[] => {
     if (t.toolCalls.length === 0) return [{ role: 'assistant', content: t.text }, { role: 'user', content: NUDGE }];
     const results = (t.results ?? []).map((r): ChatMessage => ({ role: 'tool', content: r.content, toolCallId: r.id, toolName: r.name }));
-    return [{ role: 'assistant', content: t.text, toolCalls: t.toolCalls }, ...results];
+    return [{ role: 'assistant', content: t.text, toolCalls: t.toolCalls, ...(t.native ? { native: t.native } : {}) }, ...results];
   });
 }
 
@@ -65,7 +65,16 @@ const targetOf = (c: ToolCall): string | null => (typeof c.arguments.path === 's
 
 /** A turn's reply: its tools go to the test-runner (finish too, which also collects the changes); no tool, the next turn. */
 export function onEngineerTurn(step: Step, callId: string, label: string, turn: ToolTurn): void {
-  const record: ToolTurnRecord = { label, turn: turnsOf(step.state, label).length + 1, callId, toolCalls: turn.tool_calls, text: turn.text, opId: null, results: null };
+  const record: ToolTurnRecord = {
+    label,
+    turn: turnsOf(step.state, label).length + 1,
+    callId,
+    toolCalls: turn.tool_calls,
+    text: turn.text,
+    ...(turn.native ? { native: turn.native } : {}),
+    opId: null,
+    results: null,
+  };
   if (record.toolCalls.length === 0) {
     step.state.toolTurns = [...(step.state.toolTurns ?? []), { ...record, results: [] }];
     step.emit('engineer_tools_ran', { label, turn: record.turn, tools: [] });

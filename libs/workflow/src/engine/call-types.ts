@@ -1,4 +1,4 @@
-import type { AgentSchemaName, ToolCall } from '@roundtable/contracts';
+import type { AgentSchemaName, NativeTurn, ToolCall } from '@roundtable/contracts';
 
 /**
  * The shapes every workflow's agent calls share: the command the orchestrator writes and
@@ -17,6 +17,7 @@ export interface ChatMessage {
   toolCalls?: ToolCall[];
   toolCallId?: string;
   toolName?: string;
+  native?: NativeTurn;
 }
 
 /** Usage of one provider, or the run as a whole. */
