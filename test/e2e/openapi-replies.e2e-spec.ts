@@ -145,6 +145,15 @@ describe('every reply matches the served OpenAPI document', () => {
     const schema = await api<{ schema: { type: string } | null }>('GET', `/v1/runs/${id}/calls/${calls.body[0].id}`, { token: 'read' });
     expect(schema.body.schema?.type).toBe('object');
 
+    // A greenfield run's branch as a bundle and a patch, once the export op (after the end) has stored them.
+    await waitFor('the run branch bundle', async () => ((await api('GET', `/v1/runs/${id}/bundle`, { token: 'read' })).status === 200 ? true : undefined));
+    const patch = await api('GET', `/v1/runs/${id}/patch`, { token: 'read' });
+    expect(patch.status).toBe(200);
+    expect(patch.text).toContain('+++ b/dd.py');
+    // People in the loop: a write token may not approve (403), and a done run has no question to answer (404).
+    expect((await api('POST', `/v1/runs/${id}/approvals`, { body: { gate: 'merge', decision: 'approve' } })).status).toBe(403);
+    expect((await api('POST', `/v1/runs/${id}/answers`, { body: { question_id: 'Q1', answer: 'yes' } })).status).toBe(404);
+
     // Resumed from the middle (?after= and Last-Event-ID), and told 204 once everything was seen.
     const last = live.body.at(-1)!.sequence;
     const tail = await api<Event[]>('GET', `/v1/runs/${id}/events?after=${last - 2}`, { token: 'read' });

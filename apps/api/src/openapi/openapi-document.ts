@@ -207,7 +207,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           description: 'A run that cannot be merged (no original git repository) offers its branch instead: the bundle holds the whole branch, base commit included. Written by the test-runner once the run is done, stored in the database.',
           parameters: [runId],
           responses: {
-            '200': { description: 'A git bundle', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+            '200': { description: 'A git bundle', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
             '404': error('No such run, or it has no bundle: not done yet, or on a git repository (its branch is there) (no_bundle).'),
             '409': error('A panel run: it changes no files (files_unavailable).'),
             ...AUTH_ERRORS,
