@@ -72,6 +72,8 @@ export const ApiEnv = CommonEnv.extend({
    * dist/apps/web beside the api's bundle (or of the repository, run from source). Relative: to the working directory.
    */
   WEB_ROOT: z.string().trim().min(1, 'WEB_ROOT is a directory holding the built workbench (index.html, assets/)').optional(),
+  /** The example projects New run offers (directories holding a project.yaml). Unset: ./examples of the working directory. */
+  EXAMPLES_DIR: z.string().trim().min(1, 'EXAMPLES_DIR is a directory of example projects').optional(),
 }).superRefine((env, ctx) => {
   // Never open by accident: an api without tokens answers anyone who reaches it, so it stays on loopback unless told.
   const host = listenHost(env);

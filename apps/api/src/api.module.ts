@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
@@ -37,6 +38,8 @@ import { RunsController } from './runs.controller';
 import { RunRecordsController } from './run-records.controller';
 import { RunRecordsService } from './run-records.service';
 import { RequestSpanInterceptor } from './request-span.interceptor';
+import { EXAMPLES, ExamplesController } from './examples.controller';
+import { readExamples } from './examples-catalogue';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
@@ -66,17 +69,23 @@ class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
  * Wires the REST API: Postgres, Redis, the outbox for run.start/cancel/resume, the event stream,
  * Bull Board, health, metrics. `policy` is the operator's, read once at start: submissions are held against it.
  */
+/** EXAMPLES_DIR, or ./examples of the working directory (the repository, or /app in the image). */
+function examplesDirOf(env: ApiEnv): string {
+  return path.resolve(env.EXAMPLES_DIR ?? 'examples');
+}
+
 @Module({})
 export class ApiModule {
   static forRoot(env: ApiEnv, policy: OperatorPolicy): DynamicModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, ExamplesController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
         TraceExportLifecycle,
+        { provide: EXAMPLES, useFactory: () => readExamples(examplesDirOf(env), policy.cassettes.roots) },
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
         // Held to a deadline at start so a wrong REDIS_URL is said, not waited on forever.
         { provide: REDIS, useFactory: () => connectRedis(env.REDIS_URL) },

@@ -15,6 +15,7 @@ import { submissionIssues } from './config-paths.check';
 import { ProviderAvailabilityCheck, type SubmitOptions } from './provider-availability.check';
 import { runLinks, RunLinks } from './run-links';
 import { unstorableTextIssues } from './storable-text.check';
+import { cassetteUnderRoots } from './cassette-roots';
 
 export interface SubmittedRun {
   id: string;
@@ -139,7 +140,7 @@ export class RunSubmissionService {
     try {
       // `workflow: panel` is a panel run; anything else is the build (its default). A `${VAR}` is
       // refused, never expanded: this process's environment holds DATABASE_URL and the keys.
-      config = loadAnyProjectConfig(body, { env: this.env, variables: 'refuse' });
+      config = loadAnyProjectConfig(body, { env: this.env, variables: 'refuse', resolveCassette: cassetteUnderRoots(this.policy.cassettes.roots) });
     } catch (e) {
       if (e instanceof ProjectConfigError) throw invalidConfig(e);
       throw e;

@@ -18,6 +18,7 @@ describe('buildOpenApiDocument', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v1/examples',
       '/v1/me',
       '/v1/providers',
       '/v1/runs',

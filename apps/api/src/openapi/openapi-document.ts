@@ -45,6 +45,8 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   AppealRequested: Replies.AppealRequested,
   RunEvent: RunEventFrame,
   ...RUN_EVENT_FRAMES,
+  ExampleProject: Replies.ExampleProject,
+  ExampleList: Replies.ExampleList,
   Health: Replies.HealthReply,
   Ready: Replies.ReadyReply,
   Providers: ProvidersReply,
@@ -169,6 +171,13 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
       },
       '/v1/me': {
         get: { summary: 'Who the presented token is: its name and role (read, write; open when the API has no tokens)', responses: { '200': json('The token', 'Me'), ...AUTH_ERRORS } },
+      },
+      '/v1/examples': {
+        get: {
+          summary: 'The shipped example projects, each ready to post as it is',
+          description: "From EXAMPLES_DIR (default ./examples), read at start; each replay cassette is written relative to the operator's cassette root that holds it (a relative cassette path is looked up under cassettes.roots). An example no root can serve is left out.",
+          responses: { '200': json('The examples', 'ExampleList'), ...AUTH_ERRORS },
+        },
       },
       '/v1/runs/{id}': {
         get: { summary: 'One run with its usage against its caps', parameters: [runId], responses: { '200': json('The run', 'RunDetail'), '404': error('No such run.'), ...AUTH_ERRORS } },

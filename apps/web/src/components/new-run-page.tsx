@@ -4,6 +4,8 @@ import { locateIssues, type LocatedIssue } from '../lib/issue-lines';
 import { runPath } from '../lib/route';
 import { SubmissionKey } from '../lib/submission-key';
 import { useApp } from './app-context';
+import { ExamplePicker } from './example-picker';
+import { PLACEHOLDER_PROJECT } from '../lib/placeholder-project';
 
 /** Start of each line of the text, for putting the caret on an issue's line. */
 function lineStart(text: string, line: number): [number, number] {
@@ -81,6 +83,14 @@ export function NewRunPage() {
   return (
     <>
       <h1>New run</h1>
+      <ExamplePicker
+        onPick={(example) => {
+          setText(example.text);
+          setFileName(`example ${example.name}`);
+          setIssues([]);
+          setError(null);
+        }}
+      />
       <form onSubmit={submit} className="card new-run" noValidate>
         <div className="field">
           <label htmlFor="project-file">Project file</label>
@@ -95,7 +105,7 @@ export function NewRunPage() {
             aria-describedby="project-file-help"
             aria-invalid={issues.length > 0 || undefined}
             aria-errormessage={issues.length ? 'project-file-issues' : undefined}
-            placeholder={'name: my-project\nworkflow: build\n…'}
+            placeholder={PLACEHOLDER_PROJECT}
           />
           <p id="project-file-help" className="muted">
             YAML (sent as text/yaml) or JSON (sent as application/json), exactly as typed{fileName ? ` — loaded from ${fileName}` : ''}.{' '}

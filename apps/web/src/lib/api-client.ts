@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, Me, RunDetail, RunListItem, RunRecords } from './api-types';
+import type { ApiErrorBody, CallDetail, ExampleProject, Me, RunDetail, RunListItem, RunRecords } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -75,6 +75,8 @@ export class ApiClient {
   }
 
   me = () => this.json<Me>('/v1/me');
+  /** The shipped example projects, each ready to post as it is. */
+  examples = () => this.json<ExampleProject[]>('/v1/examples');
 
   listRuns(filter: { status?: string; workflow?: string } = {}) {
     const q = new URLSearchParams();

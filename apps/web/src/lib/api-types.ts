@@ -11,6 +11,7 @@ export type {
   CallDetail,
   CritiqueItem,
   DisagreementItem,
+  ExampleProject,
   ImplementationItem,
   JudgeVerdictItem,
   Me,

@@ -218,6 +218,15 @@ export const Me = z.object({
   role: z.enum(['read', 'write', 'approve', 'open']).describe('approve: may also approve or refuse at a gate; open: no API_TOKENS, every request may write and approve'),
 });
 
+/** One shipped example project (GET /v1/examples), its text ready to post as it is (cassettes relative to the operator's roots). */
+export const ExampleProject = z.object({
+  name: z.string().describe("the example's directory, e.g. dd-demo"),
+  workflow: z.string(),
+  summary: z.string(),
+  text: z.string().describe('the project file (YAML)'),
+});
+export const ExampleList = z.array(ExampleProject);
+
 export const HealthReply = z.object({ status: z.literal('ok') });
 export const ReadyReply = z.object({ status: z.literal('ok'), checks: z.record(z.string(), z.string()) });
 
@@ -229,5 +238,6 @@ export type RunDetail = z.infer<typeof RunDetail>;
 export type CallSummary = z.infer<typeof CallSummary>;
 export type CallDetail = z.infer<typeof CallDetail>;
 export type Me = z.infer<typeof Me>;
+export type ExampleProject = z.infer<typeof ExampleProject>;
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 export type RunCaps = z.infer<typeof RunCaps>;

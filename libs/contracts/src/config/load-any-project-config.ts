@@ -2,11 +2,10 @@ import { parse as parseYaml } from 'yaml';
 import { PanelProjectConfig } from '../panel/panel-project-config.schema';
 import {
   expandEnv,
-  isAbsolute,
-  joinPath,
   liftNestedProject,
   loadProjectConfig,
   ProjectConfigError,
+  resolvedPath,
   zodIssuesToConfigIssues,
   type ConfigIssue,
   type LoadOptions,
@@ -36,16 +35,9 @@ function peek(input: string | unknown): Record<string, unknown> | undefined {
 
 function resolveCassettes(cfg: PanelProjectConfig, opts: LoadOptions, issues: ConfigIssue[]): PanelProjectConfig {
   const providers = Object.fromEntries(
-    Object.entries(cfg.providers).map(([name, pc]) => {
-      if (pc.type !== 'replay' || isAbsolute(pc.cassette)) return [name, pc];
-      if (pc.cassette.startsWith('~/') && opts.env.HOME) return [name, { ...pc, cassette: joinPath(opts.env.HOME, pc.cassette.slice(2)) }];
-      if (opts.baseDir) return [name, { ...pc, cassette: joinPath(opts.baseDir, pc.cassette) }];
-      issues.push({
-        path: `providers.${name}.cassette`,
-        message: `"${pc.cassette}" is relative; a config posted to the API must carry absolute paths (the roundtable CLI resolves them against the project file)`,
-      });
-      return [name, pc];
-    }),
+    Object.entries(cfg.providers).map(([name, pc]) =>
+      pc.type === 'replay' ? [name, { ...pc, cassette: resolvedPath(pc.cassette, `providers.${name}.cassette`, opts, issues, opts.resolveCassette) }] : [name, pc],
+    ),
   );
   return { ...cfg, providers };
 }

@@ -30,6 +30,12 @@ export interface LoadOptions {
    */
   baseDir?: string;
   /**
+   * Without a baseDir (a config posted to the API): where a relative replay cassette path lives,
+   * or null when nowhere. The api answers from the operator's cassette roots (the first root
+   * holding the file), so a shipped example's cassette can be named relative to them.
+   */
+  resolveCassette?: (relative: string) => string | null;
+  /**
    * `expand` (the CLI, from the user's shell) or `refuse` (the services: a posted config is
    * expanded by its client, never from a server's environment, where `${DATABASE_URL}` would
    * read a secret into every prompt). Default: expand.
@@ -91,24 +97,34 @@ export function joinPath(base: string, rel: string): string {
   return '/' + out.join('/');
 }
 
+/**
+ * A path as the loader keeps it: absolute, `~/` under HOME, relative to the project file's
+ * directory, or (a cassette posted to the API) where the operator's cassette roots hold it.
+ * Anything else is an issue naming the field and the two ways to fix it.
+ */
+export function resolvedPath(p: string, field: string, opts: LoadOptions, issues: ConfigIssue[], underRoots?: (relative: string) => string | null): string {
+  if (isAbsolute(p)) return p;
+  if (p.startsWith('~/') && opts.env.HOME) return joinPath(opts.env.HOME, p.slice(2));
+  if (opts.baseDir) return joinPath(opts.baseDir, p);
+  const found = underRoots?.(p);
+  if (found) return found;
+  issues.push({
+    path: field,
+    message: underRoots
+      ? `"${p}" is relative, and none of the operator's cassette roots (cassettes.roots) holds it; give an absolute path, or one relative to a cassette root (the roundtable CLI resolves paths against the project file)`
+      : `"${p}" is relative; a config posted to the API must carry absolute paths (the roundtable CLI resolves them against the project file)`,
+  });
+  return p;
+}
+
 function resolvePaths(cfg: ProjectConfig, opts: LoadOptions, issues: ConfigIssue[]): ProjectConfig {
-  const fix = (p: string, field: string): string => {
-    if (isAbsolute(p)) return p;
-    if (p.startsWith('~/') && opts.env.HOME) return joinPath(opts.env.HOME, p.slice(2));
-    if (opts.baseDir) return joinPath(opts.baseDir, p);
-    issues.push({
-      path: field,
-      message: `"${p}" is relative; a config posted to the API must carry absolute paths (the roundtable CLI resolves them against the project file)`,
-    });
-    return p;
-  };
   const providers = Object.fromEntries(
     Object.entries(cfg.providers).map(([name, pc]) => [
       name,
-      pc.type === 'replay' ? { ...pc, cassette: fix(pc.cassette, `providers.${name}.cassette`) } : pc,
+      pc.type === 'replay' ? { ...pc, cassette: resolvedPath(pc.cassette, `providers.${name}.cassette`, opts, issues, opts.resolveCassette) } : pc,
     ]),
   );
-  return { ...cfg, repo: cfg.repo ? fix(cfg.repo, 'repo') : cfg.repo, providers };
+  return { ...cfg, repo: cfg.repo ? resolvedPath(cfg.repo, 'repo', opts, issues) : cfg.repo, providers };
 }
 
 /** Checks that need more than one field: names that must refer to something, keys that must be set. */
