@@ -18,6 +18,9 @@ export function StatusBadge({ status }: { status: string }) {
 
 const SEARCH_DEBOUNCE_MS = 300;
 
+/** Dispatched on window by the app's navigate (pushState fires no popstate): the runs page rereads its URL. */
+export const NAVIGATED = 'roundtable:navigated';
+
 /** Keeps the page's filter in its URL without a history entry per keystroke. */
 function writeFilterToUrl(f: RunsFilter) {
   const next = location.pathname + runsSearchOf(f);
@@ -47,7 +50,7 @@ export function RunsPage() {
   }, []);
   const change = (c: Partial<Omit<RunsFilter, 'limit'>>) => setFilter(withRunsFilter(filter, c));
 
-  // Back and forward between lists: the URL is the state.
+  // Back and forward between lists, or a link to /runs: the URL is the state.
   useEffect(() => {
     const onPop = () => {
       const f = runsFilterOf(location.search);
@@ -55,7 +58,11 @@ export function RunsPage() {
       setQuery(f.q);
     };
     window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
+    window.addEventListener(NAVIGATED, onPop);
+    return () => {
+      window.removeEventListener('popstate', onPop);
+      window.removeEventListener(NAVIGATED, onPop);
+    };
   }, []);
 
   // The search box asks once typing pauses; the URL follows each keystroke.
