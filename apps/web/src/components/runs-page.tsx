@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { RUN_STATUSES } from '@roundtable/run-view';
 import type { RunListItem } from '../lib/api-types';
 import { fmtAge, fmtCost, fmtInt } from '../lib/format';
-import { EMPTY_RUNS_FILTER, RUNS_MAX_LIMIT, RUNS_PAGE_SIZE, type RunsFilter, runPath, runsFilterOf, runsSearchOf, withRunsFilter } from '../lib/route';
+import { EMPTY_RUNS_FILTER, RUNS_MAX_LIMIT, RUNS_PAGE_SIZE, type RunsFilter, routeOf, runPath, runsFilterOf, runsSearchOf, withRunsFilter } from '../lib/route';
 import { useApp } from './app-context';
 import { Link } from './link';
 import { errorText } from './use-async';
@@ -23,6 +23,8 @@ export const NAVIGATED = 'roundtable:navigated';
 
 /** Keeps the page's filter in its URL without a history entry per keystroke. */
 function writeFilterToUrl(f: RunsFilter) {
+  // Never another page's URL: a pending keystroke may land as a link is followed.
+  if (routeOf(location.pathname).page !== 'runs') return;
   const next = location.pathname + runsSearchOf(f);
   if (next !== location.pathname + location.search) history.replaceState(history.state, '', next);
 }
@@ -53,6 +55,7 @@ export function RunsPage() {
   // Back and forward between lists, or a link to /runs: the URL is the state.
   useEffect(() => {
     const onPop = () => {
+      if (routeOf(location.pathname).page !== 'runs') return;
       const f = runsFilterOf(location.search);
       setFilterState(f);
       setQuery(f.q);
