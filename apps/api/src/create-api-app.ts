@@ -19,7 +19,7 @@ import { workbenchHandler } from './workbench.handler';
 
 /** Headers a browser client sends and may read, when CORS_ORIGINS lets it call at all. */
 const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Last-Event-ID', 'Idempotency-Key'];
-const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining'];
+const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'X-Next-Cursor', 'Link'];
 
 /**
  * Builds the api application without listening, so main.ts and the integration tests run the

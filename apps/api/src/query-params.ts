@@ -10,16 +10,103 @@ const oneOf = <const T extends Record<string, string>>(name: string, values: T) 
 /** The workflows a run can be (runs.workflow), from the api's workflow registry. */
 export const WORKFLOWS: Readonly<Record<string, string>> = Object.fromEntries(WORKFLOW_NAMES.map((w) => [w, w]));
 
-export const RunListQuery = z.object({
-  status: oneOf('status', RunStatus.enum).optional(),
-  workflow: oneOf('workflow', WORKFLOWS).optional(),
-  limit: z
-    .string({ error: 'limit must be given once' })
-    .regex(/^\d+$/, 'limit must be a whole number between 1 and 500')
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 500, 'limit must be a whole number between 1 and 500')
-    .default(50),
-});
+/** `from` / `to` on GET /v1/runs: an ISO date (a whole day, UTC) or a date-time with its zone. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const dateFormHelp = (name: string) => `${name} must be an ISO date (2026-01-31) or date-time with its zone (2026-01-31T12:00:00Z, 2026-01-31T12:00:00+02:00), given once`;
+
+/** A calendar day that exists (no 2026-02-30), whose fields are in range. */
+function validDay(y: string, m: string, d: string): boolean {
+  const t = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return t.getUTCFullYear() === Number(y) && t.getUTCMonth() === Number(m) - 1 && t.getUTCDate() === Number(d);
+}
+
+/**
+ * The bound as an instant. A date alone is a whole UTC day: `from` starts at its first instant, `to`
+ * takes it in full (the bound is the next day's start, exclusive). A date-time is the instant itself
+ * (inclusive at both ends).
+ */
+export interface DateBound {
+  at: Date;
+  /** true: created_at < at; false: created_at <= at (to) or >= at (from). */
+  exclusive: boolean;
+}
+
+const dateBound = (name: 'from' | 'to') =>
+  z.string({ error: dateFormHelp(name) }).transform((raw, ctx): DateBound => {
+    const v = raw.trim();
+    const day = ISO_DATE.exec(v);
+    if (day && validDay(day[1], day[2], day[3])) {
+      const start = new Date(`${v}T00:00:00.000Z`);
+      return name === 'from' ? { at: start, exclusive: false } : { at: new Date(start.getTime() + 86_400_000), exclusive: true };
+    }
+    const dt = ISO_DATE_TIME.exec(v);
+    const at = dt ? new Date(v) : null;
+    if (dt && at && !Number.isNaN(at.getTime()) && validDay(dt[1], dt[2], dt[3]) && Number(dt[4]) < 24 && Number(dt[5]) < 60 && Number(dt[6] ?? 0) < 60) {
+      return { at, exclusive: false };
+    }
+    ctx.addIssue({ code: 'custom', message: `${dateFormHelp(name)}; got ${JSON.stringify(raw)}` });
+    return z.NEVER;
+  });
+
+/** Where a page of GET /v1/runs ended: the last run's created_at (to the microsecond, as Postgres keeps it) and id. */
+export interface RunCursor {
+  createdAt: string;
+  id: string;
+}
+
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** Opaque to clients: base64url of `created_at|id`. */
+export function encodeRunCursor(c: RunCursor): string {
+  return Buffer.from(`${c.createdAt}|${c.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeRunCursor(raw: string): RunCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,400}$/.test(raw)) return null;
+  const text = Buffer.from(raw, 'base64url').toString('utf8');
+  const bar = text.indexOf('|');
+  if (bar < 0) return null;
+  const createdAt = text.slice(0, bar);
+  const id = text.slice(bar + 1);
+  if (!CURSOR_TIME.test(createdAt) || Number.isNaN(new Date(createdAt).getTime()) || !/^[A-Za-z0-9_-]{1,200}$/.test(id)) return null;
+  return { createdAt, id };
+}
+
+const CURSOR_HELP = 'cursor must be a next cursor this api gave (the X-Next-Cursor header of an earlier page), given once';
+
+export const RunListQuery = z
+  .object({
+    status: oneOf('status', RunStatus.enum).optional(),
+    workflow: oneOf('workflow', WORKFLOWS).optional(),
+    q: z
+      .string({ error: 'q must be text, given once' })
+      .max(200, 'q must be at most 200 characters')
+      .transform((v) => v.trim())
+      .optional(),
+    from: dateBound('from').optional(),
+    to: dateBound('to').optional(),
+    cursor: z
+      .string({ error: CURSOR_HELP })
+      .transform((raw, ctx): RunCursor => {
+        const c = decodeRunCursor(raw);
+        if (c) return c;
+        ctx.addIssue({ code: 'custom', message: CURSOR_HELP });
+        return z.NEVER;
+      })
+      .optional(),
+    limit: z
+      .string({ error: 'limit must be given once' })
+      .regex(/^\d+$/, 'limit must be a whole number between 1 and 500')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 500, 'limit must be a whole number between 1 and 500')
+      .default(50),
+  })
+  .superRefine((v, ctx) => {
+    if (v.from && v.to && v.from.at.getTime() >= v.to.at.getTime() + (v.to.exclusive ? 0 : 1)) {
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must not be later than to' });
+    }
+  });
 export type RunListQuery = z.infer<typeof RunListQuery>;
 
 /**

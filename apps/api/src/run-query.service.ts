@@ -1,9 +1,9 @@
-import type { DataSource } from 'typeorm';
+import { type DataSource, In } from 'typeorm';
 import { DecisionEntity, RunEntity } from '@roundtable/persistence';
 import type { ReportAudit } from '@roundtable/workflow';
 import { apiWorkflowOf, findApiWorkflow } from './workflows/api-workflows';
 import { ApiError } from './api-error';
-import type { RunListQuery } from './query-params';
+import { encodeRunCursor, type RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
 import { type QuestionRow, runDetailView, runSummaryView } from './run-views';
 import type { RunListItem, RunListUsage } from '@roundtable/contracts';
@@ -22,18 +22,56 @@ interface TotalsRow {
 /** The usage, and what the subscription calls in it would have cost at list price (not billed per call). */
 type UsageWithSubscription = UsageSummary & { subscriptionCostUsd: number | null };
 
+/** One page of GET /v1/runs, and the cursor of the next (null on the last page). */
+export interface RunListPage {
+  runs: RunListItem[];
+  nextCursor: string | null;
+}
+
+/** q as a LIKE pattern's text: a backslash, `%` and `_` in it match themselves (ESCAPE '\\'). */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** Read side of runs: lists, one run with its usage against its caps, and the report. */
 export class RunQueryService {
   constructor(private readonly ds: DataSource) {}
 
-  async list(q: RunListQuery): Promise<RunListItem[]> {
-    const runs = await this.ds.getRepository(RunEntity).find({
-      where: { ...(q.status ? { status: q.status } : {}), ...(q.workflow ? { workflow: q.workflow } : {}) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: q.limit,
-    });
+  /**
+   * A page of runs, newest first: keyset pagination on (created_at DESC, id DESC), so a cursor
+   * continues strictly after the run it names whatever was inserted since. One row past the page
+   * is read to know whether there is a next one.
+   */
+  async list(q: RunListQuery): Promise<RunListPage> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const param = (v: unknown) => `$${params.push(v)}`;
+    if (q.status) where.push(`r.status = ${param(q.status)}`);
+    if (q.workflow) where.push(`r.workflow = ${param(q.workflow)}`);
+    if (q.q) {
+      const like = param(`%${escapeLike(q.q)}%`);
+      where.push(`(p.name ILIKE ${like} ESCAPE '\\' OR p.objective ILIKE ${like} ESCAPE '\\' OR r.id ILIKE ${like} ESCAPE '\\')`);
+    }
+    if (q.from) where.push(`r.created_at >= ${param(q.from.at.toISOString())}::timestamptz`);
+    if (q.to) where.push(`r.created_at ${q.to.exclusive ? '<' : '<='} ${param(q.to.at.toISOString())}::timestamptz`);
+    if (q.cursor) where.push(`(r.created_at, r.id) < (${param(q.cursor.createdAt)}::timestamptz, ${param(q.cursor.id)})`);
+    const rows: { id: string; created_at_us: string }[] = await this.ds.query(
+      `SELECT r.id, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us
+         FROM runs r
+         JOIN projects p ON p.id = r.project_id
+        ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY r.created_at DESC, r.id DESC
+        LIMIT ${param(q.limit + 1)}`,
+      params,
+    );
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    const nextCursor = rows.length > q.limit && last ? encodeRunCursor({ createdAt: last.created_at_us, id: last.id }) : null;
+    const byId = new Map((page.length ? await this.ds.getRepository(RunEntity).findBy({ id: In(page.map((r) => r.id)) }) : []).map((r) => [r.id, r]));
+    const runs = page.map((r) => byId.get(r.id)).filter((r): r is RunEntity => r !== undefined);
     const usage = await this.listUsageOf(runs.map((r) => r.id));
-    return runs.map((r) => ({ ...runSummaryView(r), usage: usage.get(r.id) ?? { calls: 0, tokens: 0, cost_usd: null } }));
+    return {
+      runs: runs.map((r) => ({ ...runSummaryView(r), usage: usage.get(r.id) ?? { calls: 0, tokens: 0, cost_usd: null } })),
+      nextCursor,
+    };
   }
 
   /** The listed runs' calls, tokens and cost in one grouped query (not one per run), counted as usageOf counts them. */

@@ -33,9 +33,20 @@ export class RunsController {
     return run;
   }
 
+  /**
+   * The reply stays an array (the CLI and the workbench read it as one); when there are more runs,
+   * `X-Next-Cursor` carries the cursor and `Link` the next page's URL (rel="next").
+   */
   @Get()
-  list(@Query() query: unknown) {
-    return this.runs.list(parseQuery(RunListQuery, query));
+  async list(@Query() query: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const page = await this.runs.list(parseQuery(RunListQuery, query));
+    if (page.nextCursor) {
+      const next = new URL(req.originalUrl, 'http://api.invalid');
+      next.searchParams.set('cursor', page.nextCursor);
+      res.setHeader('X-Next-Cursor', page.nextCursor);
+      res.setHeader('Link', `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return page.runs;
   }
 
   @Get(':id')

@@ -104,6 +104,12 @@ export class ApiClient {
     return JSON.parse(await this.request('GET', route)) as T;
   }
 
+  /** A GET whose reply headers matter too (GET /v1/runs's X-Next-Cursor). */
+  async getJsonWithHeaders<T>(route: string): Promise<{ body: T; headers: Headers }> {
+    const { text, headers } = await this.send('GET', route);
+    return { body: JSON.parse(text) as T, headers };
+  }
+
   async postJson<T>(route: string, body: unknown): Promise<T> {
     const text = await this.request('POST', route, body);
     return (text ? JSON.parse(text) : {}) as T;
@@ -134,6 +140,10 @@ export class ApiClient {
 
   /** One request; resolves with the body text of a 2xx reply, throws ApiHttpError or ApiUnreachableError. */
   async request(method: string, route: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<string> {
+    return (await this.send(method, route, body, extraHeaders)).text;
+  }
+
+  private async send(method: string, route: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ text: string; headers: Headers }> {
     const headers: Record<string, string> = { ...this.authHeaders(), ...extraHeaders };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
@@ -148,7 +158,7 @@ export class ApiClient {
       throw new ApiUnreachableError(this.api, networkReason(err), mayHaveArrived(err));
     }
     const text = await res.text();
-    if (res.ok) return text;
+    if (res.ok) return { text, headers: res.headers };
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -60,7 +60,12 @@ export const COMMANDS: CommandSpec[] = [
     options: {
       status: { type: 'string', value: 'S', help: 'only runs in this status (queued, running, done, halted, needs_input, cancelled, failed)' },
       limit: { type: 'string', value: 'N', help: 'at most N runs (1–500, default 50)' },
+      search: { type: 'string', value: 'TEXT', help: "runs whose project name, objective or id holds TEXT (any case; % and _ are literal)" },
+      from: { type: 'string', value: 'DATE', help: 'runs created on or after DATE (2026-01-31, or a date-time with its zone: 2026-01-31T12:00:00Z)' },
+      to: { type: 'string', value: 'DATE', help: 'runs created on or before DATE (a date takes the whole day, UTC)' },
+      cursor: { type: 'string', value: 'C', help: 'the page after the one that printed this next cursor' },
     },
+    notes: ['When more runs match than were listed, the next cursor is printed on stderr (`next cursor: C`; with --json too): pass it as --cursor C, with the same filters, for the next page.'],
   },
   {
     name: 'watch',

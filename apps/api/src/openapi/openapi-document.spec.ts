@@ -65,6 +65,14 @@ describe('buildOpenApiDocument', () => {
     expect(enumOf('stage')).toEqual(expect.arrayContaining(['PROPOSE', 'SYNTHESIZE', 'ROAST', 'DEBATE', 'REVOTE', 'MODERATE', 'APPEAL']));
   });
 
+  it('documents the runs list: search, dates, cursor, and the next page in X-Next-Cursor and Link beside an array reply', () => {
+    const list = doc.paths['/v1/runs'].get as unknown as { parameters: { name: string }[]; responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }> };
+    expect(list.parameters.map((p) => p.name)).toEqual(['status', 'workflow', 'q', 'from', 'to', 'cursor', 'limit']);
+    expect(Object.keys(list.responses['200'].headers ?? {})).toEqual(['X-Next-Cursor', 'Link']);
+    expect(JSON.stringify(list.responses['200'].content)).toContain('#/components/schemas/RunList');
+    expect(doc.components.schemas.RunList.type).toBe('array');
+  });
+
   it('types each event by its `type`: a oneOf of one frame per event type, its payload the contracts\' schema', () => {
     const s = doc.components.schemas;
     const event = s.RunEvent as { oneOf: { $ref: string }[]; discriminator: { propertyName: string; mapping: Record<string, string> } };

@@ -155,12 +155,43 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         },
         get: {
           summary: 'List runs, newest first, each with its calls, tokens and cost',
+          description:
+            'A page of runs, newest first (created_at, then id, descending). The reply is an array; when more runs match, the `X-Next-Cursor` header holds the cursor of the next page and `Link` its URL (rel="next"). A cursor continues strictly after the last run of its page (keyset, not offset), so runs submitted in between are neither repeated nor make the next page skip any.',
           parameters: [
             { name: 'status', in: 'query', schema: { type: 'string', enum: [...RunStatus.options] } },
             { name: 'workflow', in: 'query', schema: { type: 'string', enum: Object.values(WORKFLOWS) } },
+            {
+              name: 'q',
+              in: 'query',
+              description: "text searched for in the project's name, its objective (a panel's idea) and the run id, case-insensitive; `%` and `_` match themselves",
+              schema: { type: 'string', maxLength: 200 },
+            },
+            {
+              name: 'from',
+              in: 'query',
+              description: 'runs created at or after this: an ISO date (its first instant, UTC) or a date-time with its zone',
+              schema: { type: 'string', examples: ['2026-01-31', '2026-01-31T12:00:00Z'] },
+            },
+            {
+              name: 'to',
+              in: 'query',
+              description: 'runs created at or before this: an ISO date (the whole day, UTC) or a date-time with its zone',
+              schema: { type: 'string', examples: ['2026-01-31', '2026-01-31T12:00:00+02:00'] },
+            },
+            { name: 'cursor', in: 'query', description: 'continue after the page whose `X-Next-Cursor` this is (opaque)', schema: { type: 'string' } },
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
           ],
-          responses: { '200': json('Runs', 'RunList'), '400': error('A query parameter is not valid.'), ...AUTH_ERRORS },
+          responses: {
+            '200': {
+              ...json('Runs', 'RunList'),
+              headers: {
+                'X-Next-Cursor': { schema: { type: 'string' }, description: 'the next page\'s cursor (pass it as `?cursor=`); absent on the last page' },
+                Link: { schema: { type: 'string' }, description: 'the next page\'s URL, `<…>; rel="next"`; absent on the last page' },
+              },
+            },
+            '400': error('A query parameter is not valid (the message names it and the form it takes): a bad date in from or to, from later than to, a cursor this api did not give.'),
+            ...AUTH_ERRORS,
+          },
         },
       },
       '/v1/providers': {

@@ -8,7 +8,7 @@ import { CallPage } from './call-page';
 import { Link } from './link';
 import { NewRunPage } from './new-run-page';
 import { RunPage } from './run-page';
-import { RunsPage } from './runs-page';
+import { NAVIGATED, RunsPage } from './runs-page';
 import { TokenScreen } from './token-screen';
 
 const REFUSED = 'The API refused that token (401). Enter a valid token.';
@@ -39,6 +39,8 @@ export function App() {
   const navigate = useCallback((path: string) => {
     if (path !== location.pathname + location.search) history.pushState(null, '', path);
     setRoute(routeOf(location.pathname));
+    // A page that keeps state in the query (the runs list) rereads it: /runs from /runs?q=… is the whole list.
+    window.dispatchEvent(new Event(NAVIGATED));
     window.scrollTo(0, 0);
     // A screen reader hears the new page: focus moves to its main region, as a full load would start there.
     requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true }));

@@ -26,6 +26,15 @@ describe('ApiClient', () => {
     expect((c.calls[0].init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
   });
 
+  it("asks for a page of runs by search, dates and cursor, and hands back the api's X-Next-Cursor", async () => {
+    const c = client(() => new Response('[]', { status: 200, headers: { 'content-type': 'application/json', 'X-Next-Cursor': 'abc_-1' } }));
+    const page = await c.api.listRunsPage({ q: '100% a_b', status: '', from: '2026-01-02', to: '2026-01-31', cursor: 'prev', limit: 50 });
+    expect(c.calls[0].url).toBe('/v1/runs?q=100%25+a_b&from=2026-01-02&to=2026-01-31&cursor=prev&limit=50');
+    expect(page).toEqual({ runs: [], nextCursor: 'abc_-1' });
+    const last = client(() => json(200, [{ id: 'r1' }]));
+    expect(await last.api.listRunsPage()).toEqual({ runs: [{ id: 'r1' }], nextCursor: null });
+  });
+
   it('sends no Authorization header without a token', async () => {
     const c = client(() => json(200, { name: null, role: 'open' }), null);
     await c.api.me();

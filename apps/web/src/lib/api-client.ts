@@ -10,6 +10,22 @@ export class ApiHttpError extends Error {
   }
 }
 
+/** GET /v1/runs's parameters, as the workbench sends them. */
+export interface RunsQuery {
+  q?: string;
+  status?: string;
+  workflow?: string;
+  from?: string;
+  to?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface RunsPage {
+  runs: RunListItem[];
+  nextCursor: string | null;
+}
+
 export interface ApiClientOptions {
   token: () => string | null;
   /** Called on every 401 before the error is thrown: the app clears the token and asks again. */
@@ -79,11 +95,23 @@ export class ApiClient {
   examples = () => this.json<ExampleProject[]>('/v1/examples');
 
   listRuns(filter: { status?: string; workflow?: string } = {}) {
+    return this.listRunsPage(filter).then((p) => p.runs);
+  }
+
+  /**
+   * A page of runs and the next page's cursor (the api's X-Next-Cursor; null on the last page).
+   * q searches the project's name, objective and run id; from/to are ISO dates or date-times.
+   */
+  async listRunsPage(filter: RunsQuery = {}): Promise<RunsPage> {
     const q = new URLSearchParams();
-    if (filter.status) q.set('status', filter.status);
-    if (filter.workflow) q.set('workflow', filter.workflow);
+    for (const name of ['q', 'status', 'workflow', 'from', 'to', 'cursor'] as const) {
+      const v = filter[name]?.trim();
+      if (v) q.set(name, v);
+    }
+    if (filter.limit !== undefined) q.set('limit', String(filter.limit));
     const qs = q.toString();
-    return this.json<RunListItem[]>(`/v1/runs${qs ? `?${qs}` : ''}`);
+    const res = await this.request(`/v1/runs${qs ? `?${qs}` : ''}`);
+    return { runs: (await res.json()) as RunListItem[], nextCursor: res.headers.get('X-Next-Cursor') || null };
   }
 
   run = (id: string) => this.json<RunDetail>(`/v1/runs/${encodeURIComponent(id)}`);

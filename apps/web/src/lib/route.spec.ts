@@ -1,4 +1,4 @@
-import { callPath, routeOf, runPath } from './route';
+import { callPath, EMPTY_RUNS_FILTER, routeOf, runPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
@@ -13,5 +13,38 @@ describe('routeOf', () => {
   it('builds the paths it reads', () => {
     expect(routeOf(callPath('r/1', 'c1'))).toEqual({ page: 'call', runId: 'r/1', callId: 'c1' });
     expect(routeOf(runPath('abc'))).toEqual({ page: 'run', runId: 'abc' });
+  });
+});
+
+describe('the runs list in the URL', () => {
+  it('reads every control from the query string, and writes it back the same', () => {
+    const f = runsFilterOf('?q=zebra%20curve&status=done&workflow=panel&from=2026-01-02&to=2026-01-31&limit=150');
+    expect(f).toEqual({ q: 'zebra curve', status: 'done', workflow: 'panel', from: '2026-01-02', to: '2026-01-31', limit: 150 });
+    expect(runsSearchOf(f)).toBe('?q=zebra+curve&status=done&workflow=panel&from=2026-01-02&to=2026-01-31&limit=150');
+    expect(runsFilterOf(runsSearchOf(f))).toEqual(f);
+  });
+
+  it('is the empty query for the default list, and the default for an empty query', () => {
+    expect(runsFilterOf('')).toEqual(EMPTY_RUNS_FILTER);
+    expect(runsSearchOf(EMPTY_RUNS_FILTER)).toBe('');
+    expect(runsSearchOf({ ...EMPTY_RUNS_FILTER, q: '   ' })).toBe('');
+  });
+
+  it('keeps % and _ and & in the search as typed', () => {
+    const f = { ...EMPTY_RUNS_FILTER, q: '100% a_b & c' };
+    expect(runsFilterOf(runsSearchOf(f)).q).toBe('100% a_b & c');
+  });
+
+  it('drops what a control cannot show: a date not YYYY-MM-DD, a limit not past one page; rounds a limit to pages, at most 500', () => {
+    expect(runsFilterOf('?from=yesterday&to=2026-1-2')).toMatchObject({ from: '', to: '' });
+    expect(runsFilterOf('?limit=abc').limit).toBe(50);
+    expect(runsFilterOf('?limit=10').limit).toBe(50);
+    expect(runsFilterOf('?limit=70').limit).toBe(100);
+    expect(runsFilterOf('?limit=9000').limit).toBe(500);
+  });
+
+  it('goes back to one page when a filter changes', () => {
+    const f = { ...EMPTY_RUNS_FILTER, status: 'done', limit: 200 };
+    expect(withRunsFilter(f, { q: 'x' })).toEqual({ ...f, q: 'x', limit: 50 });
   });
 });

@@ -17,3 +17,55 @@ export function routeOf(pathname: string): Route {
 
 export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 export const callPath = (runId: string, callId: string) => `${runPath(runId)}/calls/${encodeURIComponent(callId)}`;
+
+/** The runs page's list, as its URL's query keeps it: a reload or a shared link shows the same list. */
+export interface RunsFilter {
+  /** Text searched for in the project's name, its objective and the run id. */
+  q: string;
+  status: string;
+  workflow: string;
+  /** YYYY-MM-DD (a date input's value), or ''. */
+  from: string;
+  to: string;
+  /** How many runs are shown: a page, plus each "Load more". */
+  limit: number;
+}
+
+export const RUNS_PAGE_SIZE = 50;
+/** The api's most per request. */
+export const RUNS_MAX_LIMIT = 500;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export const EMPTY_RUNS_FILTER: RunsFilter = { q: '', status: '', workflow: '', from: '', to: '', limit: RUNS_PAGE_SIZE };
+
+/**
+ * The filter a query string holds (`?q=…&status=…&workflow=…&from=…&to=…&limit=…`). What is not
+ * a value the controls can show is dropped: a date not YYYY-MM-DD, a limit not a whole number
+ * of pages; status and workflow are left for the api to judge (it answers 400 naming them).
+ */
+export function runsFilterOf(search: string): RunsFilter {
+  const p = new URLSearchParams(search);
+  const day = (name: string) => {
+    const v = p.get(name) ?? '';
+    return DAY.test(v) ? v : '';
+  };
+  const rawLimit = Number(p.get('limit'));
+  const limit = Number.isInteger(rawLimit) && rawLimit > RUNS_PAGE_SIZE ? Math.min(RUNS_MAX_LIMIT, Math.ceil(rawLimit / RUNS_PAGE_SIZE) * RUNS_PAGE_SIZE) : RUNS_PAGE_SIZE;
+  return { q: p.get('q') ?? '', status: p.get('status') ?? '', workflow: p.get('workflow') ?? '', from: day('from'), to: day('to'), limit };
+}
+
+/** The query string for a filter ('' when it is the default), in a fixed order; runsFilterOf reads it back. */
+export function runsSearchOf(f: RunsFilter): string {
+  const p = new URLSearchParams();
+  if (f.q.trim()) p.set('q', f.q);
+  if (f.status) p.set('status', f.status);
+  if (f.workflow) p.set('workflow', f.workflow);
+  if (f.from) p.set('from', f.from);
+  if (f.to) p.set('to', f.to);
+  if (f.limit > RUNS_PAGE_SIZE) p.set('limit', String(f.limit));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The list's filter changed: back to one page. */
+export const withRunsFilter = (f: RunsFilter, change: Partial<Omit<RunsFilter, 'limit'>>): RunsFilter => ({ ...f, ...change, limit: RUNS_PAGE_SIZE });
