@@ -73,7 +73,8 @@ stop_services() {
   [ "${#pids[@]}" -gt 0 ] || return 0
   local running=()
   for i in "${!pids[@]}"; do
-    [ -n "${names[$i]}" ] && kill -0 "${pids[$i]}" 2>/dev/null && running+=("${names[$i]} (pid ${pids[$i]})")
+    # Every service started, even one already on its way out (Ctrl-C reaches them too, at once).
+    [ -n "${names[$i]}" ] && running+=("${names[$i]} (pid ${pids[$i]})")
   done
   local list=""
   [ "${#running[@]}" -gt 0 ] && list="$(printf '%s, ' "${running[@]}")" && list="${list%, }"
