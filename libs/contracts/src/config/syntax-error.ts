@@ -35,7 +35,8 @@ function unclosedFlows(source: string): OpenFlow[] {
     if (!node.end.some((t) => t.source === closer)) open.push({ offset: node.start.offset, bracket });
   };
   for (const token of new Parser().parse(source)) {
-    check(token.type === 'document' ? token.value : token);
+    if (token.type !== 'document') continue;
+    check(token.value);
     CST.visit(token, (item) => {
       check(item.key as CST.Token | null);
       check(item.value);
