@@ -3,13 +3,15 @@
 # Makes sure deps, Postgres and Redis are there (scripts/ensure-infra.sh), builds, migrates
 # DATABASE_URL, starts api, orchestrator, provider-worker and test-runner as four separate
 # processes (logs in runs/logs/), submits the project over HTTP and follows it to the end.
-# The services are always stopped on exit; the exit code is the client's
+# The services are always stopped on exit (Ctrl-C included), saying which; the exit code is the client's
 # (0 done, 2 halted / needs input, 1 otherwise).
 #
 #   npm run demo                          the dd-demo project
 #   npm run demo -- path/to/project.yaml  another project file (same pipeline)
 #   npm run workbench                     the same, then the services stay up for the web workbench
 #                                         (http://127.0.0.1:$PORT/) until Ctrl-C
+#   ROUNDTABLE_TOKEN=… npm run workbench  with API_TOKENS set: the token the demo submits with (else
+#                                         API_TOKENS' first write token); it says which, by name
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$PWD"
@@ -65,8 +67,18 @@ export ROUNDTABLE_POLICY="${ROUNDTABLE_POLICY:-$root/examples/policy/local.yaml}
 mkdir -p runs/logs "$WORKSPACE_ROOT"
 
 pids=()
+names=()   # names[i] is what pids[i] is: a service's name, or "" for the demo's own helpers
 stop_services() {
-  local pid
+  local pid i
+  [ "${#pids[@]}" -gt 0 ] || return 0
+  local running=()
+  for i in "${!pids[@]}"; do
+    # Every service started, even one already on its way out (Ctrl-C reaches them too, at once).
+    [ -n "${names[$i]}" ] && running+=("${names[$i]} (pid ${pids[$i]})")
+  done
+  local list=""
+  [ "${#running[@]}" -gt 0 ] && list="$(printf '%s, ' "${running[@]}")" && list="${list%, }"
+  [ -n "$list" ] && echo "demo: stopping $list" >&2
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for _ in $(seq 1 50); do
     local alive=0
@@ -74,9 +86,18 @@ stop_services() {
     [ "$alive" = 0 ] && break
     sleep 0.2
   done
-  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+  local killed=()
+  for i in "${!pids[@]}"; do
+    if kill -0 "${pids[$i]}" 2>/dev/null; then
+      kill -KILL "${pids[$i]}" 2>/dev/null || true
+      [ -n "${names[$i]}" ] && killed+=("${names[$i]}")
+    fi
+  done
+  [ "${#killed[@]}" -gt 0 ] && echo "demo: ${killed[*]} did not stop within 10 s of SIGTERM: killed" >&2
   # This run's queue keys go with it; its rows stay in Postgres (they are the record).
   node scripts/infra-probe.mjs redis-clear-prefix "$REDIS_URL" "$QUEUE_PREFIX" >/dev/null 2>&1 || true
+  [ -n "$list" ] && echo "demo: stopped $list; Redis keys under $QUEUE_PREFIX cleared, the runs stay in Postgres (logs in runs/logs/)" >&2
+  return 0
 }
 trap stop_services EXIT
 trap 'exit 130' INT
@@ -87,6 +108,7 @@ trap 'exit 143' TERM
 for svc in api orchestrator provider-worker test-runner; do
   NO_COLOR=1 HEALTH_PORT=0 LOG_FORMAT=text node "dist/apps/$svc/main.js" >"runs/logs/$svc.log" 2>&1 &
   pids+=($!)
+  names+=("$svc")
 done
 
 # Ready = the api answers /readyz; a service that dies while we wait is reported with its log.
@@ -114,14 +136,19 @@ done
 
 echo "demo: the workbench (web) is at $api/ while the services run"
 # In the background so that a signal to this script is handled at once, not when the client ends.
+# It sends ROUNDTABLE_TOKEN, else the first write token of API_TOKENS, and says which by name.
 node scripts/run-demo.mjs "$project" --api "$api" "${sandbox_args[@]}" &
 pids+=($!)
+names+=("")
 rc=0
 wait "$!" || rc=$?
 if [ "$serve" = 1 ]; then
-  echo "demo: services up; open $api/ in a browser (New run submits another project). Ctrl-C stops them."
+  login=""
+  [ -n "${API_TOKENS:-}" ] && login=", signing in with a token from API_TOKENS"
+  echo "demo: services up; open $api/ in a browser$login (New run submits another project). Ctrl-C stops them."
   sleep infinity &
   pids+=($!)
+  names+=("")
   wait "$!" || true
 fi
 exit "$rc"

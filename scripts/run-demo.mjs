@@ -4,7 +4,9 @@
 //   node scripts/run-demo.mjs <project.yaml> [--api http://127.0.0.1:3000] [--timeout 300]
 //
 // `${VAR}` / `${VAR:-default}` are expanded from this shell before posting (the API expands
-// none). Exit: 0 when the run is done, 2 when it halted or needs input, 1 otherwise (including
+// none). Every request carries `Authorization: Bearer $ROUNDTABLE_TOKEN` when it is set, else the
+// first write token of API_TOKENS when that is set (the line it prints names which, never the
+// secret), else none. Exit: 0 when the run is done, 2 when it halted or needs input, 1 otherwise (including
 // a variable unset with no default, which stops it before posting, and a config the API
 // refused: every issue is printed).
 import { build } from 'esbuild';
@@ -52,13 +54,26 @@ async function projectFileReader() {
   return createRequire(import.meta.url)(path.join(root, outfile));
 }
 
+/** apps/cli/src/demo-token.ts, bundled the same way: which token to send, and the line naming it. */
+async function demoTokenChooser() {
+  const outfile = 'dist/scripts/demo-token.js';
+  await build({ ...bundleOptions('apps/cli/src/demo-token.ts', outfile), logLevel: 'error' });
+  return createRequire(import.meta.url)(path.join(root, outfile));
+}
+
+/** The bearer token every request carries (ROUNDTABLE_TOKEN, else API_TOKENS' first write token), or null. */
+let bearer = null;
+
 async function request(api, method, route, body) {
   const url = `${api}${route}`;
   let res;
   try {
     res = await fetch(url, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
@@ -107,6 +122,12 @@ async function main() {
     console.error(err.message);
     return 1;
   }
+
+  const { chooseDemoToken, describeDemoToken } = await demoTokenChooser();
+  const token = chooseDemoToken(process.env);
+  console.log(`demo: ${describeDemoToken(token)}`);
+  if (token.token === null && token.problem) return 1;
+  bearer = token.token;
 
   // demo.sh passes --sandbox process when no Docker engine can be had on this machine.
   if (opts.sandbox) config.sandbox = opts.sandbox;

@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import { findJsonSyntaxError, formatSyntaxError, type SyntaxErrorAt } from '@roundtable/contracts';
 
 /** The body of every error reply: a stable snake_case code, a sentence for a human, and extra fields if any. */
 export interface ApiErrorBody {
@@ -22,12 +23,22 @@ export class ApiError extends HttpException {
   }
 }
 
-/** A request body that body-parser could not decode; kept apart so the reply says which format was broken. */
+/**
+ * A request body that body-parser could not decode; kept apart so the reply says which format was
+ * broken, and where: `line L, column C: <what>`, read from the body itself (JSON.parse's own words
+ * give a character position on some Node versions and none on others).
+ */
 export class MalformedBodyError extends Error {
+  /** Where the body stops being JSON, when the body's text was at hand. */
+  readonly at: SyntaxErrorAt | null;
+
   constructor(
     readonly format: string,
     cause: Error,
+    body?: string,
   ) {
-    super(`malformed ${format} body: ${cause.message}`);
+    const at = typeof body === 'string' && format === 'JSON' ? findJsonSyntaxError(body) : null;
+    super(`malformed ${format} body: ${at ? formatSyntaxError(at) : cause.message}`);
+    this.at = at;
   }
 }

@@ -52,6 +52,19 @@ describe('ApiExceptionFilter', () => {
     expect(r).toMatchObject({ status: 400, body: { error: 'malformed_body', message: 'malformed JSON body: Unexpected end of JSON input' } });
   });
 
+  it('gives a malformed JSON body its line and column, not a character position (issue 22)', () => {
+    const body = '{\n  "project": "dd-demo",\n  "objective": "o",\n  "requirements": ["r"]\n  "providers": {}\n}';
+    const r = reply(new MalformedBodyError('JSON', new SyntaxError("Expected ',' or '}' after property value in JSON at position 69"), body));
+    expect(r).toMatchObject({
+      status: 400,
+      body: { error: 'malformed_body', message: 'malformed JSON body: line 5, column 3: expected "," or "}", found "\\""', line: 5, column: 3 },
+    });
+    const open = '{\n  "project": "dd-demo",\n  "budget": { "max_calls": 3 \n';
+    expect(reply(new MalformedBodyError('JSON', new SyntaxError('Unexpected end of JSON input'), open)).body).toMatchObject({
+      message: 'malformed JSON body: line 3, column 13: this "{" is never closed: a "}" is missing before the end of the text',
+    });
+  });
+
   it("keeps body-parser's client errors (413, 415) with their status and type", () => {
     const tooLarge = Object.assign(new Error('request entity too large'), { status: 413, expose: true, type: 'entity.too.large' });
     expect(reply(tooLarge)).toMatchObject({ status: 413, body: { error: 'entity_too_large', message: 'request entity too large' } });

@@ -52,7 +52,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       body = bodyOfHttpException(exception);
     } else if (exception instanceof MalformedBodyError) {
       status = 400;
-      body = { error: 'malformed_body', message: exception.message };
+      body = { error: 'malformed_body', message: exception.message, ...(exception.at ? { line: exception.at.line, column: exception.at.column } : {}) };
     } else if (isExposable(exception)) {
       status = exception.status;
       body = { error: exception.type ? exception.type.replace(/[^a-z0-9]+/gi, '_').toLowerCase() : codeOfStatus(status), message: exception.message };

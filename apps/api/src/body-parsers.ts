@@ -25,7 +25,7 @@ function refuseDeep(measure: (buf: Buffer, encoding: string) => TooDeep | null, 
  * JSON and YAML-as-text bodies, both capped at API_BODY_LIMIT and at MAX_BODY_DEPTH levels of
  * nesting (measured before parsing, so a deep body is a 400, never a stack overflow). Nest would
  * map a JSON syntax error to a bare 400; the error middleware right after the parsers tags it so
- * the reply says the JSON was malformed and where.
+ * the reply says the JSON was malformed and where (line and column, from body-parser's copy of the text).
  */
 export function registerBodyParsers(app: NestExpressApplication, limit: string): void {
   // Nest's option type leaves out `verify`, which its rawBody option would take over; this app never
@@ -41,6 +41,6 @@ export function registerBodyParsers(app: NestExpressApplication, limit: string):
   app.useBodyParser('text', text);
   app.use((err: Error & { type?: string }, _req: Request, _res: Response, next: NextFunction) => {
     if (err?.type === TOO_DEEP) return next(ApiError.badRequest('body_too_deep', err.message, { limit: MAX_BODY_DEPTH }));
-    next(err?.type === 'entity.parse.failed' ? new MalformedBodyError('JSON', err) : err);
+    next(err?.type === 'entity.parse.failed' ? new MalformedBodyError('JSON', err, (err as { body?: unknown }).body as string | undefined) : err);
   });
 }

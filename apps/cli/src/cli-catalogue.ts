@@ -48,7 +48,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'submit a project file as a new run (${VAR}s expanded from your shell, paths resolved against its directory)',
     options: { follow: { type: 'boolean', short: 'f', help: 'stay attached and render the run live until it ends' } },
     notes: [
-      'Without --follow it prints the run id and exits 0; with --follow the exit code tells how the run ended.',
+      'Without --follow it prints the run id alone (RUN=$(roundtable run p.yaml)) and exits 0; with --follow the exit code tells how the run ended.',
       '${VAR} and ${VAR:-default} are expanded here, from this shell (the API expands none and refuses any "${");',
       'a variable that is unset, with no default, stops the command (exit 1) before anything is posted.',
     ],
@@ -133,7 +133,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     name: 'appeal',
     args: ['run'],
-    summary: 'put new evidence before some judges of a finished panel run; they re-score and the moderator answers again',
+    summary: 'put new evidence before some judges of a finished panel run; they re-score, the verdict stands',
     options: {
       evidence: { type: 'string', value: 'TEXT', repeatable: true, help: 'one item of evidence (repeat for more)' },
       judge: { type: 'string', value: 'J', repeatable: true, help: 'a judge who re-scores: vc, engineer, pm, customer, competitor (repeat, or J1,J2)' },
@@ -142,6 +142,9 @@ export const COMMANDS: CommandSpec[] = [
     },
     notes: [
       'POST /v1/runs/:id/appeal. The API answers 409 unless the run is a finished panel not yet appealed.',
+      'Only the named judges are asked again (the evidence reaches them in an evidence block); the moderator is not:',
+      "its GO / ITERATE / NO-GO stands, and the report gains an Appeal section with each judge's old and new score.",
+      'An appeal the budget cannot fit asks nobody and the run keeps its appeal (a panel_warning says why).',
       'Caps raise the budget first, for an appeal the budget would refuse.',
     ],
   },

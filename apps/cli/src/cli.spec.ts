@@ -90,6 +90,8 @@ describe('roundtable CLI commands against a stand-in API', () => {
     writeFileSync(projectFile, 'project: "${NAME:-dd-demo}"\nproviders:\n  replay: { type: replay, cassette: "${TAPES}/c.yaml" }\n');
     const out = captureIo({ cwd: dir, env: { TAPES: 'tapes' } });
     expect(await runCli(['run', 'project.yaml', '--api', api.url], out.io)).toBe(0);
+    // Without --follow: the run id alone, as the README promises (issue 22).
+    expect({ stdout: out.stdout(), stderr: out.stderr() }).toEqual({ stdout: `${DEMO_RUN}\n`, stderr: '' });
     expect(JSON.parse(api.requests.find((r) => r.method === 'POST')!.body)).toEqual({
       project: 'dd-demo',
       providers: { replay: { type: 'replay', cassette: path.join(dir, 'tapes/c.yaml') } },
@@ -382,6 +384,11 @@ describe('roundtable CLI commands against a stand-in API', () => {
     expect(help.stdout()).toMatch(/^ {2}call-show {2}one agent call/m);
     expect(help.stdout()).toMatch(/^ {2}2 {4}a followed run ended halted/m);
     expect(help.stdout()).toContain('ROUNDTABLE_TOKEN');
+
+    const appealHelp = captureIo();
+    expect(await runCli(['appeal', '--help'], appealHelp.io)).toBe(0);
+    expect(appealHelp.stdout()).not.toMatch(/moderator answers again/);
+    expect(appealHelp.stdout()).toContain('the moderator is not');
 
     const cmdHelp = captureIo();
     expect(await runCli(['call-show', '--help'], cmdHelp.io)).toBe(0);

@@ -126,14 +126,22 @@ describe('project file variables (the client expands them; the API expands none)
     it('says what is wrong with a missing, broken or non-mapping file', () => {
       expect(() => loadProjectFile('nope.yaml', dir)).toThrow(new ProjectFileError('cannot read nope.yaml: no such file'));
       writeFileSync(path.join(dir, 'bad.yaml'), 'a: [1, 2\n');
-      expect(() => loadProjectFile('bad.yaml', dir)).toThrow(/^bad\.yaml is not valid YAML: /);
+      expect(() => loadProjectFile('bad.yaml', dir)).toThrow(new ProjectFileError('bad.yaml: line 1, column 4: malformed YAML: this "[" is never closed: a "]" is missing before the end of the file'));
       writeFileSync(path.join(dir, 'list.yaml'), '- a\n- b\n');
       expect(() => loadProjectFile('list.yaml', dir)).toThrow('list.yaml is not a YAML mapping (project, objective, providers, agents …)');
     });
 
+    it('a brace left open points at where it was opened, the position said once (issue 22)', () => {
+      const lines = ['project: demo', 'objective: o', 'requirements:', '  - r', 'providers:', '  replay: { type: replay, cassette: c.yaml }', 'agents:', '  proposer: { provider: replay, model: m }', '  critic: { provider: replay, model: m }', '  reviser: { provider: replay, model: m', 'test_command: pytest', ''];
+      writeFileSync(path.join(dir, 'open.yaml'), lines.join('\n'));
+      expect(() => loadProjectFile('open.yaml', dir)).toThrow(
+        new ProjectFileError('open.yaml: line 10, column 12: malformed YAML: this "{" is never closed: a "}" is missing before line 11, column 1'),
+      );
+    });
+
     it('an unquoted variable inside { } gets the quoting hint', () => {
       writeFileSync(path.join(dir, 'flow.yaml'), 'project: demo\nagents:\n  p: { provider: x, model: ${MODEL} }\n');
-      expect(() => loadProjectFile('flow.yaml', dir, { MODEL: 'm' })).toThrow(/^flow\.yaml is not valid YAML: .*; inside \{ \} quote variables: "\$\{VAR\}"$/);
+      expect(() => loadProjectFile('flow.yaml', dir, { MODEL: 'm' })).toThrow(/^flow\.yaml: line 3, column \d+: malformed YAML: .*; inside \{ \} quote variables: "\$\{VAR\}"$/);
     });
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { expandEnv, type ConfigIssue } from '@roundtable/contracts';
+import { expandEnv, yamlSyntaxMessage, type ConfigIssue } from '@roundtable/contracts';
 
 /** The project file could not be read, is not a YAML mapping or names an unset variable; the API never saw it. */
 export class ProjectFileError extends Error {
@@ -90,10 +90,9 @@ export function loadProjectFile(file: string, cwd: string = process.cwd(), env: 
   try {
     config = parseYaml(text);
   } catch (err) {
-    // The seed writes `{ model: ${MODEL} }`; inside `{ }` YAML reads the braces as a mapping.
-    const line = err instanceof YAMLParseError && err.linePos ? text.split('\n')[err.linePos[0].line - 1] : undefined;
-    const hint = line !== undefined && /(^|[^"'])\$\{/.test(line) ? '; inside { } quote variables: "${VAR}"' : '';
-    throw new ProjectFileError(`${file} is not valid YAML: ${(err as Error).message.split('\n')[0]}${hint}`);
+    // One message, the position once: `bad.yaml: line 10, column 12: malformed YAML: …` (the quoting hint included).
+    const what = err instanceof YAMLParseError ? yamlSyntaxMessage(text, err) : `malformed YAML: ${(err as Error).message.split('\n')[0]}`;
+    throw new ProjectFileError(`${file}: ${what}`);
   }
   if (!isMapping(config)) {
     throw new ProjectFileError(`${file} is not a YAML mapping (project, objective, providers, agents …)`);

@@ -14,6 +14,7 @@ export * from './agent/agent-schemas';
 export * from './config/project-config.schema';
 export * from './config/sandbox-config.schema';
 export * from './config/load-project-config';
+export * from './config/syntax-error';
 export * from './config/role-permissions';
 export * from './jobs/job-catalogue';
 export * from './jobs/call-outcome.schema';

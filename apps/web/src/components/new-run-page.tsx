@@ -54,6 +54,10 @@ export function NewRunPage() {
         const n = err.body.issues.length;
         setError(`The api refused the project file: ${n} problem${n === 1 ? '' : 's'}, each shown at its field below.`);
         setIssues(locateIssues(text, err.body.issues));
+      } else if (err instanceof ApiHttpError && err.status === 400 && err.body?.error === 'malformed_body') {
+        // `malformed JSON body: line L, column C: …`: shown at that line like any other issue.
+        setError('The api could not read the project file as JSON: 1 problem, shown below.');
+        setIssues(locateIssues(text, [{ path: '', message: err.body.message.replace(/^malformed \w+ body: /, '') }]));
       } else if (err instanceof ApiHttpError && err.status === 403) {
         setError('This token is read-only: submitting a run needs a write token.');
       } else if (err instanceof ApiHttpError && err.status !== 401) {

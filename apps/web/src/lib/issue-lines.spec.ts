@@ -34,6 +34,24 @@ describe('locateIssues', () => {
     expect(locateIssues(json, [{ path: 'roles.critic.provider', message: 'x' }])[0].line).toBe(4);
   });
 
+  it("shows a syntax error at the line the api's message names, the line where the brace was opened (issue 22)", () => {
+    const text = ['project: demo', 'agents:', '  critic: { provider: p, model: m', 'test_command: pytest'].join('\n');
+    let issues: { path: string; message: string }[] = [];
+    try {
+      loadAnyProjectConfig(text, { env: {}, variables: 'refuse' });
+    } catch (e) {
+      issues = (e as ProjectConfigError).issues;
+    }
+    expect(locateIssues(text, issues)).toEqual([
+      {
+        path: '',
+        message: 'line 3, column 11: malformed YAML: this "{" is never closed: a "}" is missing before line 4, column 1',
+        line: 3,
+        lineText: '  critic: { provider: p, model: m',
+      },
+    ]);
+  });
+
   it('gives no line when the file does not parse', () => {
     expect(locateIssues('a: [1, 2', [{ path: 'a', message: 'x' }])[0]).toEqual({ path: 'a', message: 'x', line: null, lineText: null });
   });

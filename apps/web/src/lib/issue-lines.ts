@@ -18,7 +18,8 @@ const segmentsOf = (path: string): string[] => (path === '' ? [] : path.split('.
  * holds (a required field left out) points at the deepest part that exists: that is where to add it.
  * An unknown field is reported at the object holding it, naming the field (`unknown field(s) "budgte"`):
  * that field's own line is the one to show. The file may be YAML or JSON (JSON is YAML); if it does
- * not parse, every issue has line null.
+ * not parse, every issue has line null, but for the syntax error itself, whose message starts with
+ * the line and column it names (`line 10, column 12: malformed YAML: …`).
  */
 export function locateIssues(source: string, issues: readonly { path: string; message: string }[]): LocatedIssue[] {
   const counter = new LineCounter();
@@ -26,6 +27,12 @@ export function locateIssues(source: string, issues: readonly { path: string; me
   const lines = source.split(/\r?\n/);
   const usable = doc.errors.length === 0 ? doc.contents : null;
   return issues.map(({ path, message }) => {
+    // A syntax error (the api's `line L, column C: malformed YAML: …`) names its own line.
+    const syntax = /^line (\d+), column \d+: /.exec(message);
+    if (syntax) {
+      const line = Number(syntax[1]);
+      return { path, message, line, lineText: lines[line - 1]?.trimEnd() ?? null };
+    }
     const named = /unknown field\(s\) "([^"]+)"/.exec(message)?.[1];
     const segments = segmentsOf(path);
     const offset = usable ? (named ? exactOffsetOf(usable as Node, [...segments, named]) : null) ?? offsetOf(usable as Node, segments) : null;

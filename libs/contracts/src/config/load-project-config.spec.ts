@@ -194,18 +194,38 @@ describe('loadProjectConfig: files that are refused', () => {
     const issues = issuesOf('project: demo\nobjective: x\nproviders: {replay: [\n');
     expect(issues).toHaveLength(1);
     expect(issues[0].path).toBe('');
-    expect(issues[0].message).toMatch(/^malformed YAML at line \d+, column \d+/);
+    expect(issues[0].message).toBe('line 3, column 21: malformed YAML: this "[" is never closed: a "]" is missing before the end of the file');
+  });
+
+  it('points a brace left open on line 10 at line 10, saying the position once (issue 22)', () => {
+    const lines = [
+      'project: demo',
+      'objective: x',
+      'requirements:',
+      '  - r',
+      'providers:',
+      '  replay: { type: replay, cassette: /c.yaml }',
+      'agents:',
+      '  proposer: { provider: replay, model: m }',
+      '  critic: { provider: replay, model: m }',
+      '  reviser: { provider: replay, model: m',
+      'test_command: pytest',
+      '',
+    ];
+    expect(issuesOf(lines.join('\n'))).toEqual([
+      { path: '', message: 'line 10, column 12: malformed YAML: this "{" is never closed: a "}" is missing before line 11, column 1' },
+    ]);
   });
 
   it('gives the line of a bad indentation', () => {
     const issues = issuesOf('project: demo\nobjective: x\n  bad: indent\n');
-    expect(issues[0].message).toMatch(/malformed YAML at line [23]\b/);
+    expect(issues[0].message).toMatch(/^line [23], column \d+: malformed YAML: [^:]*$/);
   });
 
   it('hints at quoting when ${VAR} is unquoted inside a { } mapping, as the seed writes it', () => {
     const yaml = 'project: demo\nobjective: x\nagents:\n  critic: { provider: xai, model: ${XAI_MODEL} }\n';
     const issues = issuesOf(yaml, { XAI_MODEL: 'grok-4' });
-    expect(issues[0].message).toMatch(/^malformed YAML at line 4\b/);
+    expect(issues[0].message).toMatch(/^line 4, column \d+: malformed YAML: /);
     expect(issues[0].message).toContain('quote variables: "${VAR}"');
   });
 

@@ -1,4 +1,5 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { formatSyntaxError, yamlSyntaxErrorAt } from './syntax-error';
 import { z } from 'zod';
 import { BuildRole } from '../run/run-vocabulary';
 import { ProjectConfig } from './project-config.schema';
@@ -282,6 +283,20 @@ export function zodIssuesToConfigIssues(error: z.ZodError): ConfigIssue[] {
 }
 
 /**
+ * A project file's YAML syntax error as one line: `line L, column C: malformed YAML: <what>`, the
+ * position given once and where the fix goes (an unclosed brace: where it was opened).
+ */
+export function yamlSyntaxMessage(source: string, err: YAMLParseError): string {
+  const at = yamlSyntaxErrorAt(source, err);
+  // The seed writes `{ model: ${MODEL} }`; inside `{ }` YAML reads the braces as a mapping.
+  const lines = source.split('\n');
+  const hint = [lines[at.line - 1], lines[(err.linePos?.[0].line ?? at.line) - 1]].some((l) => /(^|[^"'])\$\{/.test(l ?? ''))
+    ? '; inside { } quote variables: "${VAR}"'
+    : '';
+  return formatSyntaxError({ ...at, message: `malformed YAML: ${at.message}${hint}` });
+}
+
+/**
  * Parses a project file (YAML/JSON text, or an already-parsed object), expands `${VAR}`,
  * validates, resolves paths and cross-checks names. Throws ProjectConfigError listing every
  * problem at once, so a user fixes the file in one pass.
@@ -292,11 +307,8 @@ export function loadProjectConfig(input: string | unknown, opts: LoadOptions): P
     try {
       raw = parseYaml(input);
     } catch (e) {
-      const pos = e instanceof YAMLParseError ? e.linePos?.[0] : undefined;
-      const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-      // The seed writes `{ model: ${MODEL} }`; inside `{ }` YAML reads the braces as a mapping.
-      const hint = pos && /(^|[^"'])\$\{/.test(input.split('\n')[pos.line - 1] ?? '') ? '; inside { } quote variables: "${VAR}"' : '';
-      throw new ProjectConfigError([{ path: '', message: `malformed YAML${where}: ${(e as Error).message.split('\n')[0]}${hint}` }]);
+      const message = e instanceof YAMLParseError ? yamlSyntaxMessage(input, e) : `malformed YAML: ${(e as Error).message.split('\n')[0]}`;
+      throw new ProjectConfigError([{ path: '', message }]);
     }
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
