@@ -102,6 +102,10 @@ describe('every reply matches the served OpenAPI document', () => {
     // Who a token is: the workbench shows act buttons to write tokens only.
     expect((await api<{ role: string }>('GET', '/v1/me', { token: 'read' })).body).toEqual({ name: 'reader', role: 'read' });
     expect((await api<{ role: string }>('GET', '/v1/me', { token: 'write' })).body).toEqual({ name: 'writer', role: 'write' });
+    // What New run and the run page read: the shipped examples, and each workflow's shape.
+    expect((await api<unknown[]>('GET', '/v1/examples', { token: 'read' })).body.length).toBeGreaterThan(0);
+    const workflows = await api<{ name: string }[]>('GET', '/v1/workflows', { token: 'read' });
+    expect(workflows.body.map((w) => w.name).sort()).toEqual(['build', 'panel']);
   });
 
   it('a build run: submitted, followed live, listed, read, reported, its calls filtered, its stream resumed', async () => {

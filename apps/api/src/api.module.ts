@@ -39,6 +39,7 @@ import { RunRecordsController } from './run-records.controller';
 import { RunRecordsService } from './run-records.service';
 import { RequestSpanInterceptor } from './request-span.interceptor';
 import { EXAMPLES, ExamplesController } from './examples.controller';
+import { WorkflowsController } from './workflows.controller';
 import { readExamples } from './examples-catalogue';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
@@ -80,7 +81,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, ExamplesController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },

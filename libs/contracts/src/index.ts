@@ -40,5 +40,6 @@ export * from './text/unstorable-text';
 export * from './workspace/workspace-op.schema';
 export * from './providers/provider-worker-record.schema';
 export * from './api/api-replies.schema';
+export * from './workflow/workflow-graph.schema';
 export * from './api/run-records.schema';
 export * from './api/providers-reply.schema';

@@ -1,4 +1,6 @@
-import { PanelStage, Stage, type RunStage, type RunStatus } from '@roundtable/contracts';
+import { PanelStage, Stage, type RunStage, type RunStatus, type WorkflowGraph } from '@roundtable/contracts';
+import { BUILD_GRAPH } from './build/build-graph';
+import { PANEL_GRAPH } from './panel/panel-graph';
 import { buildStateOf, toStoredBuildState } from './build/build-stored-state';
 import { decide } from './build/build.workflow';
 import { BUILD_RESUMABLE } from './build/resume';
@@ -18,6 +20,8 @@ export interface WorkflowModule {
   name: string;
   /** Every stage a run of it may stand in (a resume's `from` must be one). */
   stages: readonly RunStage[];
+  /** Its shape for the run page's stage graph: stages, gates, loops and their caps (GET /v1/workflows). */
+  graph: WorkflowGraph;
   /** The statuses its run may be resumed from: the api accepts a resume exactly there, and the clients offer one. */
   resumable: readonly RunStatus[];
   /** decide(state, event, ctx) → the step's result: the workflow's rules on the engine (src/engine/). */
@@ -33,6 +37,7 @@ export const WORKFLOWS = {
   build: {
     name: 'build',
     stages: Stage.options,
+    graph: BUILD_GRAPH,
     resumable: BUILD_RESUMABLE,
     decide,
     stateOf: buildStateOf,
@@ -42,6 +47,7 @@ export const WORKFLOWS = {
   panel: {
     name: 'panel',
     stages: PanelStage.options,
+    graph: PANEL_GRAPH,
     resumable: PANEL_RESUMABLE,
     decide: decidePanel,
     stateOf: panelStateOf,

@@ -37,6 +37,7 @@ describe('buildOpenApiDocument', () => {
       '/v1/runs/{id}/records',
       '/v1/runs/{id}/report',
       '/v1/runs/{id}/resume',
+      '/v1/workflows',
     ]);
   });
 

@@ -45,6 +45,7 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   AppealRequested: Replies.AppealRequested,
   RunEvent: RunEventFrame,
   ...RUN_EVENT_FRAMES,
+  WorkflowList: Replies.WorkflowList,
   ExampleProject: Replies.ExampleProject,
   ExampleList: Replies.ExampleList,
   Health: Replies.HealthReply,
@@ -202,6 +203,13 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
       },
       '/v1/me': {
         get: { summary: 'Who the presented token is: its name and role (read, write; open when the API has no tokens)', responses: { '200': json('The token', 'Me'), ...AUTH_ERRORS } },
+      },
+      '/v1/workflows': {
+        get: {
+          summary: 'The workflows this deployment runs: each one\'s stages and shape (stages, gates, loops and the caps that bound them)',
+          description: 'From the workflow registry: what the run page draws as its stage graph.',
+          responses: { '200': json('The workflows', 'WorkflowList'), ...AUTH_ERRORS },
+        },
       },
       '/v1/examples': {
         get: {
