@@ -40,6 +40,8 @@ import { RunRecordsService } from './run-records.service';
 import { RequestSpanInterceptor } from './request-span.interceptor';
 import { EXAMPLES, ExamplesController } from './examples.controller';
 import { WorkflowsController } from './workflows.controller';
+import { PlaygroundController } from './playground.controller';
+import { PlaygroundService } from './playground.service';
 import { readExamples } from './examples-catalogue';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
@@ -81,7 +83,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -106,6 +108,11 @@ export class ApiModule {
         {
           provide: RunControlService,
           useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p), policy),
+          inject: [DS, PRODUCER],
+        },
+        {
+          provide: PlaygroundService,
+          useFactory: (ds: DataSource, p: JobProducer) => new PlaygroundService(ds, new OutboxDispatcher(ds, p), policy),
           inject: [DS, PRODUCER],
         },
         {

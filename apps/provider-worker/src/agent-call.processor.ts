@@ -27,6 +27,7 @@ export function agentCallRoutes(provider: string, calls: AgentCallService, produ
       log.warn(`${p.callId}: rate limited by the provider, queue ${queueName} backs off ${result.rateLimitMs} ms`);
       await producer.queue(queueName).rateLimit(result.rateLimitMs);
     },
+    'playground.call': (p) => calls.playground(p.runId, p.playgroundId),
   });
 }
 

@@ -1,11 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
 import {
   AGENT_SCHEMAS,
-  agentJsonSchema,
-  type AgentSchemaName,
   type CallOutcome,
   formatZodIssues,
   isAgentSchemaName,
@@ -27,6 +23,8 @@ import { runAgentModeEngineer } from './agent-mode-engineer';
 import { DebateTurnPreview, type LiveEventSink } from './debate-turn-preview';
 import { failedTryReport, recordedError } from './retry-policy';
 import { storableJson, storableText } from './storable-text';
+import { asChecked, jsonSchemaOf } from './provider-request-parts';
+import { runPlaygroundCall } from './playground-call';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
 
@@ -80,17 +78,6 @@ function callOutcomeOf(o: Outcome, finishedAt: Date): CallOutcome {
 
 type AgentConfig = ProjectConfig['agents'][keyof ProjectConfig['agents']];
 
-/** A replay cassette is checked where it really is (symlinks resolved), as the adapter will open it. */
-function asChecked(cfg: ProviderConfig): ProviderConfig {
-  if (cfg.type !== 'replay') return cfg;
-  const abs = path.resolve(cfg.cassette);
-  try {
-    return { ...cfg, cassette: realpathSync(abs) };
-  } catch {
-    return { ...cfg, cassette: abs }; // missing: refused by the roots or, inside them, by the adapter
-  }
-}
-
 /** A call claimed for this delivery, with what calling it needs from its run. */
 interface ClaimedCall {
   call: AgentCallEntity;
@@ -105,18 +92,6 @@ interface ClaimedCall {
    * retried or interrupted try asks the question its chain asked, and gets the same reply.
    */
   ordinal: number;
-}
-
-/**
- * agentJsonSchema, converted once per schema (the zod → JSON Schema conversion cost about a
- * millisecond per call) and handed out as a fresh object each time, since an adapter may
- * adjust the one it gets.
- */
-const jsonSchemaText = new Map<AgentSchemaName, string>();
-function jsonSchemaOf(name: AgentSchemaName): Record<string, unknown> {
-  let text = jsonSchemaText.get(name);
-  if (text === undefined) jsonSchemaText.set(name, (text = JSON.stringify(agentJsonSchema(name))));
-  return JSON.parse(text) as Record<string, unknown>;
 }
 
 /** The adapters enforce `timeout_s` themselves; this only catches an adapter that never returns. */
@@ -210,6 +185,11 @@ export class AgentCallService {
     this.env = opts.env ?? process.env;
     this.policy = opts.policy ?? readOperatorPolicy().policy;
     this.cliUser = cliUserFor(this.policy, process.getuid?.() ?? 0);
+  }
+
+  /** A call tried again in the playground: its own row, outside the run (playground-call.ts). */
+  playground(runId: string, playgroundId: string): Promise<void> {
+    return runPlaygroundCall({ ds: this.ds, policy: this.policy, env: this.env, pricing: this.opts.pricing }, runId, playgroundId);
   }
 
   async execute(runId: string, callId: string): Promise<ExecuteResult> {

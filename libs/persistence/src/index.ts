@@ -9,6 +9,7 @@ export * from './entities/hypothesis.entity';
 export * from './entities/implementation.entity';
 export * from './entities/lesson.entity';
 export * from './entities/open-question.entity';
+export * from './entities/playground-call.entity';
 export * from './entities/outbox.entity';
 export * from './entities/project.entity';
 export * from './entities/proposal.entity';

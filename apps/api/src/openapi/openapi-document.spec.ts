@@ -29,6 +29,7 @@ describe('buildOpenApiDocument', () => {
       '/v1/runs/{id}/bundle',
       '/v1/runs/{id}/calls',
       '/v1/runs/{id}/calls/{callId}',
+      '/v1/runs/{id}/calls/{callId}/playground',
       '/v1/runs/{id}/cancel',
       '/v1/runs/{id}/diff',
       '/v1/runs/{id}/events',

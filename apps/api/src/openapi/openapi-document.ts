@@ -46,6 +46,8 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   RunEvent: RunEventFrame,
   ...RUN_EVENT_FRAMES,
   WorkflowList: Replies.WorkflowList,
+  PlaygroundCall: Replies.PlaygroundCall,
+  PlaygroundCallList: Replies.PlaygroundCallList,
   ExampleProject: Replies.ExampleProject,
   ExampleList: Replies.ExampleList,
   Health: Replies.HealthReply,
@@ -406,6 +408,35 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             { name: 'failed', in: 'query', schema: { type: 'string', enum: ['true', 'false'] } },
           ],
           responses: { '200': json('Calls', 'CallList'), '400': error('A query parameter is not valid.'), '404': error('No such run.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/calls/{callId}/playground': {
+        post: {
+          summary: 'Try the call again in the playground, with an edited prompt, model or provider',
+          description: `${writeNote} A call of its own (its own row), never part of the run: not its usage, budget, events or report. The provider must be one of the run's; the operator's policy caps how many a run may have (playground.max_calls_per_run; 0 turns it off).`,
+          parameters: [runId, { name: 'callId', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    messages: { type: 'array', items: { type: 'object', required: ['role', 'content'], properties: { role: { type: 'string', enum: ['system', 'user', 'assistant'] }, content: { type: 'string' } } } },
+                    provider: { type: 'string' },
+                    model: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+          responses: { '202': json('The playground call, queued', 'PlaygroundCall'), '400': error('The body is not valid (the field is named).'), '403': error('A read token, or the playground is off (playground_off).'), '404': error('No such run or call.'), '409': error('The run has had its playground calls (playground_cap).'), ...AUTH_ERRORS },
+        },
+        get: {
+          summary: "The call's playground tries, oldest first",
+          parameters: [runId, { name: 'callId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json('Playground calls', 'PlaygroundCallList'), '404': error('No such run or call.'), ...AUTH_ERRORS },
         },
       },
       '/v1/runs/{id}/calls/{callId}': {

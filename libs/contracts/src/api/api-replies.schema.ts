@@ -218,6 +218,31 @@ export const Me = z.object({
   role: z.enum(['read', 'write', 'approve', 'open']).describe('approve: may also approve or refuse at a gate; open: no API_TOKENS, every request may write and approve'),
 });
 
+/** A call tried again in the playground (issue 22): never part of the run's usage, events or report. */
+export const PlaygroundCall = z.object({
+  id: z.string(),
+  source_call_id: z.string(),
+  role: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  status: AgentCallStatus,
+  messages: z.array(z.object({ role: z.string(), content: z.string() })),
+  response_text: z.string().nullable(),
+  parsed: z.unknown().nullable(),
+  valid: z.boolean().nullable(),
+  error: z.string().nullable(),
+  error_code: z.string().nullable(),
+  input_tokens: z.number().nullable(),
+  output_tokens: z.number().nullable(),
+  cost_usd: z.number().nullable(),
+  latency_ms: z.number().nullable(),
+  requested_by: z.string(),
+  created_at: iso,
+  finished_at: iso.nullable(),
+});
+export const PlaygroundCallList = z.array(PlaygroundCall);
+export type PlaygroundCall = z.infer<typeof PlaygroundCall>;
+
 /** One shipped example project (GET /v1/examples), its text ready to post as it is (cassettes relative to the operator's roots). */
 export const ExampleProject = z.object({
   name: z.string().describe("the example's directory, e.g. dd-demo"),

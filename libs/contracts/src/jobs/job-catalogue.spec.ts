@@ -17,6 +17,7 @@ const minimal: { [N in JobName]: Record<string, unknown> } = {
   'run.answer': { runId: 'r1', questionId: 'Q1', answer: 'yes', answeredBy: 'alice' },
   'workspace.merge': { runId: 'r1', opId: 'o1' },
   'agent.call': { runId: 'r1', callId: 'c1' },
+  'playground.call': { runId: 'r1', playgroundId: 'p1' },
   'workspace.prepare': { runId: 'r1', opId: 'o1' },
   'workspace.apply': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
   'workspace.read': { runId: 'r1', opId: 'o1' },

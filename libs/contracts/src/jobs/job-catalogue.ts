@@ -72,6 +72,8 @@ export const JOBS = {
   },
   agent: {
     'agent.call': RunRef.extend({ callId: z.string().min(1), card: AgentCallCard.optional() }),
+    /** A call tried again in the playground (playground_calls row): asked and recorded outside the run. */
+    'playground.call': RunRef.extend({ playgroundId: z.string().min(1) }),
   },
   workspace: {
     'workspace.prepare': RunRef.extend({ opId: z.string().min(1) }),

@@ -12,6 +12,7 @@ const EXPECTED_DEFAULTS = {
   cli: { allowed: ['claude', 'codex', 'grok', 'gemini', 'agy'], binaries: {}, run_as: { uid: 65534, gid: 65534 }, allow_same_user: false },
   repos: { roots: [], merge_roots: [] },
   approvals: { four_eyes: false, autonomous_merge: false },
+  playground: { max_calls_per_run: 0, max_tokens_per_call: 4096 },
   cassettes: { roots: [] },
   sandbox: { allow_process: false, images: ['roundtable/sandbox:latest'], max_memory_mb: 4096, max_pids: 1024, max_cpus: 2, max_timeout_s: 1800 },
 };

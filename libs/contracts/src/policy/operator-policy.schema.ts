@@ -138,6 +138,18 @@ export const OperatorPolicy = z
       })
       .strict()
       .default({ four_eyes: false, autonomous_merge: false }),
+    /**
+     * The workbench's playground (issue 22): a run's call tried again with an edited prompt,
+     * model or provider, billed outside the run. The operator's budget for it, per run; 0: off.
+     */
+    playground: z
+      .object({
+        max_calls_per_run: z.number().int().min(0).default(0),
+        /** Output tokens a playground call may ask for at most (its max_tokens is capped to it). */
+        max_tokens_per_call: z.number().int().positive().default(4096),
+      })
+      .strict()
+      .default({ max_calls_per_run: 0, max_tokens_per_call: 4096 }),
     cassettes: z
       .object({
         /** Directories replay cassettes may be read from (real paths). Empty: no replay provider. */

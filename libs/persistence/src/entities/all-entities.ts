@@ -10,6 +10,7 @@ import { ImplementationEntity } from './implementation.entity';
 import { LessonEntity } from './lesson.entity';
 import { OpenQuestionEntity } from './open-question.entity';
 import { OutboxEntity } from './outbox.entity';
+import { PlaygroundCallEntity } from './playground-call.entity';
 import { ProjectEntity } from './project.entity';
 import { ProposalEntity } from './proposal.entity';
 import { RunEventEntity } from './run-event.entity';
@@ -38,6 +39,7 @@ export const ALL_ENTITIES = [
   LessonEntity,
   UsageByProviderEntity,
   RunEventEntity,
+  PlaygroundCallEntity,
   OutboxEntity,
   BudgetReservationEntity,
   AppliedEventEntity,
