@@ -1,4 +1,4 @@
-import type { CallView, RunView } from './run-view';
+import type { CallView, RunView, TestRunView } from './run-view';
 import { isEndedStatus } from './run-statuses';
 
 /** What the terminal's progress line and the run page's header both ask of a view. */
@@ -15,6 +15,16 @@ export function elapsedSeconds(view: RunView): number | null {
 
 /** The run has reached an end (it may still resume, or a panel take an appeal). */
 export const hasEnded = (view: RunView): boolean => isEndedStatus(view.status);
+
+/**
+ * Where a test run stands: finished (its tests_completed came), running, or unfinished: it started
+ * but the run ended first (cancelled, halted, failed mid-run), so no result will come and it must
+ * not show as running forever (the test-runner wrote no row; the report says none ran).
+ */
+export type TestRunState = 'finished' | 'running' | 'unfinished';
+
+export const testRunState = (view: RunView, test: TestRunView): TestRunState =>
+  test.result !== null ? 'finished' : hasEnded(view) ? 'unfinished' : 'running';
 
 /** The call's duration in ms: its own latency when the provider measured one, else queue to end. */
 export function callDurationMs(call: CallView): number | null {
