@@ -2,7 +2,7 @@ import { emptyRunView } from './empty-run-view';
 import { envelope } from './event-samples.fixture';
 import { foldRunEvents } from './fold-run-event';
 import type { CallView, RunView } from './run-view';
-import { callDurationMs, elapsedSeconds, hasEnded, pendingCalls, testRunState } from './run-view-queries';
+import { callDurationMs, callsPastCapNote, elapsedSeconds, hasEnded, pendingCalls, testRunState } from './run-view-queries';
 
 const facts = (callId: string) => ({ call_id: callId, stage: 'CRITIQUE', role: 'critic', provider: 'openai', model: 'gpt', attempt: 1 });
 const at = (seconds: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, seconds)).toISOString();
@@ -72,5 +72,14 @@ describe('testRunState (issue 22: a test run cancelled mid-run showed running…
     expect(testRunState(running, running.build!.tests[0])).toBe('running');
     const done = foldRunEvents([...started, envelope('tests_completed', 4), envelope('run_cancelled', 5)]);
     expect(testRunState(done, done.build!.tests[0])).toBe('finished');
+  });
+});
+
+describe('callsPastCapNote (issue 22: "4 of 3" with no word on why)', () => {
+  it('says the closing call is allowed past the cap only when the count is above it', () => {
+    expect(callsPastCapNote(4, 3)).toBe('the closing call, allowed past the cap');
+    expect(callsPastCapNote(3, 3)).toBeNull();
+    expect(callsPastCapNote(4, null)).toBeNull();
+    expect(callsPastCapNote(undefined, 3)).toBeNull();
   });
 });

@@ -34,3 +34,10 @@ export function callDurationMs(call: CallView): number | null {
   const span = Date.parse(call.finishedAt) - Date.parse(call.queuedAt);
   return Number.isNaN(span) ? null : span;
 }
+
+/** What a count past its cap says: after a halt the closing role's one call is exempt from the budget. */
+export const CLOSING_CALL_PAST_CAP = 'the closing call, allowed past the cap';
+
+/** The note for a calls count above its cap ("4 of 3"), or null when within it or uncapped. */
+export const callsPastCapNote = (calls: number | null | undefined, cap: number | null | undefined): string | null =>
+  typeof calls === 'number' && typeof cap === 'number' && calls > cap ? CLOSING_CALL_PAST_CAP : null;
