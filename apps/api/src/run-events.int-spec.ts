@@ -356,6 +356,32 @@ describe('GET /v1/runs/:id/events?through=end', () => {
     expect(ids(await readToEnd(conn))).toEqual([1, 2, 3, 4]);
   });
 
+  describe("a refused appeal's trailing warnings (issue 22)", () => {
+    const refused: NewRunEvent = { type: 'panel_warning', payload: { kind: 'appeal_refused', detail: 'the appeal does not fit the budget', judges: ['vc'] } };
+    const warned: NewRunEvent = { type: 'budget_warning', payload: { cap: 'max_calls', used: 9, limit: 10 } };
+    /** A done run whose log ends with run_completed and then the given warnings. */
+    async function refusedRun(tail: NewRunEvent[]): Promise<string> {
+      const runId = await newRun();
+      await api.h.ds.query(`UPDATE runs SET status = 'done' WHERE id = $1`, [runId]);
+      await append(runId, [completed, ...tail]);
+      return runId;
+    }
+
+    it('closes ?through=end, a plain stream after run_completed, and answers 204 at the end: panel_warning then budget_warning', async () => {
+      const runId = await refusedRun([refused, warned]);
+      expect(ids(await readToEnd(await openSse(url(runId, '?through=end'))))).toEqual([1, 2, 3, 4]);
+      expect(ids(await readToEnd(await openSse(url(runId, '?after=2'))))).toEqual([3, 4]);
+      expect((await fetch(url(runId, '?after=4&through=end'))).status).toBe(204);
+      expect((await fetch(url(runId, '?after=4'))).status).toBe(204);
+    });
+
+    it('closes whatever order the warnings come in (budget_warning, then panel_warning)', async () => {
+      const runId = await refusedRun([warned, refused]);
+      expect(ids(await readToEnd(await openSse(url(runId, '?through=end'))))).toEqual([1, 2, 3, 4]);
+      expect((await fetch(url(runId, '?after=4'))).status).toBe(204);
+    });
+  });
+
   it('refuses any other value of through, naming the field', async () => {
     const runId = await newRun();
     const res = await fetch(url(runId, '?through=forever'));

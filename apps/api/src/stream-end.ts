@@ -1,4 +1,5 @@
 import { TERMINAL_EVENT_TYPES, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+import { mayTrailStreamEnd } from '@roundtable/run-view';
 import { requestPendingSql } from './run-requests';
 
 /**
@@ -10,11 +11,13 @@ const STREAM_END_TYPES: readonly string[] = [...TERMINAL_EVENT_TYPES, 'appeal_co
 export const endsStream = (type: string): boolean => STREAM_END_TYPES.includes(type);
 
 /**
- * An event that ends the stream only when the log says so: a panel_warning is how a refused
- * appeal ends (the budget would not fit it), and is then the last event of an ended run with no
- * appeal pending. Any other panel_warning comes before run_completed, so the check answers no.
+ * An event that ends the stream only when the log says so: a refused appeal ends with a
+ * panel_warning and may add a budget_warning (its raised caps), in either order, and either is
+ * then the last event of an ended run with no appeal pending. Mid-run they end nothing, so the
+ * check also asks that the run has ended. The rule is libs/run-view's, which the CLI and the
+ * workbench follow too.
  */
-export const mayEndStream = (type: string): boolean => type === 'panel_warning';
+export const mayEndStream = (type: string): boolean => mayTrailStreamEnd(type);
 
 /** SQL (a boolean over `runs r`): the run has ended (what follows, if anything, is a resume or an appeal). */
 export const RUN_ENDED_SQL = `(r.status IN (${TERMINAL_RUN_STATUSES.map((s) => `'${s}'`).join(', ')}))`;

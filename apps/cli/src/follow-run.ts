@@ -1,5 +1,5 @@
 import type { RunEventEnvelope, RunEventType } from '@roundtable/contracts';
-import { isLiveOnly, STREAM_END_TYPES } from '@roundtable/run-view';
+import { isLiveOnly, mayTrailStreamEnd, STREAM_END_TYPES } from '@roundtable/run-view';
 import { ApiClient, ApiHttpError, ApiUnreachableError, issuesOf, seg } from './api-client';
 import { formatEventLine } from './event-line';
 import { LiveOutput } from './live-output';
@@ -43,6 +43,9 @@ export const TERMINAL_EVENTS: ReadonlySet<string> = new Set<RunEventType>(['run_
 /** Where the API ends a stream: libs/run-view's list, which the web workbench follows too. */
 const STREAM_END: ReadonlySet<string> = new Set(STREAM_END_TYPES);
 const TERMINAL = TERMINAL_EVENTS;
+
+/** A refused appeal's trailing warnings: the API closes after them when they end the log (run-view's rule). */
+const mayEndAtClose = (m: { event: string; data: string }): boolean => mayTrailStreamEnd(m.event) || mayTrailStreamEnd(typeOfData(m.data));
 
 let activeFollows = 0;
 /** Whether a follow is running: Ctrl-C then stops following instead of killing the process mid-line. */
@@ -147,6 +150,7 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
       retryMs: opts.retryMs,
       idleTimeoutMs: opts.idleTimeoutMs,
       isTerminal: (m) => STREAM_END.has(m.event) || STREAM_END.has(typeOfData(m.data) ?? ''),
+      mayEndAtClose,
       // A debate turn's tokens go out under the id of the stored event they follow (never stored themselves).
       followsLastId: (m) => isLiveOnly(m.event),
       onReconnect: ({ attempt, reason }) => {
@@ -193,6 +197,7 @@ export async function logEndOf(client: ApiClient, runId: string, signal?: AbortS
       lastEventId: after ? String(after) : null,
       signal,
       isTerminal: (m) => STREAM_END.has(m.event) || STREAM_END.has(typeOfData(m.data) ?? ''),
+      mayEndAtClose,
       onMessage: (m) => {
         if (m.id !== null && /^\d+$/.test(m.id)) last = Math.max(last, Number(m.id));
       },

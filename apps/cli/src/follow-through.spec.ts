@@ -70,4 +70,44 @@ describe('following through a log with more than one stream end', () => {
     const resumes = api.requests.filter((r) => r.url.endsWith('/events')).map((r) => r.headers['last-event-id'] ?? '0');
     expect(resumes).toEqual(['0', String(events.length - 4), String(events.length - 2), String(events.length)]);
   });
+
+  describe('a refused appeal: run_completed, then panel_warning, then budget_warning (issue 22)', () => {
+    /** The demo run done, then an appeal the budget refused: its panel_warning and the budget_warning its raised caps brought. */
+    function refusedLog(): RunEventEnvelope[] {
+      const demo = demoEvents();
+      const at = (i: number) => ({ run_id: DEMO_RUN, sequence: i, at: '2026-01-01T10:01:00.000Z' });
+      return [
+        ...demo,
+        { ...at(demo.length + 1), type: 'panel_warning', payload: { kind: 'appeal_refused', detail: 'the appeal does not fit the budget', judges: ['vc'] } },
+        { ...at(demo.length + 2), type: 'budget_warning', payload: { cap: 'max_calls', used: 9, limit: 10 } },
+      ] as RunEventEnvelope[];
+    }
+
+    it('events --after the run_completed prints both warnings and ends without reporting a dropped stream', async () => {
+      const events = refusedLog();
+      api = await startFakeApi(apiOf(events));
+      const out = captureIo();
+      const after = events.length - 2;
+      expect(await runCli(['events', DEMO_RUN, '--after', String(after), '--api', api.url], out.io)).toBe(0);
+      expect(out.stdout().trimEnd().split('\n').map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([`${after + 1} panel_warning`, `${after + 2} budget_warning`]);
+      expect(out.stderr()).toBe('');
+    });
+
+    it('a retried appeal --follow finds the log end and posts', async () => {
+      const events = refusedLog();
+      let posted = false;
+      const inner = apiOf(events);
+      api = await startFakeApi((req, res) => {
+        if (req.method === 'POST' && req.url === `/v1/runs/${DEMO_RUN}/appeal`) {
+          posted = true;
+          return sendJson(res, 202, { run_id: DEMO_RUN, status: 'done' });
+        }
+        return inner(req, res);
+      });
+      const out = captureIo();
+      expect(await runCli(['appeal', DEMO_RUN, '--evidence', 'new data', '--judge', 'vc', '--follow', '--api', api.url], out.io)).toBe(0);
+      expect(posted).toBe(true);
+      expect(out.stderr()).toBe('');
+    });
+  });
 });

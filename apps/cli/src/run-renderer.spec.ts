@@ -103,6 +103,26 @@ describe('RunRenderer', () => {
     expect(renderer.status).toBe('halted');
   });
 
+  it('after an over-budget halt a calls count past its cap says why: the closing call, allowed past the cap (issue 22)', () => {
+    const renderer = new RunRenderer(plain, { caps: { ...DEMO_CAPS, max_calls: 1 } });
+    const lines = renderAll(
+      renderer,
+      demoEventsEndingWith([
+        ['stage_changed', { from: 'CRITIQUE', to: 'HALTED', reason: 'budget: max_calls reached (1 of 1)' }],
+        ['run_halted', { reason: 'budget: max_calls reached (1 of 1)' }],
+        ['run_completed', { status: 'halted', verdict: null, confidence: null }],
+      ]),
+    );
+    expect(lines[lines.length - 1]).toMatch(/^\[HALTED\] 2 calls \(the closing call, allowed past the cap\), /);
+    expect(renderer.progress()).toContain('calls 2/1 (the closing call, allowed past the cap)');
+  });
+
+  it('a calls count within its cap has no note', () => {
+    const renderer = new RunRenderer(plain, { caps: DEMO_CAPS });
+    renderAll(renderer);
+    expect(renderer.progress()).not.toContain('past the cap');
+  });
+
   it('failed and invalid calls, rejected files, open questions, cancel and failure each get a line', () => {
     const renderer = new RunRenderer(plain);
     const lines = renderAll(

@@ -1,5 +1,5 @@
 import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
-import { type DebateTurn, elapsedSeconds, emptyRunView, foldRunEvent, hasEnded, pendingCalls, type RunView } from '@roundtable/run-view';
+import { callsPastCapNote, type DebateTurn, elapsedSeconds, emptyRunView, foldRunEvent, hasEnded, pendingCalls, type RunView } from '@roundtable/run-view';
 import { fmtConfidence, fmtInt, fmtSeconds, fmtShort, fmtUsd, fmtWholeSeconds } from './format';
 import { paintVerdict, Style } from './terminal';
 import { findCliWorkflow, workflowLines } from './workflows';
@@ -40,6 +40,12 @@ export function formatFailedCallLine(p: Payload<'agent_call_failed'>, style: Sty
   if (p.attempt > 1) parts.push(`attempt=${p.attempt}`);
   return parts.join(' ');
 }
+
+/** ` (the closing call, allowed past the cap)` after a calls count above its cap, else nothing. */
+const pastCap = (calls: number, cap: number | null | undefined): string => {
+  const note = callsPastCapNote(calls, cap);
+  return note ? ` (${note})` : '';
+};
 
 /** One line of text, never a paragraph: gists and reasons may carry newlines. */
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
@@ -203,7 +209,7 @@ export class RunRenderer {
     const of = (used: string, cap: string | null) => (cap === null ? used : `${used}/${cap}`);
     const { usage } = this.view;
     const parts = [
-      `calls ${of(String(usage.calls), c.max_calls != null ? String(c.max_calls) : null)}`,
+      `calls ${of(String(usage.calls), c.max_calls != null ? String(c.max_calls) : null)}${pastCap(usage.calls, c.max_calls)}`,
       `tokens ${of(fmtInt(usage.tokens), c.max_tokens != null ? fmtInt(c.max_tokens) : null)}`,
       // Unpriced calls (replay, local models) have no cost to put over the cap.
       usage.costUsd === null
@@ -232,7 +238,7 @@ export class RunRenderer {
   private usageSummary(): string {
     const { usage } = this.view;
     const u = this.finalUsage ?? { calls: usage.calls, tokens: usage.tokens, cost_usd: usage.costUsd, seconds: elapsedSeconds(this.view) };
-    const parts = [`${u.calls} call${u.calls === 1 ? '' : 's'}`, `${fmtInt(u.tokens)} tokens`, u.cost_usd === null ? 'cost n/a' : fmtUsd(u.cost_usd)];
+    const parts = [`${u.calls} call${u.calls === 1 ? '' : 's'}${pastCap(u.calls, this.caps?.max_calls)}`, `${fmtInt(u.tokens)} tokens`, u.cost_usd === null ? 'cost n/a' : fmtUsd(u.cost_usd)];
     if (u.seconds !== null) parts.push(fmtWholeSeconds(u.seconds));
     return parts.join(', ');
   }

@@ -142,6 +142,11 @@ export interface EventStreamOptions {
   /** The frame after which the stream is complete; no reconnect follows it. */
   isTerminal?(message: SseMessage): boolean;
   /**
+   * A frame after which a clean close may be the end (a refused appeal's trailing warnings): the
+   * stream is asked again at once and without a reconnect note, and its 204 says whether it was.
+   */
+  mayEndAtClose?(message: SseMessage): boolean;
+  /**
    * Frames that carry the id of the frame they follow instead of one of their own (the api's
    * live-only events: a debate turn's tokens), delivered although that id was delivered already.
    */
@@ -233,6 +238,7 @@ export async function readEventStream(opts: EventStreamOptions): Promise<EventSt
       }
       const reader = res.body.getReader();
       const decoder = new TextDecoder('utf-8');
+      let lastHere: SseMessage | null = null;
       try {
         for (;;) {
           const { done, value } = await reader.read();
@@ -244,6 +250,7 @@ export async function readEventStream(opts: EventStreamOptions): Promise<EventSt
             if (n !== null) delivered = n;
             failures = 0;
             await opts.onMessage(message);
+            lastHere = message;
             if (opts.isTerminal?.(message)) {
               await reader.cancel().catch(() => undefined);
               return { end: 'terminal', lastEventId: parser.lastEventId, reconnects };
@@ -252,6 +259,10 @@ export async function readEventStream(opts: EventStreamOptions): Promise<EventSt
         }
       } finally {
         reader.releaseLock();
+      }
+      if (lastHere && opts.mayEndAtClose?.(lastHere)) {
+        parser.resetFrame();
+        continue;
       }
       dropReason = 'the server closed the stream before the run ended';
     } catch (err) {

@@ -4,7 +4,7 @@ export { foldRunEvent, foldRunEvents } from './fold-run-event';
 export { PANEL_EVENT_TYPES } from './fold-panel-event';
 export { JUDGE_ORDER } from './judge-order';
 export * from './run-view-queries';
-export { endsStream, STREAM_END_TYPES } from './stream-end';
+export { endsStream, logEndsWith, mayTrailStreamEnd, STREAM_END_TYPES, streamEndedAfter, TRAILING_EVENT_TYPES } from './stream-end';
 export { ENDED_RUN_STATUSES, isEndedStatus, RUN_STATUSES } from './run-statuses';
 export { hasPanelView, workflowOfView } from './workflow-views';
 export { isLiveOnly, LIVE_ONLY_TYPES } from './live-only-events';

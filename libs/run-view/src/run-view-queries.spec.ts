@@ -2,7 +2,7 @@ import { emptyRunView } from './empty-run-view';
 import { envelope } from './event-samples.fixture';
 import { foldRunEvents } from './fold-run-event';
 import type { CallView, RunView } from './run-view';
-import { callDurationMs, elapsedSeconds, hasEnded, pendingCalls } from './run-view-queries';
+import { callDurationMs, callsPastCapNote, elapsedSeconds, hasEnded, pendingCalls, testRunState } from './run-view-queries';
 
 const facts = (callId: string) => ({ call_id: callId, stage: 'CRITIQUE', role: 'critic', provider: 'openai', model: 'gpt', attempt: 1 });
 const at = (seconds: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, seconds)).toISOString();
@@ -55,5 +55,31 @@ describe('what the progress line and the run header ask of a view', () => {
     expect(callDurationMs(call({ queuedAt: 'never', finishedAt: at(4) }))).toBeNull();
     const folded = foldRunEvents([envelope('agent_call_queued', 1, undefined, 2), envelope('agent_call_failed', 2, { ...facts('c1'), error: 'x' }, 9)]);
     expect(callDurationMs(folded.calls[0])).toBe(7000);
+  });
+});
+
+describe('testRunState (issue 22: a test run cancelled mid-run showed running… forever)', () => {
+  const started = [envelope('run_created', 1), envelope('run_started', 2), envelope('tests_started', 3)];
+
+  it('is unfinished, not running, once the run ended before the test run completed', () => {
+    const v = foldRunEvents([...started, envelope('run_cancelled', 4)]);
+    expect(v.build?.tests).toHaveLength(1);
+    expect(testRunState(v, v.build!.tests[0])).toBe('unfinished');
+  });
+
+  it('is running while the run runs, and finished once tests_completed came', () => {
+    const running = foldRunEvents(started);
+    expect(testRunState(running, running.build!.tests[0])).toBe('running');
+    const done = foldRunEvents([...started, envelope('tests_completed', 4), envelope('run_cancelled', 5)]);
+    expect(testRunState(done, done.build!.tests[0])).toBe('finished');
+  });
+});
+
+describe('callsPastCapNote (issue 22: "4 of 3" with no word on why)', () => {
+  it('says the closing call is allowed past the cap only when the count is above it', () => {
+    expect(callsPastCapNote(4, 3)).toBe('the closing call, allowed past the cap');
+    expect(callsPastCapNote(3, 3)).toBeNull();
+    expect(callsPastCapNote(4, null)).toBeNull();
+    expect(callsPastCapNote(undefined, 3)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { JudgeRole } from '@roundtable/contracts';
 import { JUDGE_ORDER, type RunView } from '@roundtable/run-view';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { actStatusOf, offersAppeal, offersCancel, offersResume } from '../lib/act-offers';
 import { appealBody, CAP_FIELDS, resumeBody, type CapName, type FormIssues } from '../lib/act-requests';
 import type { RunCaps, RunDetail } from '../lib/api-types';
 import { actError, Outcome } from './act-outcome';
@@ -184,11 +185,10 @@ interface Act {
   title: string;
   /** Takes the panel's whole width (a form with several parts). */
   wide?: boolean;
-  when: (view: RunView) => boolean;
+  /** Given the run's status (the stream's, else the detail's: lib/act-offers.ts). */
+  when: (status: string) => boolean;
   render: () => ReactNode;
 }
-
-const RUNNING = new Set(['unknown', 'queued', 'running']);
 
 /**
  * The acts on a run (write tokens and an open api only; the page leaves this out otherwise). Each
@@ -203,23 +203,25 @@ export function ActPanel({ runId, view, detail, onActed }: { runId: string; view
   // The gate as the stream says it (at once), else as the detail says it (a page opened at the gate).
   const gate = view.people.gate ?? detail?.gate ?? null;
   const openQuestions = (detail?.open_questions ?? []).filter((q) => q.status === 'open');
+  const status = actStatusOf(view.status, detail?.status);
+  const appealUsed = { appealsStarted: view.panel?.appeals.length ?? 0, detailAppeal: detail?.panel?.appeal };
   const acts: Act[] = [
     ...(gate
-      ? [{ key: `approve-${gate.name}`, title: `Approve or reject: ${gate.name} gate`, wide: true, when: (v: RunView) => v.status === 'awaiting_approval', render: () => <ApprovalForm key={gate.name} runId={runId} gate={gate} detail={detail} onActed={onActed} /> }]
+      ? [{ key: `approve-${gate.name}`, title: `Approve or reject: ${gate.name} gate`, wide: true, when: (st: string) => st === 'awaiting_approval', render: () => <ApprovalForm key={gate.name} runId={runId} gate={gate} detail={detail} onActed={onActed} /> }]
       : []),
     ...openQuestions.map((q) => ({ key: `answer-${q.id}`, title: `Answer ${q.id}`, when: () => canAct(me), render: () => <AnswerForm runId={runId} question={q} onActed={onActed} /> })),
-    { key: 'cancel', title: 'Cancel', when: (v) => RUNNING.has(v.status), render: () => <CancelButton runId={runId} onActed={onActed} /> },
+    { key: 'cancel', title: 'Cancel', when: offersCancel, render: () => <CancelButton runId={runId} onActed={onActed} /> },
     ...(workflow?.resume
-      ? [{ key: 'resume', title: 'Resume', when: (v: RunView) => workflow.resume!.statuses.has(v.status), render: () => <ResumeForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
+      ? [{ key: 'resume', title: 'Resume', when: (st: string) => offersResume(workflow.resume?.statuses, st), render: () => <ResumeForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
       : []),
     ...(workflow?.appeal
-      ? [{ key: 'appeal', title: 'Appeal the panel', wide: true, when: (v: RunView) => v.status === 'done', render: () => <AppealForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
+      ? [{ key: 'appeal', title: 'Appeal the panel', wide: true, when: (st: string) => offersAppeal(st, appealUsed), render: () => <AppealForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
       : []),
   ];
-  const shown = acts.filter((a) => a.when(view));
+  const shown = acts.filter((a) => a.when(status));
   return (
     <Section title="Act" className="act">
-      {shown.length === 0 && <p className="muted">Nothing to do on a run that is {view.status}.</p>}
+      {shown.length === 0 && <p className="muted">Nothing to do on a run that is {status}.</p>}
       <div className="acts" data-slot="acts">
         {shown.map((a) => (
           <div key={a.key} className={a.wide ? 'act-item wide' : 'act-item'} data-act={a.key}>

@@ -1,4 +1,4 @@
-import type { RunView } from '@roundtable/run-view';
+import { callsPastCapNote, type RunView } from '@roundtable/run-view';
 import type { CapName } from '../lib/act-requests';
 import type { RunDetail } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
@@ -10,6 +10,8 @@ interface Line {
   used: number | null;
   cap: number | null;
   show: (n: number | null) => string;
+  /** Why the count is past its cap, when it is (the closing call after a halt). */
+  note?: string | null;
 }
 
 function BudgetLine({ l }: { l: Line }) {
@@ -20,6 +22,7 @@ function BudgetLine({ l }: { l: Line }) {
       <span className="budget-name">{l.name}</span>
       <span className="budget-figures">
         {l.show(l.used)} <span className="muted">of {l.cap === null ? 'no cap' : l.show(l.cap)}</span>
+        {l.note && <span className="muted small"> ({l.note})</span>}
       </span>
       {share !== null && (
         <meter min={0} max={1} low={0.8} high={0.99} optimum={0} value={share} aria-label={`${l.name}: ${Math.round(share * 100)} % of the cap`}>
@@ -38,7 +41,7 @@ export function Budget({ view, detail }: { view: RunView; detail: RunDetail | nu
   const u = detail?.usage;
   const c = detail?.caps;
   const lines: Line[] = [
-    { name: 'Calls', used: u?.calls ?? view.usage.calls, cap: c?.max_calls ?? null, show: fmtInt },
+    { name: 'Calls', used: u?.calls ?? view.usage.calls, cap: c?.max_calls ?? null, show: fmtInt, note: callsPastCapNote(u?.calls ?? view.usage.calls, c?.max_calls) },
     { name: 'Tokens', used: u?.tokens ?? view.usage.tokens, cap: c?.max_tokens ?? null, show: fmtInt },
     { name: 'Cost', used: u ? u.cost_usd : view.usage.costUsd, cap: c?.max_cost_usd ?? null, show: fmtCost },
     { name: 'Seconds', used: u?.seconds !== undefined && u?.seconds !== null ? Math.round(u.seconds) : null, cap: c?.max_seconds ?? null, show: fmtInt },

@@ -1,4 +1,4 @@
-import type { RunView } from '@roundtable/run-view';
+import { testRunState, type RunView } from '@roundtable/run-view';
 import { useState } from 'react';
 import { ApiHttpError } from '../lib/api-client';
 import type { BuildRecords, ImplementationItem, Problem } from '../lib/api-types';
@@ -257,8 +257,14 @@ export function BuildSections({ view, records, runId, diff }: { view: RunView; r
           return (
             <article key={`${t.implementation}-${i}`} className="record">
               <h3>
-                {t.result?.label ?? 'running'} <span className="muted">on {t.implementation}</span>{' '}
-                {t.result ? <span className={`badge ${passed ? 'good' : 'bad'}`}>{t.result.timed_out ? 'timed out' : passed ? 'passed' : `exit ${t.result.exit_code}`}</span> : <span className="badge pending">running…</span>}
+                {t.result?.label ?? (testRunState(view, t) === 'unfinished' ? 'not finished' : 'running')} <span className="muted">on {t.implementation}</span>{' '}
+                {t.result ? (
+                  <span className={`badge ${passed ? 'good' : 'bad'}`}>{t.result.timed_out ? 'timed out' : passed ? 'passed' : `exit ${t.result.exit_code}`}</span>
+                ) : testRunState(view, t) === 'unfinished' ? (
+                  <span className="badge bad">not finished (the run ended)</span>
+                ) : (
+                  <span className="badge pending">running…</span>
+                )}
               </h3>
               <p className="mono small">{t.command}</p>
               {t.result && (

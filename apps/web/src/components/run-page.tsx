@@ -1,5 +1,6 @@
 import { hasEnded, type RunView } from '@roundtable/run-view';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { runNotFound } from '../lib/act-offers';
 import type { RunRecords } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
 import { detailKey, endKey, recordsKey } from '../lib/refetch-keys';
@@ -105,6 +106,25 @@ export function RunPage({ runId }: { runId: string }) {
 
   const rec = records.state === 'ok' ? records.value : null;
   const project = view.project ?? detailValue?.project ?? null;
+
+  // An id the api does not know: its 404 says so, and there is no run to draw or act on.
+  const notFound = runNotFound(detail.state === 'error' ? detail.error : null, null);
+  if (notFound) {
+    return (
+      <div className="run-page not-found">
+        <p className="crumbs">
+          <Link to="/runs">Runs</Link> / <span className="mono">{runId}</span>
+        </p>
+        <h1>Run not found</h1>
+        <p className="error" role="alert">
+          {notFound}
+        </p>
+        <p>
+          <Link to="/runs">Back to the runs</Link>
+        </p>
+      </div>
+    );
+  }
 
   return (
     <div className="run-page">

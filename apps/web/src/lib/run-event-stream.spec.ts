@@ -82,6 +82,18 @@ describe('followRunEvents', () => {
     expect(r.requests[1]['Last-Event-ID']).toBe('1');
   });
 
+  it('ends without reconnecting when a refused appeal\'s panel_warning and then a budget_warning trail the run\'s end (issue 22)', async () => {
+    const r = await follow([() => streamed([frame(env(1, 'run_completed')), frame(env(2, 'panel_warning')), frame(env(3, 'budget_warning'))])]);
+    expect(r.outcome).toEqual({ kind: 'ended' });
+    expect(r.states).toEqual(['connecting', 'live', 'ended']);
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('still reconnects when a budget_warning mid-run is the last event before a clean close', async () => {
+    const r = await follow([() => streamed([frame(env(1, 'run_started')), frame(env(2, 'budget_warning'))]), () => new Response(null, { status: 204 })]);
+    expect(r.states).toEqual(['connecting', 'live', 'reconnecting', 'ended']);
+  });
+
   it('backs off exponentially up to the cap while the api is down, and resets once events flow', async () => {
     const down = () => Promise.reject(new TypeError('Failed to fetch'));
     const r = await follow([down, () => new Response('{}', { status: 503 }), down, down, down, () => streamed([frame(env(1, 'x'))], true), down, () => new Response(null, { status: 204 })]);

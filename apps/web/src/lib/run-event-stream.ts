@@ -1,5 +1,5 @@
 import type { RunEventEnvelope } from '@roundtable/contracts';
-import { endsStream } from '@roundtable/run-view';
+import { streamEndedAfter } from '@roundtable/run-view';
 import { SseParser } from './sse-parser';
 
 /** What the run page's `Stream` status says. */
@@ -64,7 +64,8 @@ export async function followRunEvents(o: FollowOptions): Promise<FollowOutcome> 
   let baseDelay = o.initialDelayMs ?? 1000;
   const maxDelay = o.maxDelayMs ?? 15000;
   let failures = 0;
-  let lastType: string | null = null;
+  // Whether the envelopes folded so far end at a stream end (trailing warnings included): run-view's rule.
+  let atEnd = false;
 
   const backoff = async () => {
     o.onState('reconnecting');
@@ -116,7 +117,7 @@ export async function followRunEvents(o: FollowOptions): Promise<FollowOutcome> 
             continue; // a frame that is not an envelope is not ours to fold
           }
           failures = 0;
-          lastType = envelope.type;
+          atEnd = streamEndedAfter(atEnd, envelope.type);
           o.onEnvelope(envelope);
         }
       }
@@ -124,7 +125,7 @@ export async function followRunEvents(o: FollowOptions): Promise<FollowOutcome> 
       if (o.signal.aborted) break;
     }
     if (o.signal.aborted) break;
-    if (endsStream(lastType)) {
+    if (atEnd) {
       o.onState('ended');
       return { kind: 'ended' };
     }
