@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 
@@ -27,7 +27,10 @@ export interface AxeViolation {
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   const present = await page.evaluate('typeof window.axe === "object"');
-  if (!present) await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  // The workbench's CSP (default-src 'self') refuses page.addScriptTag's inline <script>; the
+  // same file evaluated through the devtools protocol is not the page's script, so the page
+  // keeps its real CSP while axe looks at it.
+  if (!present) await page.evaluate(axeSource());
   // A string: it runs in the page, where `axe` and `document` are; this file is typed for node.
   return (await page.evaluate(`(async () => {
     const result = await window.axe.run(document, {
@@ -43,6 +46,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       summary: (v.nodes[0] && v.nodes[0].failureSummary || '').replace(/\\s+/g, ' ').trim(),
     }));
   })()`)) as AxeViolation[];
+}
+
+let axeCode: string | undefined;
+function axeSource(): string {
+  axeCode ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  return axeCode;
 }
 
 /** The violations of impact serious or critical, one readable line each (rule, impact, help, where). */
