@@ -28,7 +28,10 @@ const RUN_ENDS_MS = 180_000;
  * person would do it: submit the build demo from the New run page and follow it live to ACCEPT,
  * reload mid-run and a second tab, a call's messages, the diff of dd.py; the panel demo's five
  * judges, fifteen debate turns and re-vote deltas; a bad project's error at its field; a read
- * token sees no act buttons. Screenshots of each page go to test-results/workbench/.
+ * token sees no act buttons. Screenshots of each page go to test-results/workbench/; then every
+ * page (token screen, runs, New run, both run pages, a call) is run through axe-core's WCAG 2.x
+ * A/AA rules at 1280 and 390 px (no serious or critical violation) and photographed to
+ * test-results/screenshots/<page>-<width>.png.
  *
  * "Mid-run" is made, not raced: the replay provider's queue is paused (ProviderGate) once the
  * run has completed two calls, and the page is reloaded only once the run stands at the gate
