@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type Pipeline, saveScreenshot, startPipeline, startTcpProxy } from '@roundtable/testing';
+import { expectNoSeriousA11yViolations, PAGE_SHOT_DIR, pageShots, savePageShot } from './support/workbench-a11y';
 import { eventually, expectCount, expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
-import { callLinks, lineOf, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
+import { callLinks, enterToken, lineOf, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
 import { panelDemoDebate, panelDemoJudges } from './support/workbench-panel-demo';
 import { ProviderGate } from './support/workbench-provider-gate';
 
@@ -27,7 +28,10 @@ const RUN_ENDS_MS = 180_000;
  * person would do it: submit the build demo from the New run page and follow it live to ACCEPT,
  * reload mid-run and a second tab, a call's messages, the diff of dd.py; the panel demo's five
  * judges, fifteen debate turns and re-vote deltas; a bad project's error at its field; a read
- * token sees no act buttons. Screenshots of each page go to test-results/workbench/.
+ * token sees no act buttons. Screenshots of each page go to test-results/workbench/; then every
+ * page (token screen, runs, New run, both run pages, a call) is run through axe-core's WCAG 2.x
+ * A/AA rules at 1280 and 390 px (no serious or critical violation) and photographed to
+ * test-results/screenshots/<page>-<width>.png.
  *
  * "Mid-run" is made, not raced: the replay provider's queue is paused (ProviderGate) once the
  * run has completed two calls, and the page is reloaded only once the run stands at the gate
@@ -326,6 +330,71 @@ describe('the workbench in a browser, against the real services', () => {
     } finally {
       await phone.close();
     }
+  });
+
+  it('every page passes axe (WCAG 2.x A/AA, no serious or critical violation) at 1280 and 390 px, and is photographed', async () => {
+    const [firstCall] = await pipeline.sql<{ id: string }>(`SELECT id FROM agent_calls WHERE run_id = $1 ORDER BY seq LIMIT 1`, [runs.build]);
+    // Each page of the workbench, and what shows it has finished drawing (the run pages once their run has ended).
+    const pages: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
+      { name: 'runs', path: '/runs', ready: async (p) => expectVisible(p.getByRole('table').getByRole('link', { name: runs.build })) },
+      { name: 'new-run', path: '/new', ready: async (p) => expectVisible(p.getByLabel('Project file', { exact: true })) },
+      {
+        name: 'build-run',
+        path: `/runs/${runs.build}`,
+        ready: async (p) => {
+          await expectText(wb.runStatus(p), 'done');
+          await expectText(wb.stream(p), 'ended');
+          await expectVisible(wb.section(p, 'Diff'));
+        },
+      },
+      {
+        name: 'panel-run',
+        path: `/runs/${runs.panel}`,
+        ready: async (p) => {
+          await expectText(wb.runStatus(p), 'done');
+          await expectText(wb.stream(p), 'ended');
+          await expectCount(wb.section(p, 'Judges').getByTestId('judge-card'), 5);
+        },
+      },
+      { name: 'call', path: `/runs/${runs.build}/calls/${firstCall.id}`, ready: async (p) => expectVisible(wb.section(p, 'Usage')) },
+    ];
+    const failures: string[] = [];
+    const check = async (page: Page, label: string) => {
+      await expectNoSeriousA11yViolations(page, label).catch((e: Error) => failures.push(e.message));
+      await savePageShot(page, label);
+    };
+    for (const width of [1280, 390]) {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      try {
+        const page = await context.newPage();
+        page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+        await page.goto(`${pipeline.api}/runs`);
+        await expectVisible(wb.tokenInput(page));
+        await check(page, 'token');
+        await enterToken(page, TOKENS.write);
+        for (const { name, path: where, ready } of pages) {
+          await page.goto(`${pipeline.api}${where}`);
+          // A new document: the token is still this tab's (sessionStorage), so no token screen.
+          await ready(page);
+          await check(page, name);
+          // A page with tabs: each tab's panel as well (its own screenshot, <page>-<tab>-<width>.png).
+          const tabs = page.getByRole('tab');
+          const names = (await tabs.allTextContents()).map((t) => t.trim());
+          for (const [i, tab] of names.entries()) {
+            await tabs.nth(i).click();
+            await expectVisible(page.getByRole('tabpanel').first());
+            await check(page, `${name}-${tab.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || `tab-${i + 1}`}`);
+          }
+        }
+      } finally {
+        await context.close();
+      }
+    }
+    const shots = pageShots();
+    // Where to look: .ci/run collects no artifacts, so the files stay in test-results/screenshots (git-ignored) and the run says so.
+    process.stdout.write(`\n${shots.length} workbench screenshots in ${PAGE_SHOT_DIR}:\n  ${shots.join('\n  ')}\n`);
+    expect(shots).toEqual(expect.arrayContaining(['token', ...pages.map((p) => p.name)].flatMap((n) => [`${n}-1280.png`, `${n}-390.png`])));
+    expect(failures).toEqual([]);
   });
 });
 

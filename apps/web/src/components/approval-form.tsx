@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { RunDetail } from '../lib/api-types';
 import { canApprove, useApp } from './app-context';
 import { actError, Outcome } from './act-outcome';
+import { ScrollPre } from './scroll-pre';
 
 /** A criterion as the form holds it: `id` for a locked one (kept, reworded or dropped), none for one added here. */
 interface CriterionRow {
@@ -106,7 +107,7 @@ function MergeFacts({ subject, solved, runId }: { subject: MergeSubject; solved:
       </ul>
       <details onToggle={(e) => (e.currentTarget.open ? loadDiff() : undefined)}>
         <summary>The diff</summary>
-        {diffError ? <p className="error">{diffError}</p> : diff === null ? <p className="muted">Loading…</p> : <pre className="code">{diff}</pre>}
+        {diffError ? <p className="error">{diffError}</p> : diff === null ? <p className="muted">Loading…</p> : <ScrollPre className="code">{diff}</ScrollPre>}
       </details>
     </div>
   );

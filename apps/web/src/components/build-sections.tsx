@@ -8,6 +8,7 @@ import { useApp } from './app-context';
 import { Items, Pair, VerdictBadge } from './lists';
 import { Empty, Section } from './section';
 import { errorText, type Async } from './use-async';
+import { ScrollPre } from './scroll-pre';
 
 function Problems({ problems }: { problems: Problem[] }) {
   if (!problems.length) return null;
@@ -118,7 +119,7 @@ function FileBody({ runId, path, bytes }: { runId: string; path: string; bytes: 
         <span className="mono">{path}</span>
         {bytes !== null && <span className="muted"> {fmtInt(bytes)} bytes</span>}
       </summary>
-      {error ? <p className="error">{error}</p> : body === null ? <p className="muted">Loading…</p> : <pre className="code">{body}</pre>}
+      {error ? <p className="error">{error}</p> : body === null ? <p className="muted">Loading…</p> : <ScrollPre className="code">{body}</ScrollPre>}
     </details>
   );
 }
@@ -172,14 +173,14 @@ function Diff({ diff }: { diff: Async<string> | null }) {
               {f.status} · <span className="add">+{f.added}</span> <span className="del">−{f.deleted}</span>
             </span>
           </div>
-          <pre className="diff" aria-label={`Diff of ${f.path}`}>
+          <ScrollPre className="diff" aria-label={`Diff of ${f.path}`}>
             {f.lines.map((l, n) => (
               <span key={n} className={`dl ${l.kind}`}>
                 {l.text}
                 {'\n'}
               </span>
             ))}
-          </pre>
+          </ScrollPre>
         </div>
       ))}
     </>
@@ -275,7 +276,7 @@ export function BuildSections({ view, records, runId, diff }: { view: RunView; r
               {r?.output_tail && (
                 <details>
                   <summary>Output (last 4 KiB)</summary>
-                  <pre className="code">{r.output_tail}</pre>
+                  <ScrollPre className="code">{r.output_tail}</ScrollPre>
                 </details>
               )}
             </article>

@@ -6,6 +6,7 @@ import { useApp } from './app-context';
 import { Link } from './link';
 import { Empty, Section } from './section';
 import { errorText, useAsync } from './use-async';
+import { ScrollPre } from './scroll-pre';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -38,24 +39,24 @@ function CallBody({ c }: { c: CallDetail }) {
         {c.messages.map((m, i) => (
           <article key={i} data-testid="message" className={`message role-${m.role}`}>
             <h3 className="message-role">{m.role === 'tool' ? `tool result: ${m.toolName ?? ''} (${m.toolCallId ?? ''})` : m.role}</h3>
-            {m.content && <pre className="code wrap">{m.content}</pre>}
+            {m.content && <ScrollPre className="code wrap">{m.content}</ScrollPre>}
             {m.toolCalls?.map((t) => (
-              <pre key={t.id} className="code wrap" data-testid="tool-call">
+              <ScrollPre key={t.id} className="code wrap" data-testid="tool-call">
                 {`${t.name} (${t.id}) ${json(t.arguments)}`}
-              </pre>
+              </ScrollPre>
             ))}
           </article>
         ))}
       </Section>
-      <Section title="Reply">{c.response_text === null ? <Empty>No reply (the call failed or is still running).</Empty> : <pre className="code wrap">{c.response_text}</pre>}</Section>
-      <Section title="Parsed">{c.parsed === null || c.parsed === undefined ? <Empty>Nothing parsed.</Empty> : <pre className="code">{json(c.parsed)}</pre>}</Section>
+      <Section title="Reply">{c.response_text === null ? <Empty>No reply (the call failed or is still running).</Empty> : <ScrollPre className="code wrap">{c.response_text}</ScrollPre>}</Section>
+      <Section title="Parsed">{c.parsed === null || c.parsed === undefined ? <Empty>Nothing parsed.</Empty> : <ScrollPre className="code">{json(c.parsed)}</ScrollPre>}</Section>
       <Section title="Schema">
         {c.schema ? (
           <details open>
             <summary>
               JSON Schema of <span className="mono">{c.schema_name}</span>
             </summary>
-            <pre className="code">{json(c.schema)}</pre>
+            <ScrollPre className="code">{json(c.schema)}</ScrollPre>
           </details>
         ) : (
           <Empty>{c.schema_name ? `No JSON Schema known for ${c.schema_name}.` : 'This call had no schema.'}</Empty>
@@ -66,7 +67,7 @@ function CallBody({ c }: { c: CallDetail }) {
           {c.valid === null ? 'Not validated' : c.valid ? <span className="badge good">valid</span> : <span className="badge bad">invalid</span>}
           {c.error_code && <span className="mono"> {c.error_code}</span>}
         </p>
-        {c.error && <pre className="code wrap error-box">{c.error}</pre>}
+        {c.error && <ScrollPre className="code wrap error-box">{c.error}</ScrollPre>}
         {c.repair_of && (
           <p>
             A repair of <Link to={callPath(c.run_id, c.repair_of)}>{c.repair_of}</Link>: the reply that failed validation, sent back with its error.
@@ -98,7 +99,7 @@ function CallBody({ c }: { c: CallDetail }) {
       </Section>
       {c.argv && (
         <Section title="Argv">
-          <pre className="code wrap">{c.argv.map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')}</pre>
+          <ScrollPre className="code wrap">{c.argv.map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')}</ScrollPre>
         </Section>
       )}
     </>
