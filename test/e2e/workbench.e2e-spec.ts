@@ -190,6 +190,29 @@ describe('the workbench in a browser, against the real services', () => {
     await saveScreenshot(page, 'call');
   });
 
+  it("tries a call again in the playground with an edited prompt: the try appears beside the original, and the run's usage is as it was", async () => {
+    const [first] = await pipeline.sql<{ id: string }>(`SELECT id FROM agent_calls WHERE run_id = $1 ORDER BY seq LIMIT 1`, [runs.build]);
+    const usageOf = async () => ((await (await fetch(`${pipeline.api}/v1/runs/${runs.build}`, { headers: { authorization: `Bearer ${TOKENS.write}` } })).json()) as { usage: { calls: number; tokens: number } }).usage;
+    const before = await usageOf();
+    const page = await openWithToken(writer, `${pipeline.api}/runs/${runs.build}/calls/${first.id}`, TOKENS.write, pageErrors, { untilRoleKnown: true });
+    const playground = wb.section(page, 'Playground');
+    await expectVisible(playground);
+    // The last message is the user's prompt: asked again with a line added (the cassette's guards still hold).
+    const boxes = playground.getByRole('textbox', { name: /^Message \d+ \(user\)$/ });
+    const prompt = boxes.last();
+    await prompt.fill(`${await prompt.inputValue()}\n\nAsked again from the playground.`);
+    await playground.getByRole('button', { name: 'Try again', exact: true }).click();
+    const tries = page.getByTestId('playground-try');
+    await expectCount(tries, 1);
+    await expectTextContaining(tries.first(), 'valid');
+    await expectTextContaining(page.getByTestId('playground-compare'), 'Original');
+    const [row] = await pipeline.sql<{ status: string; messages: { content: string }[] }>(`SELECT status, messages FROM playground_calls WHERE source_call_id = $1`, [first.id]);
+    expect(row.status).toBe('completed');
+    expect(JSON.stringify(row.messages)).toContain('Asked again from the playground.');
+    expect(await usageOf()).toEqual(before);
+    await page.close();
+  });
+
   it('the panel demo shows five judge cards, fifteen debate turns and the re-vote deltas', async () => {
     const page = await openWithToken(writer, `${pipeline.api}/new`, TOKENS.write, pageErrors);
     await page.getByLabel('Project file', { exact: true }).fill(pastedProject(PANEL_DEMO));

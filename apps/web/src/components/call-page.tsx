@@ -7,6 +7,7 @@ import { Link } from './link';
 import { Empty, Section } from './section';
 import { errorText, useAsync } from './use-async';
 import { ScrollPre } from './scroll-pre';
+import { PlaygroundPanel } from './playground-panel';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -127,6 +128,7 @@ export function CallPage({ runId, callId }: { runId: string; callId: string }) {
         </p>
       )}
       {c && <CallBody c={c} />}
+      {c && <PlaygroundPanel c={c} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, ExampleProject, Me, RunDetail, RunListItem, RunRecords } from './api-types';
+import type { ApiErrorBody, CallDetail, ExampleProject, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -91,6 +91,10 @@ export class ApiClient {
   }
 
   me = () => this.json<Me>('/v1/me');
+  /** A call tried again in the playground (outside its run), and the call's tries so far. */
+  tryInPlayground = (id: string, callId: string, body: { messages?: { role: string; content: string }[]; model?: string; provider?: string }) =>
+    this.post<PlaygroundCall>(`/v1/runs/${encodeURIComponent(id)}/calls/${encodeURIComponent(callId)}/playground`, body);
+  playground = (id: string, callId: string) => this.json<PlaygroundCall[]>(`/v1/runs/${encodeURIComponent(id)}/calls/${encodeURIComponent(callId)}/playground`);
   /** The shipped example projects, each ready to post as it is. */
   examples = () => this.json<ExampleProject[]>('/v1/examples');
 

@@ -16,6 +16,7 @@ export type {
   JudgeVerdictItem,
   Me,
   PanelRecords,
+  PlaygroundCall,
   ProposalItem,
   RecordProblem as Problem,
   RescoreItem,
