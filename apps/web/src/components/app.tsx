@@ -129,7 +129,7 @@ function Page({ route }: { route: Route }) {
     case 'new':
       return <NewRunPage />;
     case 'run':
-      return <RunPage key={route.runId} runId={route.runId} />;
+      return <RunPage key={route.runId} runId={route.runId} tab={route.tab} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

@@ -9,6 +9,7 @@ export type {
   ApiErrorBody,
   BuildRecords,
   CallDetail,
+  CallSummary,
   CritiqueItem,
   DisagreementItem,
   ExampleProject,
@@ -25,6 +26,8 @@ export type {
   RunListItem,
   RunRecords,
   TestRunItem,
+  WorkflowGraph,
+  WorkflowSummary,
 } from '@roundtable/contracts';
 
 export type TokenRole = Me['role'];
