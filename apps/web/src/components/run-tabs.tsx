@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { runTabPath, type RunTab } from '../lib/route';
 import { useApp } from './app-context';
 
@@ -17,9 +17,16 @@ const panelId = (id: RunTab) => `run-tabpanel-${id}`;
 export function RunTabs({ runId, tabs, current }: { runId: string; tabs: readonly TabEntry[]; current: RunTab }) {
   const { navigate } = useApp();
   const refs = useRef(new Map<RunTab, HTMLAnchorElement>());
+  // A key moved the selection: focus follows it once the new tab is the selected one.
+  const focusSelected = useRef(false);
+  useEffect(() => {
+    if (!focusSelected.current) return;
+    focusSelected.current = false;
+    refs.current.get(current)?.focus();
+  }, [current]);
   const go = (id: RunTab, focus: boolean) => {
-    navigate(runTabPath(runId, id));
-    if (focus) refs.current.get(id)?.focus();
+    focusSelected.current = focus;
+    navigate(runTabPath(runId, id), { keepFocus: true });
   };
   const onKeyDown = (e: KeyboardEvent<HTMLAnchorElement>) => {
     const i = tabs.findIndex((t) => t.id === current);
