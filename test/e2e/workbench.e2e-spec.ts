@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type Pipeline, saveScreenshot, startPipeline, startTcpProxy } from '@roundtable/testing';
 import { expectNoSeriousA11yViolations, PAGE_SHOT_DIR, pageShots, savePageShot } from './support/workbench-a11y';
 import { eventually, expectCount, expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
-import { callLinks, enterToken, lineOf, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
+import { callLinks, enterToken, lineOf, openTab, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
 import { panelDemoDebate, panelDemoJudges } from './support/workbench-panel-demo';
 import { ProviderGate } from './support/workbench-provider-gate';
 
@@ -87,6 +87,8 @@ describe('the workbench in a browser, against the real services', () => {
     let heldCalls: string[] = [];
     try {
       heldCalls = await gate.heldAt(runs.build);
+      // The call rows are the Calls tab's (at /runs/<id>/calls: a reload stays on it).
+      await openTab(page, 'Calls');
       await expectCount(wb.callRows(page), heldCalls.length);
       await expectText(wb.runStatus(page), 'running');
       expect(await callLinks(wb.callRows(page))).toEqual(heldCalls);
@@ -105,7 +107,7 @@ describe('the workbench in a browser, against the real services', () => {
       // says so, and picks the stream up after the last event it folded (Last-Event-ID).
       const proxy = await startTcpProxy(Number(new URL(pipeline.api).port));
       try {
-        const dropped = await openWithToken(writer, `${proxy.url}/runs/${runs.build}`, TOKENS.write, pageErrors);
+        const dropped = await openWithToken(writer, `${proxy.url}/runs/${runs.build}/calls`, TOKENS.write, pageErrors);
         await expectText(wb.stream(dropped), 'live');
         await expectCount(wb.callRows(dropped), heldCalls.length);
         proxy.takeDown();
@@ -124,7 +126,7 @@ describe('the workbench in a browser, against the real services', () => {
       }
 
       // A read token, mid-run: the same run, and no act buttons at all (absent, not disabled).
-      const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.build}`, TOKENS.read, pageErrors, { untilRoleKnown: true });
+      const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.build}/calls`, TOKENS.read, pageErrors, { untilRoleKnown: true });
       await expectText(wb.runStatus(readPage), 'running');
       await expectCount(wb.callRows(readPage), heldCalls.length);
       // The app knows it is a read token (the header says so) before the acts' absence means anything.
@@ -144,30 +146,44 @@ describe('the workbench in a browser, against the real services', () => {
     expect(await wb.button(page, 'Cancel run').count()).toBe(0);
 
     // The diff the run applied, per file: dd.py with the function the engineer wrote.
+    await openTab(page, 'Diff & tests');
     const diff = wb.section(page, 'Diff');
     await expectVisible(diff.getByRole('heading', { name: /^(?:[ab]\/)?dd\.py\b/ }));
     await expectTextContaining(diff, 'def max_drawdown');
-    for (const name of ['Timeline', 'Budget', 'Proposals', 'Critiques', 'Acceptance criteria', 'Implementations', 'Tests', 'Review', 'Report']) {
-      await expectVisible(wb.section(page, name));
-    }
     await saveScreenshot(page, 'build-run');
+    const tabs: [string, string[]][] = [
+      ['Calls', ['Timeline']],
+      ['Overview', ['Stage graph', 'Waterfall', 'Budget burn', 'Budget']],
+      ['Proposals', ['Proposals', 'Critiques', 'Acceptance criteria', 'Disagreements']],
+      ['Diff & tests', ['Implementations', 'Diff', 'Tests', 'Review']],
+      ['Report', ['Report']],
+      ['Events', ['Events']],
+    ];
+    for (const [tab, names] of tabs) {
+      await openTab(page, tab);
+      for (const name of names) await expectVisible(wb.section(page, name));
+    }
+    // Back on the Calls tab: the next tests read its rows.
+    await openTab(page, 'Calls');
   });
 
   it('a second tab on the same run shows the same final state', async () => {
-    const first = writer.pages().find((p) => p.url().endsWith(`/runs/${runs.build}`))!;
-    const second = await openWithToken(writer, `${pipeline.api}/runs/${runs.build}`, TOKENS.write, pageErrors);
+    const first = writer.pages().find((p) => p.url().includes(`/runs/${runs.build}`))!;
+    const second = await openWithToken(writer, `${pipeline.api}/runs/${runs.build}/calls`, TOKENS.write, pageErrors);
     await expectText(wb.runStatus(second), 'done');
     await expectText(wb.verdict(second), 'ACCEPT');
     await expectText(wb.stream(second), 'ended');
     const rows = await callLinks(wb.callRows(first));
     await expectCount(wb.callRows(second), rows.length);
     expect(await callLinks(wb.callRows(second))).toEqual(rows);
+    await openTab(second, 'Diff & tests');
     await expectVisible(wb.section(second, 'Diff').getByRole('heading', { name: /^(?:[ab]\/)?dd\.py\b/ }));
     await second.close();
   });
 
   it("opens a call from the timeline and shows its messages, reply and usage", async () => {
-    const page = writer.pages().find((p) => p.url().endsWith(`/runs/${runs.build}`))!;
+    const page = writer.pages().find((p) => p.url().includes(`/runs/${runs.build}`))!;
+    await openTab(page, 'Calls');
     const [firstCall] = await pipeline.sql<{ id: string; role: string; label: string; input_tokens: number; output_tokens: number }>(
       `SELECT id, role, label, input_tokens, output_tokens FROM agent_calls WHERE run_id = $1 ORDER BY seq LIMIT 1`,
       [runs.build],
@@ -222,6 +238,8 @@ describe('the workbench in a browser, against the real services', () => {
     await expectText(wb.runStatus(page), 'done', RUN_ENDS_MS);
     await expectText(wb.stream(page), 'ended');
 
+    // The judges, the debate, the re-vote and the moderator are the Debate tab's.
+    await openTab(page, 'Debate');
     const cards = wb.section(page, 'Judges').getByTestId('judge-card');
     await expectCount(cards, 5);
     // Each card: its judge's name as its heading (the casing is the page's), its score as the run
@@ -254,7 +272,7 @@ describe('the workbench in a browser, against the real services', () => {
     await expectVisible(wb.button(page, 'Appeal'));
     await saveScreenshot(page, 'panel-run');
 
-    const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.panel}`, TOKENS.read, pageErrors, { untilRoleKnown: true });
+    const readPage = await openWithToken(reader, `${pipeline.api}/runs/${runs.panel}/debate`, TOKENS.read, pageErrors, { untilRoleKnown: true });
     await expectCount(wb.section(readPage, 'Judges').getByTestId('judge-card'), 5);
     await expectVisible(readPage.getByText('reader · read'));
     for (const act of ['Cancel run', 'Resume run', 'Appeal']) expect(await wb.button(readPage, act).count()).toBe(0);
@@ -323,8 +341,9 @@ describe('the workbench in a browser, against the real services', () => {
       await page.keyboard.type(TOKENS.write);
       await page.keyboard.press('Enter');
       await expectText(wb.runStatus(page), 'done');
+      await openTab(page, 'Diff & tests');
       await expectVisible(wb.section(page, 'Diff'));
-      for (const where of [`/runs/${runs.build}`, `/runs/${runs.panel}`, '/runs', '/new']) {
+      for (const where of [`/runs/${runs.build}/diff`, `/runs/${runs.build}`, `/runs/${runs.build}/events`, `/runs/${runs.panel}`, `/runs/${runs.panel}/debate`, '/runs', '/new']) {
         if (new URL(page.url()).pathname !== where) {
           await page.goto(`${pipeline.api}${where}`);
           await expectVisible(page.getByRole('heading', { level: 1 }));

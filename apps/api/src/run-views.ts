@@ -102,6 +102,7 @@ export function callSummaryView(c: AgentCallEntity): CallSummary {
     cost_source: c.costSource,
     latency_ms: c.latencyMs,
     created_at: iso(c.createdAt),
+    started_at: iso(c.startedAt),
     finished_at: iso(c.finishedAt),
   };
 }
@@ -126,6 +127,5 @@ export function callDetailView(c: AgentCallEntity): CallDetail {
     request_id: c.requestId,
     billing: c.billing,
     argv: c.argv,
-    started_at: iso(c.startedAt),
   };
 }

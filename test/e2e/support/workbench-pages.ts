@@ -17,7 +17,20 @@ export const workbench = {
   verdict: (page: Page) => page.getByLabel('Verdict', { exact: true }),
   callRows: (page: Page) => page.getByTestId('call-row'),
   button: (page: Page, name: string) => page.getByRole('button', { name, exact: true }),
+  /** A tab of the run page: Overview, Calls, Proposals or Debate, Diff & tests, Report, Events. */
+  tab: (page: Page, name: string) => page.getByRole('tab', { name, exact: true }),
 };
+
+/**
+ * Opens a tab of the run page (its sections are in the DOM only while it is open) and waits until
+ * it is the selected one.
+ */
+export async function openTab(page: Page, name: string): Promise<void> {
+  const tab = workbench.tab(page, name);
+  await expectVisible(tab);
+  await tab.click();
+  await page.getByRole('tab', { name, exact: true, selected: true }).waitFor({ timeout: 60_000 });
+}
 
 /**
  * Opens `url` in a new tab of `context` and gives it `token` on the token screen. A new tab

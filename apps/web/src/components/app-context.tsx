@@ -6,7 +6,8 @@ export interface AppContextValue {
   api: ApiClient;
   /** Who the token is; null while /v1/me is being asked. */
   me: Me | null;
-  navigate: (path: string) => void;
+  /** keepFocus: a move within the page (a run page's tab): no scroll to the top, focus stays where it is. */
+  navigate: (path: string, opts?: { keepFocus?: boolean }) => void;
 }
 
 export const AppContext = createContext<AppContextValue | null>(null);

@@ -36,11 +36,12 @@ export function App() {
 
   const api = useMemo(() => new ApiClient({ token: () => tokenRef.current, onUnauthorized }), [onUnauthorized]);
 
-  const navigate = useCallback((path: string) => {
+  const navigate = useCallback((path: string, opts: { keepFocus?: boolean } = {}) => {
     if (path !== location.pathname + location.search) history.pushState(null, '', path);
     setRoute(routeOf(location.pathname));
     // A page that keeps state in the query (the runs list) rereads it: /runs from /runs?q=… is the whole list.
     window.dispatchEvent(new Event(NAVIGATED));
+    if (opts.keepFocus) return;
     window.scrollTo(0, 0);
     // A screen reader hears the new page: focus moves to its main region, as a full load would start there.
     requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true }));
@@ -129,7 +130,7 @@ function Page({ route }: { route: Route }) {
     case 'new':
       return <NewRunPage />;
     case 'run':
-      return <RunPage key={route.runId} runId={route.runId} />;
+      return <RunPage key={route.runId} runId={route.runId} tab={route.tab} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

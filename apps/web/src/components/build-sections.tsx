@@ -213,9 +213,9 @@ function ToolTurns({ turns }: { turns: RunView['build']['toolTurns'] }) {
   );
 }
 
-export function BuildSections({ view, records, runId, diff }: { view: RunView; records: BuildRecords | null; runId: string; diff: Async<string> | null }) {
-  const b = view.build;
-  const criteria = b.criteria ?? records?.acceptance_criteria ?? null;
+/** The build's Proposals tab: proposals and critiques, the criteria they locked, the synthesis' disagreements. */
+export function BuildProposals({ view, records }: { view: RunView; records: BuildRecords | null }) {
+  const criteria = view.build.criteria ?? records?.acceptance_criteria ?? null;
   return (
     <>
       <Pair>
@@ -235,6 +235,39 @@ export function BuildSections({ view, records, runId, diff }: { view: RunView; r
           <Empty>Not locked yet: the criteria are fixed when a critique accepts.</Empty>
         )}
       </Section>
+      <Section title="Disagreements">
+        {!records?.disagreements.length ? (
+          <Empty>{records?.synthesis ? 'The synthesis names no disagreement.' : 'The synthesis lists them when the run closes.'}</Empty>
+        ) : (
+          records.disagreements.map((d, i) => (
+            <article key={i} className="record">
+              <h3>
+                {d.topic} <span className={`badge ${d.resolved ? 'good' : 'warn'}`}>{d.resolved ? 'resolved' : 'open'}</span>
+              </h3>
+              <ul>
+                {d.positions.map((p, j) => (
+                  <li key={j}>
+                    <strong>{p.agent_role}</strong>: {p.position}
+                  </li>
+                ))}
+              </ul>
+              {d.resolution && <p className="muted">Resolution: {d.resolution}</p>}
+            </article>
+          ))
+        )}
+        {view.openQuestions.length > 0 && (
+          <Items title="Open questions" items={view.openQuestions.map((q) => `${q.role}: ${q.question}`)} />
+        )}
+      </Section>
+    </>
+  );
+}
+
+/** The build's Diff & tests tab: what the engineer wrote, the run branch's diff, the tests and the review. */
+export function BuildDiffTests({ view, records, runId, diff }: { view: RunView; records: BuildRecords | null; runId: string; diff: Async<string> | null }) {
+  const b = view.build;
+  return (
+    <>
       <Section title="Implementations">
         {b.implementations.length === 0 && <Empty>No implementation yet.</Empty>}
         {b.implementations.map((i) => (
@@ -325,30 +358,6 @@ export function BuildSections({ view, records, runId, diff }: { view: RunView; r
             </article>
           );
         })}
-      </Section>
-      <Section title="Disagreements">
-        {!records?.disagreements.length ? (
-          <Empty>{records?.synthesis ? 'The synthesis names no disagreement.' : 'The synthesis lists them when the run closes.'}</Empty>
-        ) : (
-          records.disagreements.map((d, i) => (
-            <article key={i} className="record">
-              <h3>
-                {d.topic} <span className={`badge ${d.resolved ? 'good' : 'warn'}`}>{d.resolved ? 'resolved' : 'open'}</span>
-              </h3>
-              <ul>
-                {d.positions.map((p, j) => (
-                  <li key={j}>
-                    <strong>{p.agent_role}</strong>: {p.position}
-                  </li>
-                ))}
-              </ul>
-              {d.resolution && <p className="muted">Resolution: {d.resolution}</p>}
-            </article>
-          ))
-        )}
-        {view.openQuestions.length > 0 && (
-          <Items title="Open questions" items={view.openQuestions.map((q) => `${q.role}: ${q.question}`)} />
-        )}
       </Section>
     </>
   );

@@ -1,78 +1,40 @@
-import { hasEnded, type RunView } from '@roundtable/run-view';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { hasEnded } from '@roundtable/run-view';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { runNotFound } from '../lib/act-offers';
-import type { RunRecords } from '../lib/api-types';
+import type { CallSummary, RunRecords, WorkflowSummary } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
 import { detailKey, endKey, recordsKey } from '../lib/refetch-keys';
-import { reportHtml } from '../lib/report-html';
+import type { RunTab } from '../lib/route';
 import type { StreamState } from '../lib/run-event-stream';
 import { ActPanel } from './act-panel';
 import { canAct, useApp } from './app-context';
-import { Budget } from './budget';
+import { EventsLog } from './events-log';
 import { Link } from './link';
+import { Notices } from './run-notices';
+import { RunOverview } from './run-overview';
+import { Report } from './run-report';
+import { RunTabPanel, RunTabs, type TabEntry } from './run-tabs';
 import { StatusBadge } from './runs-page';
-import { Empty, Section } from './section';
+import { Empty } from './section';
 import { Timeline } from './timeline';
-import { errorText, useAsync, type Async } from './use-async';
+import { errorText, useAsync } from './use-async';
 import { useRunFollow } from './use-run-follow';
 import { workflowOfRun } from '../workflows';
 
 const STREAM_TEXT: Record<StreamState, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', ended: 'ended' };
 
-function Notices({ view }: { view: RunView }) {
-  const lines = view.notices
-    .map((n) => {
-      switch (n.kind) {
-        case 'provider_fallback':
-          return `${n.payload.role} moved from ${n.payload.from} to ${n.payload.to}: ${n.payload.reason}`;
-        case 'provider_unserved':
-          return `No worker serves ${n.payload.provider} yet (${n.payload.reason}); start ${n.payload.start}.`;
-        case 'panel_warning':
-          return `Panel warning (${n.payload.kind}): ${n.payload.detail}`;
-        default:
-          return null; // budget warnings sit in Budget, rejected files in Implementations
-      }
-    })
-    .filter((l): l is string => l !== null);
-  if (!lines.length && !view.halts.length) return null;
-  return (
-    <ul className="notices" aria-label="Notices">
-      {view.halts.map((h) => (
-        <li key={h.sequence} className="warn">
-          Halted: {h.reason}
-        </li>
-      ))}
-      {lines.map((l, i) => (
-        <li key={i} className="warn">
-          {l}
-        </li>
-      ))}
-    </ul>
-  );
-}
+/** What a workflow's tab is called while the run's workflow is not known yet (a reload of its URL). */
+const PENDING_TAB_LABEL: Partial<Record<RunTab, string>> = { proposals: 'Proposals', debate: 'Debate', diff: 'Diff & tests' };
 
-function Report({ report }: { report: Async<string> | null }) {
-  const html = useMemo(() => (report?.state === 'ok' ? reportHtml(report.value) : null), [report]);
-  return (
-    <Section title="Report">
-      {report === null ? (
-        <Empty>The report is written when the run ends.</Empty>
-      ) : report.state === 'loading' ? (
-        <Empty>Loading the report…</Empty>
-      ) : report.state === 'error' ? (
-        <p className="error">Could not load the report: {errorText(report.error)}</p>
-      ) : (
-        // reportHtml escapes every raw HTML token and unsafe link: model text never becomes markup.
-        <div className="report prose" dangerouslySetInnerHTML={{ __html: html ?? '' }} />
-      )}
-    </Section>
-  );
-}
-
-/** The run page: the live view (folded from the event stream), and the documents fetched as events say they changed. */
-export function RunPage({ runId }: { runId: string }) {
+/**
+ * The run page: a header (status, acts, the stream's state) over tabs, each at its own URL — the
+ * overview, the calls, the workflow's own tabs, the report and the raw events. The live view
+ * (folded from the event stream) and the documents fetched as events say they changed live here,
+ * so a tab change refetches nothing.
+ */
+export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
   const { api, me } = useApp();
-  const { view, stream, refused, reconnects, restart, endings } = useRunFollow(runId);
+  const { view, envelopes, stream, refused, reconnects, restart, endings } = useRunFollow(runId);
   const [acted, setActed] = useState<string | null>(null);
   const onActed = useCallback(
     (said: string) => {
@@ -93,6 +55,18 @@ export function RunPage({ runId }: { runId: string }) {
   // A workflow this page does not know yet (or at all) is asked for a diff: a 409 costs nothing.
   const diff = useAsync(ends !== null && (workflow?.hasDiff ?? true) ? () => api.diff(runId) : null, `diff|${ends}`);
   const report = useAsync(ends !== null ? () => api.report(runId) : null, `report|${ends}`);
+  const workflows = useAsync<WorkflowSummary[]>(() => api.workflows(), 'workflows');
+  // The calls with their queue, start and finish times (the waterfall, the burn): again as each call
+  // is queued or ends, and now and then while one is in flight on the overview (its start is no event).
+  const [tick, setTick] = useState(0);
+  const inFlight = view.calls.some((c) => c.state === 'queued');
+  useEffect(() => {
+    if (!inFlight || tab !== 'overview') return;
+    const t = setInterval(() => setTick((n) => n + 1), 2000);
+    return () => clearInterval(t);
+  }, [inFlight, tab]);
+  const callsKey = `${view.calls.length}|${view.calls.filter((c) => c.state !== 'queued').length}|${inFlight && tab === 'overview' ? tick : ''}`;
+  const calls = useAsync<CallSummary[]>(view.lastSequence > 0 ? () => api.calls(runId) : null, callsKey);
 
   // Another tab (or the CLI) may resume or appeal an ended run, and an act's first events come after
   // its 202: look at the log again now and then (a 204 while nothing is new), often just after an act.
@@ -106,6 +80,14 @@ export function RunPage({ runId }: { runId: string }) {
 
   const rec = records.state === 'ok' ? records.value : null;
   const project = view.project ?? detailValue?.project ?? null;
+  const sectionsProps = { view, records: workflow && rec?.workflow === workflow.name ? rec : null, runId, diff: ended ? diff : null };
+
+  const own = workflow?.tabs ?? [];
+  const tabs: TabEntry[] = [{ id: 'overview', label: 'Overview' }, { id: 'calls', label: 'Calls' }, ...own.map((t) => ({ id: t.id, label: t.label }))];
+  if (!workflow && PENDING_TAB_LABEL[tab]) tabs.push({ id: tab, label: PENDING_TAB_LABEL[tab]! });
+  tabs.push({ id: 'report', label: 'Report' }, { id: 'events', label: 'Events' });
+  const shown = tabs.some((t) => t.id === tab) ? tab : 'overview';
+  const ownTab = own.find((t) => t.id === shown);
 
   // An id the api does not know: its 404 says so, and there is no run to draw or act on.
   const notFound = runNotFound(detail.state === 'error' ? detail.error : null, null);
@@ -195,11 +177,16 @@ export function RunPage({ runId }: { runId: string }) {
           {acted}
         </p>
       )}
-      <Timeline view={view} runId={runId} />
-      <Budget view={view} detail={detailValue} />
-      {records.state === 'error' && view.lastSequence > 0 && <p className="muted">The run&apos;s records could not be loaded ({errorText(records.error)}); the page shows what the events say.</p>}
-      {workflow && <workflow.Sections view={view} records={rec?.workflow === workflow.name ? rec : null} runId={runId} diff={ended ? diff : null} />}
-      <Report report={ended ? report : null} />
+      <RunTabs runId={runId} tabs={tabs} current={shown} />
+      <RunTabPanel id={shown}>
+        {records.state === 'error' && view.lastSequence > 0 && <p className="muted">The run&apos;s records could not be loaded ({errorText(records.error)}); the page shows what the events say.</p>}
+        {shown === 'overview' && <RunOverview runId={runId} view={view} detail={detailValue} workflows={workflows} calls={calls} />}
+        {shown === 'calls' && <Timeline view={view} runId={runId} />}
+        {ownTab && <ownTab.Panel {...sectionsProps} />}
+        {!workflow && PENDING_TAB_LABEL[shown] && <Empty>Loading the run…</Empty>}
+        {shown === 'report' && <Report report={ended ? report : null} />}
+        {shown === 'events' && <EventsLog envelopes={envelopes} />}
+      </RunTabPanel>
     </div>
   );
 }

@@ -1,11 +1,15 @@
 import { emptyRunView, foldRunEvent, type RunView } from '@roundtable/run-view';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { RunEventEnvelope } from '@roundtable/contracts';
+import { appendEnvelope } from '../lib/run-events';
 import { followRunEvents, type FollowOutcome, type StreamState } from '../lib/run-event-stream';
 import { useApp } from './app-context';
 
 export interface RunFollow {
   /** The run's live state: only what libs/run-view folds from the envelopes. */
   view: RunView;
+  /** The log's envelopes as they arrived, each once, oldest first (the Events tab). */
+  envelopes: readonly RunEventEnvelope[];
   stream: StreamState;
   /** Why the stream stopped for good (a 404, a 403), or null. */
   refused: string | null;
@@ -26,6 +30,7 @@ export function useRunFollow(runId: string): RunFollow {
   const { api } = useApp();
   const [view, setView] = useState<RunView>(() => emptyRunView(runId));
   const viewRef = useRef(view);
+  const [envelopes, setEnvelopes] = useState<readonly RunEventEnvelope[]>([]);
   const [stream, setStream] = useState<StreamState>('connecting');
   const [refused, setRefused] = useState<string | null>(null);
   const [reconnects, setReconnects] = useState(0);
@@ -41,6 +46,7 @@ export function useRunFollow(runId: string): RunFollow {
       token: api.token,
       lastSequence: () => viewRef.current.lastSequence,
       onEnvelope: (e) => {
+        setEnvelopes((list) => appendEnvelope(list, e));
         const next = foldRunEvent(viewRef.current, e);
         if (next !== viewRef.current) {
           viewRef.current = next;
@@ -75,5 +81,5 @@ export function useRunFollow(runId: string): RunFollow {
   }, [api, runId, generation]);
 
   const restart = useCallback(() => setGeneration((g) => g + 1), []);
-  return { view, stream, refused, reconnects, restart, endings };
+  return { view, envelopes, stream, refused, reconnects, restart, endings };
 }

@@ -35,6 +35,13 @@ describe('ApiClient', () => {
     expect(await last.api.listRunsPage()).toEqual({ runs: [{ id: 'r1' }], nextCursor: null });
   });
 
+  it("asks for the workflows' graphs and a run's calls", async () => {
+    const c = client(() => json(200, []));
+    await c.api.workflows();
+    await c.api.calls('run/1');
+    expect(c.calls.map((x) => x.url)).toEqual(['/v1/workflows', '/v1/runs/run%2F1/calls']);
+  });
+
   it('sends no Authorization header without a token', async () => {
     const c = client(() => json(200, { name: null, role: 'open' }), null);
     await c.api.me();

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, ExampleProject, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords } from './api-types';
+import type { ApiErrorBody, CallDetail, CallSummary, ExampleProject, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -97,6 +97,8 @@ export class ApiClient {
   playground = (id: string, callId: string) => this.json<PlaygroundCall[]>(`/v1/runs/${encodeURIComponent(id)}/calls/${encodeURIComponent(callId)}/playground`);
   /** The shipped example projects, each ready to post as it is. */
   examples = () => this.json<ExampleProject[]>('/v1/examples');
+  /** The workflows this deployment runs, each with its stages and its graph (the run page's stage graph). */
+  workflows = () => this.json<WorkflowSummary[]>('/v1/workflows');
 
   listRuns(filter: { status?: string; workflow?: string } = {}) {
     return this.listRunsPage(filter).then((p) => p.runs);
@@ -120,6 +122,8 @@ export class ApiClient {
 
   run = (id: string) => this.json<RunDetail>(`/v1/runs/${encodeURIComponent(id)}`);
   records = (id: string) => this.json<RunRecords>(`/v1/runs/${encodeURIComponent(id)}/records`);
+  /** Every call of the run, in the order queued, with when each was queued, started and finished (the overview's waterfall). */
+  calls = (id: string) => this.json<CallSummary[]>(`/v1/runs/${encodeURIComponent(id)}/calls`);
   call = (id: string, callId: string) => this.json<CallDetail>(`/v1/runs/${encodeURIComponent(id)}/calls/${encodeURIComponent(callId)}`);
   report = (id: string) => this.text(`/v1/runs/${encodeURIComponent(id)}/report`, 'text/markdown');
   diff = (id: string) => this.text(`/v1/runs/${encodeURIComponent(id)}/diff`, 'text/x-diff');

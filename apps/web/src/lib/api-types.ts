@@ -9,6 +9,7 @@ export type {
   ApiErrorBody,
   BuildRecords,
   CallDetail,
+  CallSummary,
   CritiqueItem,
   DisagreementItem,
   ExampleProject,
@@ -26,6 +27,8 @@ export type {
   RunListItem,
   RunRecords,
   TestRunItem,
+  WorkflowGraph,
+  WorkflowSummary,
 } from '@roundtable/contracts';
 
 export type TokenRole = Me['role'];

@@ -1,18 +1,28 @@
-import { callPath, EMPTY_RUNS_FILTER, routeOf, runPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
+import { callPath, EMPTY_RUNS_FILTER, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
     expect(routeOf('/')).toEqual({ page: 'runs' });
     expect(routeOf('/runs')).toEqual({ page: 'runs' });
     expect(routeOf('/new')).toEqual({ page: 'new' });
-    expect(routeOf('/runs/r-1')).toEqual({ page: 'run', runId: 'r-1' });
+    expect(routeOf('/runs/r-1')).toEqual({ page: 'run', runId: 'r-1', tab: 'overview' });
+    expect(routeOf('/runs/r-1/calls')).toEqual({ page: 'run', runId: 'r-1', tab: 'calls' });
+    expect(routeOf('/runs/r-1/events/')).toEqual({ page: 'run', runId: 'r-1', tab: 'events' });
     expect(routeOf('/runs/r-1/calls/c 2'.replace(' ', '%20'))).toEqual({ page: 'call', runId: 'r-1', callId: 'c 2' });
     expect(routeOf('/nope/x')).toEqual({ page: 'not-found', path: '/nope/x' });
   });
 
   it('builds the paths it reads', () => {
     expect(routeOf(callPath('r/1', 'c1'))).toEqual({ page: 'call', runId: 'r/1', callId: 'c1' });
-    expect(routeOf(runPath('abc'))).toEqual({ page: 'run', runId: 'abc' });
+    expect(routeOf(runPath('abc'))).toEqual({ page: 'run', runId: 'abc', tab: 'overview' });
+    for (const tab of RUN_TABS) expect(routeOf(runTabPath('r/1', tab))).toEqual({ page: 'run', runId: 'r/1', tab });
+    expect(runTabPath('abc', 'overview')).toBe('/runs/abc');
+    expect(runTabPath('abc', 'diff')).toBe('/runs/abc/diff');
+  });
+
+  it('knows no tab it does not have, and no second path to the overview', () => {
+    expect(routeOf('/runs/r-1/nope')).toEqual({ page: 'not-found', path: '/runs/r-1/nope' });
+    expect(routeOf('/runs/r-1/overview')).toEqual({ page: 'not-found', path: '/runs/r-1/overview' });
   });
 });
 

@@ -1,8 +1,17 @@
+/**
+ * The run page's tabs, each at its own path: /runs/<id> is the overview, /runs/<id>/<tab> the
+ * others. Which of them a run shows is its workflow's (a build has proposals and a diff, a panel
+ * a debate); the route knows them all.
+ */
+export const RUN_TABS = ['overview', 'calls', 'proposals', 'debate', 'diff', 'report', 'events'] as const;
+export type RunTab = (typeof RUN_TABS)[number];
+const isRunTab = (s: string): s is RunTab => (RUN_TABS as readonly string[]).includes(s);
+
 /** The workbench's pages, from the location's path (the api answers index.html for each). */
 export type Route =
   | { page: 'runs' }
   | { page: 'new' }
-  | { page: 'run'; runId: string }
+  | { page: 'run'; runId: string; tab: RunTab }
   | { page: 'call'; runId: string; callId: string }
   | { page: 'not-found'; path: string };
 
@@ -10,12 +19,15 @@ export function routeOf(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'runs')) return { page: 'runs' };
   if (parts.length === 1 && parts[0] === 'new') return { page: 'new' };
-  if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1] };
+  if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1], tab: 'overview' };
+  if (parts[0] === 'runs' && parts.length === 3 && isRunTab(parts[2]) && parts[2] !== 'overview') return { page: 'run', runId: parts[1], tab: parts[2] };
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'calls') return { page: 'call', runId: parts[1], callId: parts[3] };
   return { page: 'not-found', path: pathname };
 }
 
 export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
+/** A tab of the run page: the overview is the run's own path. */
+export const runTabPath = (runId: string, tab: RunTab) => (tab === 'overview' ? runPath(runId) : `${runPath(runId)}/${tab}`);
 export const callPath = (runId: string, callId: string) => `${runPath(runId)}/calls/${encodeURIComponent(callId)}`;
 
 /** The runs page's list, as its URL's query keeps it: a reload or a shared link shows the same list. */

@@ -3,7 +3,7 @@ import { buildWebWorkflow } from './build';
 import { panelWebWorkflow } from './panel';
 import type { WebWorkflow } from './web-workflow';
 
-export type { SectionsProps, WebResume, WebWorkflow } from './web-workflow';
+export type { SectionsProps, WebResume, WebTab, WebWorkflow } from './web-workflow';
 
 /**
  * The workbench's workflow registry, by the run's `workflow`: the one place in apps/web that

@@ -10,7 +10,7 @@ const PANEL_CAPS: readonly CapName[] = ['max_calls', 'max_tokens', 'max_cost_usd
 /** The panel on the workbench: judges, debate, re-vote and appeal; a halted panel resumes where it stopped; no diff. */
 export const panelWebWorkflow: WebWorkflow = {
   name: 'panel',
-  Sections: ({ view, records }) => <PanelSections view={view} records={records as PanelRecords | null} />,
+  tabs: [{ id: 'debate', label: 'Debate', Panel: ({ view, records }) => <PanelSections view={view} records={records as PanelRecords | null} /> }],
   hasDiff: false,
   caps: PANEL_CAPS,
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.panel), fromStages: null },

@@ -1,6 +1,7 @@
 import type { RunView } from '@roundtable/run-view';
 import type { ReactNode } from 'react';
 import type { CapName } from '../lib/act-requests';
+import type { RunTab } from '../lib/route';
 import type { RunRecords } from '../lib/api-types';
 import type { Async } from '../components/use-async';
 
@@ -12,6 +13,14 @@ export interface SectionsProps {
   runId: string;
   /** The run branch's diff, once the run has ended (a workflow with hasDiff only). */
   diff: Async<string> | null;
+}
+
+/** One of the run page's tabs that only this workflow has (between Calls and Report). */
+export interface WebTab {
+  id: RunTab;
+  /** The tab's accessible name. */
+  label: string;
+  Panel: (props: SectionsProps) => ReactNode;
 }
 
 /** Resume in the Act list. */
@@ -29,8 +38,8 @@ export interface WebResume {
 export interface WebWorkflow {
   /** The run's `workflow` this entry is for (its records carry the same name). */
   name: string;
-  /** The run page's sections for this workflow's records (between Budget and Report). */
-  Sections: (props: SectionsProps) => ReactNode;
+  /** The run page's tabs for this workflow's records, in order (between Calls and Report). */
+  tabs: readonly WebTab[];
   /** The run writes a branch, so the page fetches its diff once it has ended. */
   hasDiff: boolean;
   /** The caps this workflow counts: the Budget's lines and what the act forms may raise. */

@@ -151,7 +151,8 @@ export const CallSummary = z
     cost_usd: z.number().nullable(),
     cost_source: z.string().nullable(),
     latency_ms: z.number().nullable(),
-    created_at: iso.nullable(),
+    created_at: iso.nullable().describe('when the call was queued'),
+    started_at: iso.nullable().describe('when a worker took it up; null while it waits in the queue'),
     finished_at: iso.nullable(),
   });
 
@@ -189,7 +190,6 @@ export const CallDetail = CallSummary.extend({
   request_id: z.string().nullable(),
   billing: z.string().nullable(),
   argv: z.array(z.string()).nullable(),
-  started_at: iso.nullable(),
 });
 
 export const ControlRequested = z
