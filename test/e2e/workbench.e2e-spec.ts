@@ -382,7 +382,8 @@ describe('the workbench in a browser, against the real services', () => {
       { name: 'new-run', path: '/new', ready: async (p) => expectVisible(p.getByLabel('Project file', { exact: true })) },
       {
         name: 'build-run',
-        path: `/runs/${runs.build}`,
+        // The run page opens at its Diff & tests tab (the other tabs are checked below, one by one).
+        path: `/runs/${runs.build}/diff`,
         ready: async (p) => {
           await expectText(wb.runStatus(p), 'done');
           await expectText(wb.stream(p), 'ended');
@@ -391,7 +392,7 @@ describe('the workbench in a browser, against the real services', () => {
       },
       {
         name: 'panel-run',
-        path: `/runs/${runs.panel}`,
+        path: `/runs/${runs.panel}/debate`,
         ready: async (p) => {
           await expectText(wb.runStatus(p), 'done');
           await expectText(wb.stream(p), 'ended');

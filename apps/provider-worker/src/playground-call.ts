@@ -52,8 +52,8 @@ async function ask(deps: PlaygroundDeps, row: PlaygroundCallEntity, runId: strin
       temperature: row.temperature,
       timeoutMs: row.timeoutMs,
       role: row.role,
-      // Replay plays the role's first recorded reply: the playground has no place in the run's order.
-      ordinal: 1,
+      // Replay plays the role's first recorded reply (ordinals count from 0): the playground has no place in the run's order.
+      ordinal: 0,
       ...(tools ? { tools } : {}),
     });
     const parsed = tools && completion.toolCalls ? { tool_calls: completion.toolCalls, text: completion.text } : completion.parsed;
