@@ -221,7 +221,7 @@ describe('bad input through the real services: each gives a clear error, nothing
 
     const malformed = await post('project: dd-demo\nobjective: [unclosed\nproviders: {}\n', 'application/yaml');
     expect(malformed.status).toBe(400);
-    expect(malformed.body.message).toMatch(/malformed YAML at line \d+/);
+    expect(malformed.body.message).toMatch(/line \d+, column \d+: malformed YAML/);
 
     const unknownProvider = configWith('critic-guard.cassette.yaml') as { agents: Record<string, { provider: string }> };
     unknownProvider.agents.critic.provider = 'nosuch';

@@ -185,7 +185,7 @@ describe('the roundtable CLI against real services (separate processes)', () => 
       const lines = res.stdout.trimEnd().split('\n');
       expect(lines).toContainEqual(expect.stringMatching(/^\[HALTED\] max_calls reached: 4 of 4 calls/));
       expect(lines.filter((l) => CALL_LINE.test(l))).toHaveLength(5);
-      expect(lines.at(-3)).toMatch(/^\[HALTED\] 5 calls, [\d,]+ tokens, .*verdict: NEEDS_EXPERIMENT \(confidence \d\.\d\d\)$/);
+      expect(lines.at(-3)).toMatch(/^\[HALTED\] 5 calls \(the closing call, allowed past the cap\), [\d,]+ tokens, .*verdict: NEEDS_EXPERIMENT \(confidence \d\.\d\d\)$/);
       expect(lines.at(-1)).toMatch(new RegExp(`^resume: roundtable resume run_\\w+ --api ${pipeline.api} \\[--max-calls N …\\]$`));
     } finally {
       rmSync(dir, { recursive: true, force: true });

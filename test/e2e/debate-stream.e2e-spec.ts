@@ -174,7 +174,8 @@ describe('live debate tokens across real services (separate processes)', () => {
       browser = await launchBrowser();
       const page = await (await browser.newContext()).newPage();
       page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-      await page.goto(`${pipeline.api}/runs/${id}`);
+      // The debate lives on the run page's Debate tab, its own URL.
+      await page.goto(`${pipeline.api}/runs/${id}/debate`);
       // This api has no tokens: the token screen offers to go on without one.
       await wb.button(page, 'Continue without a token').click();
 

@@ -188,8 +188,8 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             '200': {
               ...json('Runs', 'RunList'),
               headers: {
-                'X-Next-Cursor': { schema: { type: 'string' }, description: 'the next page\'s cursor (pass it as `?cursor=`); absent on the last page' },
-                Link: { schema: { type: 'string' }, description: 'the next page\'s URL, `<…>; rel="next"`; absent on the last page' },
+                'X-Next-Cursor': { required: false, schema: { type: 'string' }, description: 'the next page\'s cursor (pass it as `?cursor=`); absent on the last page' },
+                Link: { required: false, schema: { type: 'string' }, description: 'the next page\'s URL, `<…>; rel="next"`; absent on the last page' },
               },
             },
             '400': error('A query parameter is not valid (the message names it and the form it takes): a bad date in from or to, from later than to, a cursor this api did not give.'),
