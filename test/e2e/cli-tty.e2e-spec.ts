@@ -56,8 +56,10 @@ describe('the roundtable CLI in a terminal (a real PTY through util-linux script
     execFileSync(process.execPath, ['tools/build.mjs'], { cwd: REPO, stdio: 'pipe' });
     pipeline = await startPipeline();
     const submit = (file: string) => execFileSync(process.execPath, [CLI, 'run', file, '--api', pipeline.api], { cwd: REPO, encoding: 'utf8' });
-    buildRun = /^run (\S+) /.exec(submit('examples/dd-demo/project.yaml'))?.[1] ?? '';
-    panelRun = /^run (\S+) /.exec(submit('examples/panel-demo/project.yaml'))?.[1] ?? '';
+    // Without --follow, `run` prints the run's id alone (RUN=$(roundtable run p.yaml)).
+    buildRun = submit('examples/dd-demo/project.yaml').trim();
+    panelRun = submit('examples/panel-demo/project.yaml').trim();
+    expect([buildRun, panelRun]).toEqual([expect.stringMatching(/^run_\w+$/), expect.stringMatching(/^run_\w+$/)]);
     await Promise.all([waitForTerminal(pipeline, buildRun, 150_000), waitForTerminal(pipeline, panelRun, 150_000)]);
   });
 
