@@ -127,6 +127,9 @@ describe('every reply matches the served OpenAPI document', () => {
       expect((await api('GET', `/v1/runs/${id}/calls?${q}`, { token: 'read' })).status).toBe(200);
     }
     expect((await api('GET', `/v1/runs/${id}/calls/${calls.body[0].id}`, { token: 'read' })).status).toBe(200);
+    // The playground: the first call asked again outside the run (202), and its tries listed.
+    expect((await api('POST', `/v1/runs/${id}/calls/${calls.body[0].id}/playground`, { body: { model: 'claude-haiku-4-5' } })).status).toBe(202);
+    expect((await api<unknown[]>('GET', `/v1/runs/${id}/calls/${calls.body[0].id}/playground`, { token: 'read' })).body.length).toBe(1);
 
     // The run page's routes: the list's usage, the records, the branch's diff and a file it wrote.
     const listed = await api<ListedRun[]>('GET', '/v1/runs?workflow=build', { token: 'read' });
