@@ -315,6 +315,17 @@ describe('the workbench in a browser, against the real services', () => {
     await expectText(cells.nth(7), /^\$\d+\.\d+$/);
     await saveScreenshot(page, 'runs');
 
+    // Search by a word of the objective: the build demo's, not the panel's; the URL keeps it over a reload.
+    await page.getByLabel('Search', { exact: true }).fill('drawdown');
+    await expectCount(panelLink, 0);
+    await expectVisible(buildLink);
+    await page.waitForURL(/[?&]q=drawdown/, { timeout: 10_000 });
+    await page.reload();
+    await expectVisible(table.getByRole('link', { name: runs.build }));
+    await expectCount(table.getByRole('link', { name: runs.panel }), 0);
+    await page.getByLabel('Search', { exact: true }).fill('');
+    await expectVisible(panelLink);
+
     await page.getByLabel('Workflow', { exact: true }).selectOption('panel');
     await expectCount(buildLink, 0);
     await expectVisible(panelLink);
