@@ -212,8 +212,17 @@ describe('every reply matches the served OpenAPI document', () => {
     // Once the orchestrator has taken the resume, the stream after the halt follows the resumed run to its next end.
     // Whatever it does with a cassette that ends early, every event it writes must be documented.
     await waitFor('the run_resumed event', async () => (await pipeline.sql(`SELECT 1 FROM run_events WHERE run_id = $1 AND type = 'run_resumed'`, [id])).length > 0, 30_000);
-    const resumed = await api<Event[]>('GET', `/v1/runs/${id}/events?after=${halted.body.at(-1)!.sequence}`, { token: 'read' });
-    expect(resumed.body[0].type).toBe('run_resumed');
+    // Asked again while the step that resumed it settles (a reply without the resumed events has been
+    // seen once in CI, right after run_resumed landed: noted in the closing note to find out why).
+    const seen: string[] = [];
+    const first = await waitFor('the stream after the halt to start with run_resumed', async () => {
+      const r = await api<Event[]>('GET', `/v1/runs/${id}/events?after=${halted.body.at(-1)!.sequence}`, { token: 'read' });
+      seen.push(`${r.status}:${r.body?.[0]?.type ?? 'nothing'}`);
+      return r.body?.[0]?.type === 'run_resumed' ? r.body[0] : undefined;
+    }, 30_000, 250).catch((e: Error) => {
+      throw new Error(`${e.message}; replies seen: ${seen.join(', ')}`);
+    });
+    expect(first.type).toBe('run_resumed');
     await terminal(id);
   });
 
