@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { pathUnderRoots } from '@roundtable/contracts';
 
 /**
  * A relative replay cassette path in a posted project, looked up under the operator's cassette
@@ -11,7 +12,7 @@ export function cassetteUnderRoots(roots: readonly string[]): (relative: string)
   return (relative) => {
     for (const root of roots) {
       const candidate = path.resolve(root, relative);
-      if (candidate !== root && !candidate.startsWith(`${root.replace(/\/+$/, '')}/`)) continue;
+      if (!pathUnderRoots(candidate, [root])) continue;
       if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
     }
     return null;

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, parseDocument } from 'yaml';
 
-import type { ExampleProject } from '@roundtable/contracts';
+import { pathUnderRoots, type ExampleProject } from '@roundtable/contracts';
 
 export type { ExampleProject };
 
@@ -40,12 +40,11 @@ function exampleOf(exampleDir: string, name: string, roots: readonly string[]): 
   return { name, workflow: String(doc.get('workflow') ?? 'build'), summary: summaryOf(exampleDir) ?? objective, text: doc.toString() };
 }
 
+/** `file` relative to the first root that holds it, or null (missing, or under no root). */
 function relativeToRoots(file: string, roots: readonly string[]): string | null {
-  for (const root of roots) {
-    const rel = path.relative(root, file);
-    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel) && existsSync(file)) return rel;
-  }
-  return null;
+  if (!existsSync(file)) return null;
+  const root = roots.find((r) => pathUnderRoots(file, [r]));
+  return root === undefined ? null : path.relative(root, file) || null;
 }
 
 function summaryOf(exampleDir: string): string | null {

@@ -1,5 +1,4 @@
 import { TERMINAL_EVENT_TYPES, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
-import { mayTrailStreamEnd } from '@roundtable/run-view';
 import { requestPendingSql } from './run-requests';
 
 /**
@@ -11,13 +10,12 @@ const STREAM_END_TYPES: readonly string[] = [...TERMINAL_EVENT_TYPES, 'appeal_co
 export const endsStream = (type: string): boolean => STREAM_END_TYPES.includes(type);
 
 /**
- * An event that ends the stream only when the log says so: a refused appeal ends with a
- * panel_warning and may add a budget_warning (its raised caps), in either order, and either is
- * then the last event of an ended run with no appeal pending. Mid-run they end nothing, so the
- * check also asks that the run has ended. The rule is libs/run-view's, which the CLI and the
- * workbench follow too.
+ * An event that ends the stream only when the log says so (libs/run-view's rule, which the CLI and
+ * the workbench follow too): a refused appeal's panel_warning and budget_warning, in either order,
+ * are then the last events of an ended run with no appeal pending. Mid-run they end nothing, so
+ * the callers also ask that the run has ended.
  */
-export const mayEndStream = (type: string): boolean => mayTrailStreamEnd(type);
+export { mayTrailStreamEnd as mayEndStream } from '@roundtable/run-view';
 
 /** SQL (a boolean over `runs r`): the run has ended (what follows, if anything, is a resume or an appeal). */
 export const RUN_ENDED_SQL = `(r.status IN (${TERMINAL_RUN_STATUSES.map((s) => `'${s}'`).join(', ')}))`;

@@ -1,17 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
-  AGENT_SCHEMAS,
   type CallOutcome,
-  formatZodIssues,
   isAgentSchemaName,
   jobId,
   JudgeRole,
   type OperatorPolicy,
   ProjectConfig,
   ProviderConfig,
-  providerPolicyIssues,
-  modelIdProblem,
   readOperatorPolicy,
   toolsOfSchema,
 } from '@roundtable/contracts';
@@ -23,7 +19,7 @@ import { runAgentModeEngineer } from './agent-mode-engineer';
 import { DebateTurnPreview, type LiveEventSink } from './debate-turn-preview';
 import { failedTryReport, recordedError } from './retry-policy';
 import { storableJson, storableText } from './storable-text';
-import { asChecked, jsonSchemaOf } from './provider-request-parts';
+import { admittedProvider, checkedReply, jsonSchemaOf, replyOf } from './provider-request-parts';
 import { runPlaygroundCall } from './playground-call';
 
 type Outcome = Partial<AgentCallEntity> & { status: 'completed' | 'failed' };
@@ -327,20 +323,9 @@ export class AgentCallService {
       return failed('CANCELLED', 'the run was cancelled before this call started');
     }
     if (!providerCfg) return failed('PROVIDER_ERROR', `provider "${call.provider}" is not in the run's config`);
-    // Defence in depth: the api checked this entry at submission; a row written around it is
-    // refused here, before an adapter exists, so no key leaves this process and nothing is sent.
-    // The stored entry is read back as the schema reads a project file (a row written around the
-    // api may name a `binary`, or anything else the schema refuses).
-    const entry = ProviderConfig.safeParse(providerCfg);
-    if (!entry.success) {
-      return failed('POLICY_REFUSED', entry.error.issues.map((i) => `providers.${call.provider}.${i.path.join('.')}: ${i.message}`).join('; '));
-    }
-    const checkedCfg = asChecked(entry.data);
-    const refused = providerPolicyIssues(call.provider, checkedCfg, this.policy);
-    if (refused.length) return failed('POLICY_REFUSED', refused.map((i) => `${i.path}: ${i.message}`).join('; '));
-    // The model id goes onto a CLI's command line and into an API's URL path: checked again here.
-    const badModel = modelIdProblem(call.model);
-    if (badModel) return failed('BAD_REQUEST', `model: ${badModel}`);
+    const admitted = admittedProvider(call.provider, providerCfg, call.model, this.policy);
+    if ('errorCode' in admitted) return failed(admitted.errorCode, admitted.error);
+    const checkedCfg = admitted.cfg;
     if (!call.schemaName || !isAgentSchemaName(call.schemaName)) return failed('SCHEMA_UNKNOWN', `unknown schema ${call.schemaName}`);
     const timeoutMs = call.timeoutMs ?? 180_000;
     // A tool loop's turn (an agent-mode engineer on an API provider): the tools its schema names.
@@ -384,13 +369,12 @@ export class AgentCallService {
         error: err,
       };
     }
-    // A turn's reply is the tools it called (the replay provider plays them as a recorded object).
-    if (tools && completion.toolCalls) completion = { ...completion, parsed: { tool_calls: completion.toolCalls, text: completion.text, ...(completion.native ? { native: completion.native } : {}) } };
+    const parsed = replyOf(completion, tools);
     const price = priceCall(this.opts.pricing, completion.model || call.model, completion.usage, completion.reportedCostUsd);
     const recorded: Outcome = {
       status: 'completed',
       responseText: completion.text,
-      parsed: completion.parsed as Record<string, unknown> | null,
+      parsed: parsed as Record<string, unknown> | null,
       inputTokens: completion.usage.inputTokens,
       outputTokens: completion.usage.outputTokens,
       cachedInputTokens: completion.usage.cachedInputTokens,
@@ -401,16 +385,7 @@ export class AgentCallService {
       billing: completion.billing ?? null,
       argv: completion.argv ?? null,
     };
-    if (completion.parsed === null) {
-      return { outcome: { ...recorded, valid: false, errorCode: 'SCHEMA_INVALID', error: 'the reply is not a JSON object' }, error: null };
-    }
-    const checked = AGENT_SCHEMAS[call.schemaName].safeParse(completion.parsed);
-    return {
-      outcome: checked.success
-        ? { ...recorded, valid: true, parsed: checked.data as Record<string, unknown> }
-        : { ...recorded, valid: false, errorCode: 'SCHEMA_INVALID', error: formatZodIssues(checked.error) },
-      error: null,
-    };
+    return { outcome: { ...recorded, ...checkedReply(call.schemaName, parsed) }, error: null };
   }
 
 }

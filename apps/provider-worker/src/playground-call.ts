@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { AGENT_SCHEMAS, formatZodIssues, isAgentSchemaName, modelIdProblem, ProviderConfig, providerPolicyIssues, toolsOfSchema, type OperatorPolicy } from '@roundtable/contracts';
+import { isAgentSchemaName, toolsOfSchema, type OperatorPolicy } from '@roundtable/contracts';
 import { PlaygroundCallEntity } from '@roundtable/persistence';
 import { createProvider, priceCall, ProviderError, type PricingTable, type ProviderMessage } from '@roundtable/providers';
-import { asChecked, jsonSchemaOf } from './provider-request-parts';
+import { admittedProvider, checkedReply, jsonSchemaOf, replyOf } from './provider-request-parts';
 
 export interface PlaygroundDeps {
   ds: DataSource;
@@ -32,17 +32,14 @@ export async function runPlaygroundCall(deps: PlaygroundDeps, runId: string, id:
 async function ask(deps: PlaygroundDeps, row: PlaygroundCallEntity, runId: string): Promise<Outcome> {
   const failed = (errorCode: string, error: string): Outcome => ({ status: 'failed', errorCode, error });
   const [run] = (await deps.ds.query(`SELECT config FROM runs WHERE id = $1`, [runId])) as { config: { providers?: Record<string, unknown> } }[];
-  const entry = ProviderConfig.safeParse(run?.config.providers?.[row.provider]);
-  if (!entry.success) return failed('POLICY_REFUSED', `providers.${row.provider}: not a provider of the run's project`);
-  const cfg = asChecked(entry.data);
-  const refused = providerPolicyIssues(row.provider, cfg, deps.policy);
-  if (refused.length) return failed('POLICY_REFUSED', refused.map((i) => `${i.path}: ${i.message}`).join('; '));
-  const badModel = modelIdProblem(row.model);
-  if (badModel) return failed('BAD_REQUEST', `model: ${badModel}`);
+  const stored = run?.config.providers?.[row.provider];
+  if (stored === undefined) return failed('POLICY_REFUSED', `providers.${row.provider}: not a provider of the run's project`);
+  const admitted = admittedProvider(row.provider, stored, row.model, deps.policy);
+  if ('errorCode' in admitted) return failed(admitted.errorCode, admitted.error);
   if (!isAgentSchemaName(row.schemaName)) return failed('SCHEMA_UNKNOWN', `unknown schema ${row.schemaName}`);
   const tools = toolsOfSchema(row.schemaName);
   try {
-    const provider = createProvider(row.provider, cfg, { env: deps.env, policy: deps.policy });
+    const provider = createProvider(row.provider, admitted.cfg, { env: deps.env, policy: deps.policy });
     const completion = await provider.run({
       messages: row.messages as unknown as ProviderMessage[],
       model: row.model,
@@ -56,16 +53,16 @@ async function ask(deps: PlaygroundDeps, row: PlaygroundCallEntity, runId: strin
       ordinal: 0,
       ...(tools ? { tools } : {}),
     });
-    const parsed = tools && completion.toolCalls ? { tool_calls: completion.toolCalls, text: completion.text } : completion.parsed;
+    const parsed = replyOf(completion, tools);
     const price = priceCall(deps.pricing, completion.model || row.model, completion.usage, completion.reportedCostUsd);
-    const checked = parsed !== null && typeof parsed === 'object' ? AGENT_SCHEMAS[row.schemaName].safeParse(parsed) : null;
+    const checked = checkedReply(row.schemaName, parsed);
     return {
       status: 'completed',
       responseText: completion.text,
-      parsed: (parsed ?? null) as Record<string, unknown> | null,
-      valid: checked?.success ?? false,
-      error: checked && !checked.success ? formatZodIssues(checked.error) : checked ? null : 'the reply is not a JSON object',
-      errorCode: checked?.success ? null : 'SCHEMA_INVALID',
+      parsed: (checked.valid ? checked.parsed : (parsed ?? null)) as Record<string, unknown> | null,
+      valid: checked.valid,
+      error: checked.valid ? null : checked.error,
+      errorCode: checked.valid ? null : checked.errorCode,
       inputTokens: completion.usage.inputTokens,
       outputTokens: completion.usage.outputTokens,
       costUsd: price.costUsd,

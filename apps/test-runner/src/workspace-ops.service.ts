@@ -39,6 +39,7 @@ import {
   workspaceDiffStat,
   writeFileChanges,
 } from '@roundtable/sandbox';
+import type { TestRunner, TestRunOutcome } from '@roundtable/sandbox';
 import type { JobProducer } from '@roundtable/queues';
 import { PolicyRefusedError } from './policy-refused.error';
 import { RunPolicy } from './run-policy';
@@ -47,8 +48,17 @@ import { runInSandboxSpan } from './sandbox-run.span';
 import { readOne } from './read-one';
 import { runEngineerTool, type ToolTestRun } from './engineer-tools';
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const sha256bytes = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+
+/** An artifact row as stored: text as it is; bytes (a bundle, a patch) as base64, their hash and size the raw bytes'. */
+interface NewArtifact {
+  id: string;
+  runId: string;
+  callId: string | null;
+  kind: 'file' | 'diff' | 'test_output' | 'bundle' | 'patch';
+  path: string;
+  content: string | Buffer;
+}
 const TAIL = 4096;
 /** The stored diff artifact; the prompts take a smaller piece of it. */
 const MAX_DIFF_BYTES = 1024 * 1024;
@@ -125,25 +135,8 @@ export class WorkspaceOpsService {
       const deletion = await planWorkspaceDeletions(ws, toDelete);
       const { written } = await writeFileChanges(ws, files);
       await deletion.run();
-      const artifacts = files.map((f, i) => ({
-        id: `${opId}-f${i + 1}`,
-        runId,
-        callId: impl.callId,
-        kind: 'file' as const,
-        path: f.path,
-        sha256: sha256(f.content),
-        bytes: Buffer.byteLength(f.content),
-        content: f.content,
-      }));
-      if (artifacts.length) {
-        await this.ds
-          .createQueryBuilder()
-          .insert()
-          .into(ArtifactEntity)
-          .values(artifacts as unknown as QueryDeepPartialEntity<ArtifactEntity>[])
-          .orIgnore()
-          .execute();
-      }
+      const artifacts: NewArtifact[] = files.map((f, i) => ({ id: `${opId}-f${i + 1}`, runId, callId: impl.callId, kind: 'file', path: f.path, content: f.content }));
+      await this.storeArtifacts(artifacts);
       const committed = await this.commitRound(run, opId, impl, written);
       return {
         written,
@@ -176,22 +169,7 @@ export class WorkspaceOpsService {
     const diff = await workspaceDiff(ws, { maxBytes: MAX_DIFF_BYTES });
     const content = diff.truncated ? `${diff.text}\n[diff cut at ${MAX_DIFF_BYTES} bytes]\n` : diff.text;
     const diffArtifactId = `${opId}-diff`;
-    await this.ds
-      .createQueryBuilder()
-      .insert()
-      .into(ArtifactEntity)
-      .values({
-        id: diffArtifactId,
-        runId: run.id,
-        callId: null,
-        kind: 'diff',
-        path: `diffs/${impl.label}.diff`,
-        sha256: sha256(content),
-        bytes: Buffer.byteLength(content),
-        content,
-      } as unknown as QueryDeepPartialEntity<ArtifactEntity>)
-      .orIgnore()
-      .execute();
+    await this.storeArtifacts([{ id: diffArtifactId, runId: run.id, callId: null, kind: 'diff', path: `diffs/${impl.label}.diff`, content }]);
     return {
       workspace_source: ws.source,
       branch: ws.git.branch,
@@ -269,12 +247,32 @@ export class WorkspaceOpsService {
   }
 
   private async toolTestRun(run: RunEntity, workspace: string, command: string, timeoutS: number): Promise<ToolTestRun> {
-    const sandbox = await this.checks.admitTestRun((run.config as unknown as ProjectConfig).sandbox, timeoutS);
-    const runner = this.runners.for(sandbox);
-    const outcome = await runInSandboxSpan(runner, { workspace, command, timeoutMs: Math.round(timeoutS * 1000), runId: run.id });
-    const output = runner.kind === 'process' ? `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n` : outcome.output;
-    return { exit_code: outcome.exit_code, passed: outcome.passed, failed: outcome.failed, errors: outcome.errors, timed_out: outcome.timed_out, output };
+    const outcome = await this.runIn(await this.admittedRunner(run, timeoutS), workspace, command, timeoutS, run.id);
+    return { exit_code: outcome.exit_code, passed: outcome.passed, failed: outcome.failed, errors: outcome.errors, timed_out: outcome.timed_out, output: outcome.output };
   }
+
+  /** The run's sandbox as stored, admitted against the policy before anything is touched (a refused run leaves its workspace as it was). */
+  private async admittedRunner(run: RunEntity, timeoutS: number): Promise<TestRunner> {
+    return this.runners.for(await this.checks.admitTestRun((run.config as unknown as ProjectConfig).sandbox, timeoutS));
+  }
+
+  /** `command` in the workspace under `runner`; a run outside the sandbox says so at the end of its output. */
+  private async runIn(runner: TestRunner, workspace: string, command: string, timeoutS: number, runId: string): Promise<TestRunOutcome> {
+    const outcome = await runInSandboxSpan(runner, { workspace, command, timeoutMs: Math.round(timeoutS * 1000), runId });
+    if (runner.kind === 'process') outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n`;
+    return outcome;
+  }
+
+  /** Artifact rows, once: a repeated job's insert of the same ids changes nothing. */
+  private async storeArtifacts(rows: NewArtifact[]): Promise<void> {
+    if (!rows.length) return;
+    const values = rows.map(({ content, ...r }) => {
+      const bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+      return { ...r, sha256: sha256(content), bytes, content: typeof content === 'string' ? content : content.toString('base64') };
+    });
+    await this.ds.createQueryBuilder().insert().into(ArtifactEntity).values(values as unknown as QueryDeepPartialEntity<ArtifactEntity>[]).orIgnore().execute();
+  }
+
 
   /** `git add -A && git diff --cached` in the worktree, as a CLI agent's work is taken; null without git. */
   private async collectChanges(runId: string, opId: string, label: string): Promise<ToolOpChanges | null> {
@@ -282,13 +280,7 @@ export class WorkspaceOpsService {
     if (!ws?.git) return null;
     const { files, deleted, notInlined, diffText } = await collectAgentChanges(ws);
     const diffArtifactId = `${opId}-diff`;
-    await this.ds
-      .createQueryBuilder()
-      .insert()
-      .into(ArtifactEntity)
-      .values({ id: diffArtifactId, runId, callId: null, kind: 'diff', path: `agent/${label}.diff`, sha256: sha256(diffText), bytes: Buffer.byteLength(diffText), content: diffText } as unknown as QueryDeepPartialEntity<ArtifactEntity>)
-      .orIgnore()
-      .execute();
+    await this.storeArtifacts([{ id: diffArtifactId, runId, callId: null, kind: 'diff', path: `agent/${label}.diff`, content: diffText }]);
     return { files, deleted, not_inlined: notInlined, diff_artifact_id: diffArtifactId };
   }
 
@@ -308,18 +300,12 @@ export class WorkspaceOpsService {
       try {
         const { bundle, patch } = await exportRunBranch(ws, out);
         const name = ws.git.branch.replace(/\//g, '-');
-        const rows = [
-          { id: `${opId}-bundle`, kind: 'bundle', path: `export/${name}.bundle`, bytes: await readFile(bundle) },
-          { id: `${opId}-patch`, kind: 'patch', path: `export/${name}.patch`, bytes: await readFile(patch) },
-        ];
-        await this.ds
-          .createQueryBuilder()
-          .insert()
-          .into(ArtifactEntity)
-          .values(rows.map((r) => ({ id: r.id, runId, callId: null, kind: r.kind, path: r.path, sha256: sha256bytes(r.bytes), bytes: r.bytes.length, content: r.bytes.toString('base64') })) as unknown as QueryDeepPartialEntity<ArtifactEntity>[])
-          .orIgnore()
-          .execute();
-        return { exported: true, reason: null, branch: ws.git.branch, bundle_artifact_id: rows[0].id, patch_artifact_id: rows[1].id };
+        const [bundleId, patchId] = [`${opId}-bundle`, `${opId}-patch`];
+        await this.storeArtifacts([
+          { id: bundleId, runId, callId: null, kind: 'bundle', path: `export/${name}.bundle`, content: await readFile(bundle) },
+          { id: patchId, runId, callId: null, kind: 'patch', path: `export/${name}.patch`, content: await readFile(patch) },
+        ]);
+        return { exported: true, reason: null, branch: ws.git.branch, bundle_artifact_id: bundleId, patch_artifact_id: patchId };
       } finally {
         await rm(out, { recursive: true, force: true });
       }
@@ -330,28 +316,11 @@ export class WorkspaceOpsService {
     return this.perform(runId, opId, 'tests.done', async (run, op) => {
       const { command, timeoutS } = workspaceOpRequest('tests', op);
       // Before the workspace is touched: a refused run leaves it as it was.
-      const sandbox = await this.checks.admitTestRun((run.config as unknown as ProjectConfig).sandbox, timeoutS);
+      const runner = await this.admittedRunner(run, timeoutS);
       const ws = await this.workspaceOf(run);
-      const runner = this.runners.for(sandbox);
-      const outcome = await runInSandboxSpan(runner, { workspace: ws, command, timeoutMs: Math.round(timeoutS * 1000), runId });
-      if (runner.kind === 'process') outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n`;
+      const outcome = await this.runIn(runner, ws, command, timeoutS, runId);
       const artifactId = `${opId}-out`;
-      await this.ds
-        .createQueryBuilder()
-        .insert()
-        .into(ArtifactEntity)
-        .values({
-          id: artifactId,
-          runId,
-          callId: null,
-          kind: 'test_output',
-          path: `tests/${opId}.log`,
-          sha256: sha256(outcome.output),
-          bytes: Buffer.byteLength(outcome.output),
-          content: outcome.output,
-        } as unknown as QueryDeepPartialEntity<ArtifactEntity>)
-        .orIgnore()
-        .execute();
+      await this.storeArtifacts([{ id: artifactId, runId, callId: null, kind: 'test_output', path: `tests/${opId}.log`, content: outcome.output }]);
       return {
         ...(op.result ?? {}), // keeps what the orchestrator asked for (the test run's label)
         command: outcome.command,

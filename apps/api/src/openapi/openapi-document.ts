@@ -81,6 +81,7 @@ const error = (description: string) => json(description, 'ApiError');
 const location = { Location: { schema: { type: 'string' }, description: "the run's URL" } };
 
 const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'run_0123456789' };
+const callId = { name: 'callId', in: 'path', required: true, schema: { type: 'string' } };
 
 /** Every route behind the token answers these too. */
 const AUTH_ERRORS = {
@@ -414,7 +415,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         post: {
           summary: 'Try the call again in the playground, with an edited prompt, model or provider',
           description: `${writeNote} A call of its own (its own row), never part of the run: not its usage, budget, events or report. The provider must be one of the run's; the operator's policy caps how many a run may have (playground.max_calls_per_run; 0 turns it off).`,
-          parameters: [runId, { name: 'callId', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [runId, callId],
           requestBody: {
             required: true,
             content: {
@@ -435,14 +436,14 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
         },
         get: {
           summary: "The call's playground tries, oldest first",
-          parameters: [runId, { name: 'callId', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [runId, callId],
           responses: { '200': json('Playground calls', 'PlaygroundCallList'), '404': error('No such run or call.'), ...AUTH_ERRORS },
         },
       },
       '/v1/runs/{id}/calls/{callId}': {
         get: {
           summary: 'One agent call: the exact prompt, the reply and its accounting',
-          parameters: [runId, { name: 'callId', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [runId, callId],
           responses: { '200': json('The call', 'CallDetail'), '404': error('No such run or call.'), ...AUTH_ERRORS },
         },
       },

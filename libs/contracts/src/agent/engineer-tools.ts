@@ -37,9 +37,16 @@ function specOf(name: EngineerToolName): ToolSpec {
   return { name, description: DESCRIPTIONS[name], parameters: plain };
 }
 
-/** The tools offered, in a fixed order; run_tests only where permissions.engineer.run_tests allows it. */
+/**
+ * The tools offered, in a fixed order; run_tests only where permissions.engineer.run_tests allows
+ * it. Every turn of every loop asks for them: converted from zod once (about a millisecond each
+ * time otherwise), handed out as fresh objects, since an adapter may adjust what it gets.
+ */
+const toolsText = new Map<boolean, string>();
 export function engineerTools(runTests: boolean): ToolSpec[] {
-  return (Object.keys(ENGINEER_TOOL_ARGS) as EngineerToolName[]).filter((n) => runTests || n !== 'run_tests').map(specOf);
+  let text = toolsText.get(runTests);
+  if (text === undefined) toolsText.set(runTests, (text = JSON.stringify((Object.keys(ENGINEER_TOOL_ARGS) as EngineerToolName[]).filter((n) => runTests || n !== 'run_tests').map(specOf))));
+  return JSON.parse(text) as ToolSpec[];
 }
 
 export function isEngineerTool(name: string): name is EngineerToolName {

@@ -219,26 +219,27 @@ export const Me = z.object({
 });
 
 /** A call tried again in the playground (issue 22): never part of the run's usage, events or report. */
-export const PlaygroundCall = z.object({
-  id: z.string(),
+export const PlaygroundCall = CallSummary.pick({
+  id: true,
+  role: true,
+  provider: true,
+  model: true,
+  status: true,
+  valid: true,
+  error: true,
+  error_code: true,
+  input_tokens: true,
+  output_tokens: true,
+  cost_usd: true,
+  latency_ms: true,
+  finished_at: true,
+}).extend({
   source_call_id: z.string(),
-  role: z.string(),
-  provider: z.string(),
-  model: z.string(),
-  status: AgentCallStatus,
   messages: z.array(z.object({ role: z.string(), content: z.string() })),
   response_text: z.string().nullable(),
   parsed: z.unknown().nullable(),
-  valid: z.boolean().nullable(),
-  error: z.string().nullable(),
-  error_code: z.string().nullable(),
-  input_tokens: z.number().nullable(),
-  output_tokens: z.number().nullable(),
-  cost_usd: z.number().nullable(),
-  latency_ms: z.number().nullable(),
   requested_by: z.string(),
   created_at: iso,
-  finished_at: iso.nullable(),
 });
 export const PlaygroundCallList = z.array(PlaygroundCall);
 export type PlaygroundCall = z.infer<typeof PlaygroundCall>;
