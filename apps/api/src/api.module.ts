@@ -27,6 +27,8 @@ import { RunControlController } from './run-control.controller';
 import { RunControlService } from './run-control.service';
 import { RunAppealController } from './run-appeal.controller';
 import { RunAppealService } from './run-appeal.service';
+import { RunForkController } from './run-fork.controller';
+import { RunForkService } from './run-fork.service';
 import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
@@ -83,7 +85,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -105,6 +107,7 @@ export class ApiModule {
             new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy)),
           inject: [DS, REDIS, PRODUCER],
         },
+        { provide: RunForkService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new RunForkService(ds, submission), inject: [DS, RunSubmissionService] },
         {
           provide: RunControlService,
           useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p), policy),

@@ -5,7 +5,7 @@ import { apiWorkflowOf, findApiWorkflow } from './workflows/api-workflows';
 import { ApiError } from './api-error';
 import { encodeRunCursor, type RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
-import { type QuestionRow, runDetailView, runSummaryView } from './run-views';
+import { type ForkRow, type QuestionRow, runDetailView, runSummaryView } from './run-views';
 import type { RunListItem, RunListUsage } from '@roundtable/contracts';
 
 interface TotalsRow {
@@ -83,7 +83,7 @@ export class RunQueryService {
               COALESCE(SUM(input_tokens), 0) + COALESCE(SUM(output_tokens), 0) AS tokens,
               SUM(cost_usd) AS cost_usd
          FROM agent_calls
-        WHERE run_id = ANY($1::text[]) AND status IN ('completed', 'failed')
+        WHERE run_id = ANY($1::text[]) AND status IN ('completed', 'failed') AND copied_from IS NULL
         GROUP BY run_id`,
       [runIds],
     );
@@ -95,8 +95,12 @@ export class RunQueryService {
   async get(id: string) {
     const run = await this.runOrThrow(id);
     const { usage, byProvider } = await this.usageOf(run, new Date());
-    const questions = (await this.ds.query(`SELECT raised_by_role, question, status, answer, answered_by FROM open_questions WHERE run_id = $1 ORDER BY id`, [id])) as QuestionRow[];
-    const view = runDetailView(run, usage, byProvider, questions);
+    const [questions, forks] = (await Promise.all([
+      this.ds.query(`SELECT raised_by_role, question, status, answer, answered_by FROM open_questions WHERE run_id = $1 ORDER BY id`, [id]),
+      // The runs forked from this one: the original links to its forks as each fork links back.
+      this.ds.query(`SELECT id, forked_from ->> 'stage' AS stage, status FROM runs WHERE forked_from ->> 'run_id' = $1 ORDER BY created_at, id`, [id]),
+    ])) as [QuestionRow[], ForkRow[]];
+    const view = runDetailView(run, usage, byProvider, questions, forks);
     // A run of a workflow this version does not know still shows what every run has.
     return { ...view, ...findApiWorkflow(run.workflow)?.detail(run) };
   }
@@ -117,7 +121,7 @@ export class RunQueryService {
     return run;
   }
 
-  /** Usage from the audit log itself (finished calls), so it agrees with GET /calls row for row. */
+  /** Usage from the audit log itself (finished calls), so it agrees with GET /calls row for row; a fork's copies were billed to the run they came from. */
   private async usageOf(run: RunEntity, now: Date): Promise<UsageWithSubscription> {
     const rows: TotalsRow[] = await this.ds.query(
       `SELECT provider,
@@ -129,7 +133,7 @@ export class RunQueryService {
               COUNT(*) FILTER (WHERE status = 'completed' AND cost_usd IS NULL) AS unpriced,
               SUM(cost_usd) FILTER (WHERE billing = 'subscription') AS subscription_cost_usd
          FROM agent_calls
-        WHERE run_id = $1 AND status IN ('completed', 'failed')
+        WHERE run_id = $1 AND status IN ('completed', 'failed') AND copied_from IS NULL
         GROUP BY provider
         ORDER BY provider`,
       [run.id],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, isPanelConfig, jobId, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, type ForkOrigin, isPanelConfig, jobId, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { appendRunEvents, RunEventPublisher } from '@roundtable/events';
 import { addToOutbox, OutboxDispatcher } from '@roundtable/service';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
@@ -65,7 +65,7 @@ export class RunSubmissionService {
    * key's unique index decides between two concurrent submits: the loser's transaction rolls back
    * and it answers with the winner's run.
    */
-  async submit(body: unknown, opts: SubmitOptions & { claim?: IdempotencyClaim } = {}): Promise<SubmittedRun> {
+  async submit(body: unknown, opts: SubmitOptions & { claim?: IdempotencyClaim; fork?: ForkOrigin } = {}): Promise<SubmittedRun> {
     const { claim } = opts;
     if (claim) {
       const earlier = await this.runOfClaim(claim);
@@ -74,7 +74,7 @@ export class RunSubmissionService {
     const { config, unserved } = await this.validate(body, opts);
     let stored: { runId: string; outboxIds: number[]; events: RunEventEnvelope[] };
     try {
-      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null);
+      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null, opts.fork ?? null);
     } catch (e) {
       const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
       if (winner) return winner;
@@ -84,8 +84,8 @@ export class RunSubmissionService {
     return submitted(stored.runId);
   }
 
-  /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. */
-  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined, submittedBy: string | null) {
+  /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. A fork's origin rides on its run row. */
+  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined, submittedBy: string | null, fork: ForkOrigin | null) {
     return this.ds.transaction(async (em) => {
       const projectId = newId('prj');
       const runId = newId('run');
@@ -108,9 +108,11 @@ export class RunSubmissionService {
         stage: 'INIT',
         config: stored,
         submittedBy,
+        forkedFrom: fork,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
-      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }, ...unserved]);
+      const created = { project: config.project, workflow: config.workflow, ...(fork ? { forked_from: { run_id: fork.run_id, stage: fork.stage } } : {}) };
+      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: created }, ...unserved]);
       const outboxIds = await addToOutbox(em, [
         { runId, queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(runId, 'start'), payload: { runId } },
       ]);

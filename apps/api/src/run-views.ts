@@ -48,7 +48,20 @@ export interface QuestionRow {
   answered_by: string | null;
 }
 
-export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Record<string, ProviderUsage>, questions: readonly QuestionRow[] = []): RunDetail {
+/** A run forked from another, as the original's page lists it. */
+export interface ForkRow {
+  id: string;
+  stage: string;
+  status: string;
+}
+
+export function runDetailView(
+  run: RunEntity,
+  usage: RunUsage,
+  byProvider: Record<string, ProviderUsage>,
+  questions: readonly QuestionRow[] = [],
+  forks: readonly ForkRow[] = [],
+): RunDetail {
   const gate = run.status === 'awaiting_approval' && run.gate ? (run.gate as { name: string; subject?: Record<string, unknown> }) : null;
   return {
     id: run.id,
@@ -77,6 +90,8 @@ export function runDetailView(run: RunEntity, usage: RunUsage, byProvider: Recor
       answer: q.answer,
       answered_by: q.answered_by,
     })),
+    forked_from: run.forkedFrom ? { run_id: run.forkedFrom.run_id, stage: run.forkedFrom.stage, copied_calls: Object.keys(run.forkedFrom.calls).length } : null,
+    forks: forks.map((f) => ({ id: f.id, stage: f.stage, status: f.status })),
   };
 }
 
@@ -104,6 +119,7 @@ export function callSummaryView(c: AgentCallEntity): CallSummary {
     created_at: iso(c.createdAt),
     started_at: iso(c.startedAt),
     finished_at: iso(c.finishedAt),
+    copied_from: c.copiedFrom ?? null,
   };
 }
 

@@ -33,6 +33,7 @@ export function finishedCallEvent(runId: string, callId: string, settled: object
     errorCode: call.error_code,
     schemaName: call.schema_name && isAgentSchemaName(call.schema_name) ? call.schema_name : null,
     messages: call.messages,
+    ...(call.copied_from ? { copiedFrom: call.copied_from } : {}),
     usage: {
       inputTokens: call.input_tokens,
       outputTokens: call.output_tokens,

@@ -1,12 +1,12 @@
 import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import { jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
+import { forkCallKey, jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ForkOrigin, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
 import { checkRunEvents, runEventsInsert } from '@roundtable/events';
 import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
 import type { Command, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
-import { INSERT_AGENT_CALL, INSERT_DECISIONS, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
+import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, INSERT_DECISIONS, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
@@ -81,7 +81,7 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
   if (JSON.stringify(gate) !== JSON.stringify(run.gate ?? null)) addStatement(writes, UPDATE_RUN_GATE, runId, gate);
 
   let seq = run.callSeq;
-  const jobs = result.commands.map((c) => writeCommand(runId, c, () => ++seq, writes));
+  const jobs = result.commands.map((c) => writeCommand(runId, c, () => ++seq, writes, run.forkedFrom ?? null));
 
   const events = runEventsInsert(runId, run.eventSeq, result.events);
   if (result.events.length) writes.add(events.sql, events.params);
@@ -97,13 +97,32 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
   };
 }
 
+/**
+ * The original call a fork copies for this command, or null to ask a provider: only a first try's
+ * or a repair's key the fork recorded before its stage, for the same role and stage (a fork whose
+ * replies led elsewhere asks live).
+ */
+export function forkedCallOf(fork: ForkOrigin | null, c: Command | PanelAgentCallCommand): { runId: string; callId: string } | null {
+  if (!fork || c.kind !== 'agent_call' || !c.label) return null;
+  const original = fork.calls[forkCallKey(c.label, c.attempt ?? 1, c.retry ?? 0)];
+  if (!original || original.role !== c.role || original.stage !== c.stage) return null;
+  return { runId: fork.run_id, callId: original.id };
+}
+
 /** Queues a command's row (for any workflow: an agent call's audit row and reservation, a workspace op) and answers its outbox job. */
-export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, nextSeq: () => number, batch: StatementBatch): OutboxJob {
+export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, nextSeq: () => number, batch: StatementBatch, fork: ForkOrigin | null = null): OutboxJob {
   const exec = <A extends unknown[]>(s: Statement<A, never>, ...args: A): void => {
     addStatement(batch, s, ...args);
   };
   switch (c.kind) {
     case 'agent_call': {
+      const original = forkedCallOf(fork, c);
+      if (original) {
+        // A fork's call before its stage: the recorded reply is copied and reported at once, as a
+        // provider-worker would report it; no provider is asked.
+        exec(INSERT_COPIED_AGENT_CALL, runId, nextSeq(), c, original);
+        return outboxJob('agent.done', { runId, callId: c.callId }, { runId, jobId: jobId(c.callId, 'done') });
+      }
       exec(INSERT_AGENT_CALL, runId, nextSeq(), c);
       // A transient retry goes out delayed by its backoff (the engine's retries.ts decided it).
       // The card is for Bull Board's reader only (AgentCallCard): the provider-worker reads the row.

@@ -1,5 +1,6 @@
 export * from './run/run-vocabulary';
 export * from './run/acceptance-criterion.schema';
+export * from './run/fork-origin.schema';
 export * from './agent/verdict.schema';
 export * from './agent/proposal.schema';
 export * from './agent/critique.schema';

@@ -58,7 +58,8 @@ export function foldCallEvent(view: RunView, ev: RunEventEnvelope): RunView | nu
     }
     case 'agent_call_completed': {
       const p = ev.payload as RunEventPayload<'agent_call_completed'>;
-      const counted = ended(view, p.call_id);
+      // A fork's copy was billed to the run it was copied from: never this run's usage.
+      const counted = ended(view, p.call_id) || Boolean(p.copied_from);
       const calls = withCall(view, p, ev.created_at, (c) => ({
         ...c,
         state: 'completed',
@@ -69,19 +70,21 @@ export function foldCallEvent(view: RunView, ev: RunEventEnvelope): RunView | nu
         latencyMs: p.latency_ms ?? null,
         gist: p.gist ?? null,
         finishedAt: ev.created_at,
+        ...(p.copied_from ? { copiedFrom: p.copied_from } : {}),
       }));
       const tokens = (p.input_tokens ?? 0) + (p.output_tokens ?? 0);
       return { ...view, calls, usage: counted ? view.usage : countEnded(view.usage, { tokens, costUsd: p.cost_usd, failed: false }) };
     }
     case 'agent_call_failed': {
       const p = ev.payload as RunEventPayload<'agent_call_failed'>;
-      const counted = ended(view, p.call_id);
+      const counted = ended(view, p.call_id) || Boolean(p.copied_from);
       const calls = withCall(view, p, ev.created_at, (c) => ({
         ...c,
         state: 'failed',
         error: p.error,
         errorCode: p.error_code ?? null,
         finishedAt: ev.created_at,
+        ...(p.copied_from ? { copiedFrom: p.copied_from } : {}),
       }));
       return { ...view, calls, usage: counted ? view.usage : countEnded(view.usage, { tokens: 0, costUsd: null, failed: true }) };
     }

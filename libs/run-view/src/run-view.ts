@@ -105,6 +105,8 @@ export interface CallView {
   errorCode: string | null;
   queuedAt: string;
   finishedAt: string | null;
+  /** A fork's copy of the original run's call of this id: shown, not counted in this run's usage. */
+  copiedFrom?: string;
 }
 
 export interface EventUsage {

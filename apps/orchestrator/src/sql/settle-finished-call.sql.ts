@@ -28,6 +28,8 @@ export interface SettledCallRow {
   /** The provider-worker's verdict on a failed try (CallOutcome.retryable), and the provider's retry-after. */
   retryable: boolean | null;
   retry_after_ms: number | null;
+  /** A fork's copy: the original call's id (its usage is not this run's). Null: a call of its own. */
+  copied_from: string | null;
   /** A retry of this try exists: the engine has had this report already, so a repeat of it changes nothing. */
   superseded: boolean;
   /**
@@ -42,7 +44,7 @@ export interface SettledCallRow {
  * the run lock). It locks the call's row (FOR UPDATE: a provider-worker still
  * writing the outcome is waited for, and the newest version is what is read); writes the
  * outcome carried by agent.done when the row is still open; reads the call; releases its
- * budget reservation and adds its usage to usage_by_provider. Every try is its own call (a
+ * budget reservation and adds its usage to usage_by_provider (a fork's copy adds none: it was billed to the run it was copied from). Every try is its own call (a
  * transient retry is one the engine queued, with its own reservation), so each settles alone.
  * Nothing is released or counted unless the call has finished (the caller throws then, and
  * the transaction rolls back), or when the try has already been retried (a late duplicate
@@ -71,6 +73,9 @@ export const SETTLE_FINISHED_CALL = statement<SettledCallRow>()({
      chain AS (
        SELECT id, input_tokens, output_tokens, cost_usd FROM call
      ),
+     billed AS (
+       SELECT * FROM chain WHERE (SELECT copied_from FROM call) IS NULL
+     ),
      finished AS (
        SELECT call.provider FROM call
         WHERE call.status IN ('completed', 'failed') AND NOT EXISTS (SELECT 1 FROM superseded)
@@ -84,7 +89,7 @@ export const SETTLE_FINISHED_CALL = statement<SettledCallRow>()({
        SELECT $2, finished.provider, t.calls, t.input_tokens, t.output_tokens, t.cost_usd
          FROM finished,
               (SELECT count(*) AS calls, coalesce(sum(input_tokens), 0) AS input_tokens,
-                      coalesce(sum(output_tokens), 0) AS output_tokens, sum(cost_usd) AS cost_usd FROM chain) t
+                      coalesce(sum(output_tokens), 0) AS output_tokens, sum(cost_usd) AS cost_usd FROM billed) t
        ON CONFLICT (run_id, provider) DO UPDATE SET
          calls = usage_by_provider.calls + EXCLUDED.calls,
          input_tokens = usage_by_provider.input_tokens + EXCLUDED.input_tokens,
@@ -95,7 +100,7 @@ export const SETTLE_FINISHED_CALL = statement<SettledCallRow>()({
      SELECT call.id, call.role, call.stage, call.label, call.attempt, call.retry, call.provider, call.model, call.status,
             call.valid, call.parsed, call.response_text, call.error, call.error_code, call.schema_name, call.messages,
             call.input_tokens, call.output_tokens, call.cost_usd::text AS cost_usd, call.latency_ms,
-            call.retryable, call.retry_after_ms,
+            call.retryable, call.retry_after_ms, call.copied_from,
             EXISTS (SELECT 1 FROM superseded) AS superseded,
             '[]'::json AS prior
        FROM call`,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MergeOpRequest, ReadOpRequest, TestsOpRequest, ToolOpRequest } from '@roundtable/contracts';
+import { CALL_OUTCOME_COLUMNS, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
 import { statement } from '@roundtable/persistence';
 import type { AgentCallCommand, Decision, PanelAgentCallCommand } from '@roundtable/workflow';
 
@@ -69,6 +69,42 @@ export const INSERT_AGENT_CALL = statement<never>()({
       c.retryOf ?? null,
     ];
   },
+});
+
+/** The outcome columns a copy takes from the original row as they are (the reply, its validation, tokens, cost, latency, billing). */
+const COPIED_OUTCOME_COLUMNS = CALL_OUTCOME_COLUMNS.map((c) => `"${c}"`).join(', ');
+
+/**
+ * A fork's call copied from the original run's call (ForkOrigin): a finished row at the fork's own
+ * id, seq, label, attempt and retry, holding the original's prompt as it was sent, its model and
+ * its whole outcome, with `copied_from` naming it. No budget reservation: a copy costs this run
+ * nothing, and settling it counts no usage (SETTLE_FINISHED_CALL). The original is read by id and
+ * run, so a key that names another run's call copies nothing.
+ */
+export const INSERT_COPIED_AGENT_CALL = statement<never>()({
+  text: `INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
+                              messages, context_refs, schema_name, max_tokens, temperature, timeout_ms, retry, retry_of, copied_from,
+                              started_at, finished_at, ${COPIED_OUTCOME_COLUMNS})
+         SELECT $1, $2, $3, $4, $5, o.provider, o.model, $6, $7, $8, o.status, o.prompt_hash,
+                o.messages, $9::jsonb, o.schema_name, o.max_tokens, o.temperature, o.timeout_ms, $10, $11, o.id,
+                o.started_at, o.finished_at, ${CALL_OUTCOME_COLUMNS.map((c) => `o."${c}"`).join(', ')}
+           FROM agent_calls o WHERE o.id = $12 AND o.run_id = $13
+         ON CONFLICT DO NOTHING`,
+  params: (runId: string, seq: number, c: AgentCallCommand | PanelAgentCallCommand, original: { runId: string; callId: string }): unknown[] => [
+    c.callId,
+    runId,
+    seq,
+    c.stage,
+    c.role,
+    c.label ?? null,
+    c.attempt ?? 1,
+    c.repairOf ?? null,
+    JSON.stringify(c.contextRefs ?? []),
+    c.retry ?? 0,
+    c.retryOf ?? null,
+    original.callId,
+    original.runId,
+  ],
 });
 
 /** A queued prepare, apply or tests op; a tests op carries its request (TestsOpRequest) in `result`. */

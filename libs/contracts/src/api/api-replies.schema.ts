@@ -128,6 +128,11 @@ export const RunDetail = RunSummary.extend({
     .array(z.object({ check: z.string(), ok: z.boolean(), evidence: z.string() }))
     .optional()
     .describe('build runs: "solved" as four observable checks, each with the evidence it read'),
+  forked_from: z
+    .object({ run_id: z.string(), stage: z.string(), copied_calls: z.number().int() })
+    .nullable()
+    .describe('a fork: the run and stage it was started again from, and how many recorded calls it may copy; null for any other run'),
+  forks: z.array(z.object({ id: z.string(), stage: z.string(), status: z.string() })).describe('the runs forked from this one, oldest first'),
 });
 
 export const CallSummary = z
@@ -154,6 +159,10 @@ export const CallSummary = z
     created_at: iso.nullable().describe('when the call was queued'),
     started_at: iso.nullable().describe('when a worker took it up; null while it waits in the queue'),
     finished_at: iso.nullable(),
+    copied_from: z
+      .string()
+      .nullable()
+      .describe("a fork's copy of the original run's call of this id (its reply, tokens and cost are that call's, not billed to this run); null: asked of a provider"),
   });
 
 export const CallList = z.array(CallSummary);

@@ -53,7 +53,8 @@ const CallMetrics = z.object({
 
 /** The catalogue of event types, snake_case, each with its payload schema. */
 export const RUN_EVENT_PAYLOADS = {
-  run_created: z.object({ project: z.string(), workflow: z.string() }),
+  /** `forked_from`: a fork (POST /v1/runs/:id/fork) names the run and stage it starts again from. */
+  run_created: z.object({ project: z.string(), workflow: z.string(), forked_from: z.object({ run_id: z.string(), stage: z.string() }).optional() }),
   /**
    * At submission with `?queue_unserved=true`: a provider the run uses that no live
    * provider-worker serves (or whose workers all lack its key variable); its calls wait on
@@ -72,8 +73,10 @@ export const RUN_EVENT_PAYLOADS = {
     cost_usd: z.number().nullish(),
     latency_ms: z.number().nullish(),
     gist: z.string().nullish(),
+    /** A fork's copy of the original run's call of this id: not this run's usage. */
+    copied_from: z.string().nullish(),
   }),
-  agent_call_failed: z.object({ ...CallFacts, error: z.string(), error_code: z.string().nullish() }),
+  agent_call_failed: z.object({ ...CallFacts, error: z.string(), error_code: z.string().nullish(), copied_from: z.string().nullish() }),
   proposal_recorded: z.object({ label: z.string(), claim: z.string(), confidence: z.number(), revision_of: z.string().nullish() }),
   critique_recorded: z.object({ label: z.string(), target: z.string(), verdict: z.string(), problems: z.number().int() }),
   criteria_locked: z.object({ criteria: z.array(AcceptanceCriterion) }),

@@ -152,6 +152,10 @@ export class AgentCallEntity {
   @Column({ name: 'retry_after_ms', type: 'integer', nullable: true })
   retryAfterMs!: number | null;
 
+  /** A fork's copy of the original run's call of this id (reply, tokens and cost are that call's); not billed to this run. Null: a call of its own. */
+  @Column({ name: 'copied_from', type: 'text', nullable: true })
+  copiedFrom!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { type AcceptanceCriterion, RunStatus } from '@roundtable/contracts';
+import { type AcceptanceCriterion, type ForkOrigin, RunStatus } from '@roundtable/contracts';
 import { inListCheck } from './in-list.check';
 import { ProjectEntity } from './project.entity';
 
@@ -18,6 +18,8 @@ import { ProjectEntity } from './project.entity';
 @Index('ix_runs_created_at', ['createdAt'])
 // One run per Idempotency-Key and principal; rows without a key (nulls) never collide.
 @Index('ux_runs_idempotency_key', ['idempotencyPrincipal', 'idempotencyKey'], { unique: true })
+// On (forked_from ->> 'run_id'): an expression index TypeORM cannot declare, so it is the migration's alone.
+@Index('ix_runs_forked_from_run_id', { synchronize: false })
 @Check('ck_runs_status', inListCheck('status', RunStatus.options))
 export class RunEntity {
   @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_runs' })
@@ -122,6 +124,10 @@ export class RunEntity {
   /** The api token's name that submitted the run (`anonymous` when the api runs open): four eyes refuses its approval. */
   @Column({ name: 'submitted_by', type: 'text', nullable: true })
   submittedBy!: string | null;
+
+  /** A fork's origin: the run and stage it was started again from and the calls it may copy (ForkOrigin); null for any other run. Written by the api at submission. */
+  @Column({ name: 'forked_from', type: 'jsonb', nullable: true })
+  forkedFrom!: ForkOrigin | null;
 
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;

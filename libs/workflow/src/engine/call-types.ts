@@ -101,6 +101,8 @@ export interface FinishedCallOf<R extends string, G extends string> {
   messages: ChatMessage[];
   /** What the provider reported, for the agent_call_completed/failed event; null = unknown. */
   usage?: CallUsage;
+  /** A fork's copy of this call of the original run (ForkOrigin): its usage was billed there, not here. Absent: asked of a provider. */
+  copiedFrom?: string;
 }
 
 export interface AgentCallCommandOf<R extends string, G extends string> {

@@ -56,12 +56,14 @@ export function readReply(call: FinishedCallOf<string, string>, schema: AgentSch
  */
 export function emitCallFacts(step: ClosingStep<string>, call: FinishedCallOf<string, string>, label: string, reply: ReadReply, gist: () => string): void {
   const facts = { call_id: call.id, stage: call.stage, role: call.role, provider: call.provider, model: call.model, attempt: call.attempt, label };
+  // A fork's copy says which call it copies, so a watcher does not count it as this run's usage.
+  const copied = call.copiedFrom ? { copied_from: call.copiedFrom } : {};
   for (const prior of call.priorAttempts ?? []) {
     step.emit('agent_call_failed', { ...facts, call_id: prior.id, error: prior.error ?? '(no error text was recorded)', error_code: prior.errorCode });
   }
   const failure = reply.failure;
   if (call.status === 'failed') {
-    step.emit('agent_call_failed', { ...facts, error: failure!.error, error_code: failure!.code });
+    step.emit('agent_call_failed', { ...facts, ...copied, error: failure!.error, error_code: failure!.code });
     return;
   }
   step.emit('agent_call_completed', {
@@ -72,6 +74,7 @@ export function emitCallFacts(step: ClosingStep<string>, call: FinishedCallOf<st
     cost_usd: call.usage?.costUsd ?? null,
     latency_ms: call.usage?.latencyMs ?? null,
     gist: failure ? failure.error.slice(0, 200) : gist(),
+    ...copied,
   });
 }
 
