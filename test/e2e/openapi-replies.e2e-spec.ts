@@ -226,6 +226,21 @@ describe('every reply matches the served OpenAPI document', () => {
     await terminal(id);
   });
 
+  it('a fork of the build run from CRITIQUE with an edited requirement: the proposal copied, the rest asked again, to done', async () => {
+    expect((await api('POST', `/v1/runs/${runs.build}/fork`, { body: { from: 'TEST' } })).status).toBe(400);
+    const requirements = ['Returns 0.0 for monotonically increasing or empty series', 'Handles a series that ends at its trough', 'Standard library only'];
+    const res = await api<{ id: string; forked_from: { copied_calls: number } }>('POST', `/v1/runs/${runs.build}/fork`, { body: { from: 'CRITIQUE', edits: { requirements } } });
+    expect(res.status).toBe(202);
+    expect(res.body.forked_from.copied_calls).toBe(1);
+    const fork = await terminal(res.body.id);
+    expect(fork.status).toBe('done');
+    const calls = await api<{ label: string; stage: string; copied_from: string | null }[]>('GET', `/v1/runs/${res.body.id}/calls`, { token: 'read' });
+    // Only P1 came from the original; nothing at PROPOSE was asked again.
+    expect(calls.body.filter((c) => c.copied_from !== null).map((c) => c.label)).toEqual(['P1']);
+    expect(calls.body.filter((c) => c.stage === 'PROPOSE' && c.copied_from === null)).toEqual([]);
+    expect(calls.body.filter((c) => c.copied_from === null).length).toBeGreaterThan(0);
+  });
+
   it('a cancelled run, and the 409s of what has ended', async () => {
     const id = (runs.cancelled = await submit(projectConfigFrom(BUILD_DEMO)));
     expect((await api('POST', `/v1/runs/${id}/cancel`)).status).toBe(202);
@@ -252,6 +267,7 @@ describe('every reply matches the served OpenAPI document', () => {
     for (const route of ['', '/report', '/calls', '/calls/nope', '/events', '/records', '/diff', '/files?path=dd.py']) await expectStatus(api('GET', `/v1/runs/run_nope${route}`, { token: 'read' }), 404);
     await expectStatus(api('GET', `/v1/runs/${r}/calls/nope`, { token: 'read' }), 404);
     for (const route of ['/cancel', '/resume']) await expectStatus(api('POST', `/v1/runs/run_nope${route}`), 404);
+    await expectStatus(api('POST', '/v1/runs/run_nope/fork', { body: { from: 'CRITIQUE' } }), 404);
     await expectStatus(api('POST', '/v1/runs/run_nope/appeal', { body: APPEAL }), 404);
     // Idempotency-Key: the same key again with another body is a 422; a malformed key a 400.
     const key = { 'idempotency-key': `openapi-${Date.now()}` };

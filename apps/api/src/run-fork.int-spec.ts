@@ -74,7 +74,7 @@ describe('POST /v1/runs/:id/fork', () => {
     expect(config.requirements).toEqual(requirements);
     // Objects are merged key by key: the rest of the budget and the objective are the original's.
     expect(config.budget).toMatchObject({ max_calls: 20, max_rounds: 3 });
-    expect(config.objective).toBe((demoConfig() as { objective: string }).objective);
+    expect(config.objective).toBe(demoConfig().objective);
     expect(await api.ds.getRepository(OutboxEntity).countBy({ runId: fork, jobName: 'run.start' })).toBe(1);
     const [created] = await api.ds.query(`SELECT payload FROM run_events WHERE run_id = $1 AND type = 'run_created'`, [fork]);
     expect(created.payload).toEqual({ project: 'dd-demo', workflow: 'build', forked_from: { run_id: original, stage: 'REVISE' } });

@@ -34,6 +34,7 @@ describe('buildOpenApiDocument', () => {
       '/v1/runs/{id}/diff',
       '/v1/runs/{id}/events',
       '/v1/runs/{id}/files',
+      '/v1/runs/{id}/fork',
       '/v1/runs/{id}/patch',
       '/v1/runs/{id}/records',
       '/v1/runs/{id}/report',

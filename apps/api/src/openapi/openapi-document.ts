@@ -3,6 +3,7 @@ import { AcceptanceCriterion, PanelProjectConfig, ProjectConfig, RunStatus } fro
 import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES, WORKFLOWS } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
+import { ForkRequest } from '../fork-request.schema';
 import * as Replies from '@roundtable/contracts';
 import { ProvidersReply } from '@roundtable/contracts';
 import { BuildRecords, PanelRecords, RunRecords } from '@roundtable/contracts';
@@ -18,6 +19,7 @@ const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   PanelProjectConfig,
   ResumeRequest,
   AppealRequest,
+  ForkRequest,
 };
 
 /** Replies as the API sends them: zod's output side. */
@@ -25,6 +27,7 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   ApiError: Replies.ApiErrorBody,
   RunLinks: Replies.RunLinks,
   SubmittedRun: Replies.SubmittedRun,
+  ForkedRun: Replies.ForkedRun,
   RunSummary: Replies.RunSummary,
   RunListUsage: Replies.RunListUsage,
   RunListItem: Replies.RunListItem,
@@ -350,6 +353,24 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           parameters: [runId],
           requestBody: { required: false, content: { 'application/json': { schema: ref('ResumeRequest') } } },
           responses: { '202': { ...json('Resume requested', 'ControlRequested'), headers: location }, '400': error('The body is not valid.'), '413': tooLarge, '404': error('No such run.'), '409': error('The run cannot be resumed.'), ...WRITE_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/fork': {
+        post: {
+          summary: 'Run again from a stage of an ended run, with edited inputs (a fork)',
+          description:
+            `${writeNote} A new run of the original's workflow: \`edits\` (a part of a project file) is laid over the original's config and judged as a new submission; ` +
+            "the calls the original made before `from` are copied (each names the call it copies, billed to neither run again) and the rest runs live. The fork's GET shows forked_from, the original's lists its forks.",
+          parameters: [runId],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ForkRequest') } } },
+          responses: {
+            '202': { ...json('The fork, queued', 'ForkedRun'), headers: location },
+            '400': error('The body is not valid, the run made no call at that stage, or the forked config is refused (the field is named).'),
+            '413': tooLarge,
+            '404': error('No such run.'),
+            '409': error('The run has not ended (run_not_ended).'),
+            ...WRITE_ERRORS,
+          },
         },
       },
       '/v1/runs/{id}/approvals': {

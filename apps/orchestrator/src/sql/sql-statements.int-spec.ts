@@ -334,4 +334,39 @@ describe('the orchestrator SQL folder', () => {
     const [missing] = await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, 'run_nowhere', base));
     expect(missing.rowCount).toBe(0);
   });
+  it("INSERT_COPIED_AGENT_CALL then SETTLE_FINISHED_CALL: a fork's copy holds the original's prompt and outcome at its own place, and bills nothing", async () => {
+    const O = 'run_sql_orig';
+    const F = 'run_sql_fork';
+    for (const id of [O, F]) await ds.getRepository(RunEntity).insert({ id, projectId: 'prj_sql', workflow: 'build', status: 'running', stage: 'PROPOSE', config: {} } as QueryDeepPartialEntity<RunEntity>);
+    const sent = [{ role: 'user', content: HARD }];
+    await ds.query(
+      `INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, status, prompt_hash, messages, schema_name, max_tokens, temperature, timeout_ms,
+                                response_text, parsed, valid, input_tokens, output_tokens, cost_usd, latency_ms, started_at, finished_at)
+       VALUES ($1, $2, 1, 'PROPOSE', 'proposer', 'openai', 'gpt', 'P1', 1, 'completed', 'h0', $3, 'proposal', 100, 0.2, 1000, $4, $5, true, 12, 8, 0.5, 900, now(), now())`,
+      [`${O}-c1`, O, JSON.stringify(sent), HARD, JSON.stringify({ title: HARD })],
+    );
+    // The fork's command: its own id, seq and (new) prompt; the row keeps the prompt the reply answered.
+    const command = {
+      kind: 'agent_call' as const, callId: `${F}-c1`, role: 'proposer' as const, stage: 'PROPOSE' as const, label: 'P1', provider: 'anthropic', model: 'claude',
+      schemaName: 'proposal' as const, messages: [{ role: 'user' as const, content: 'the fork would have asked this' }], contextRefs: ['R1'], maxTokens: 50, temperature: 0.7, timeoutMs: 5,
+      attempt: 1, repairOf: null, estimatedTokens: 1, reservedTokens: 51, reservedCostUsd: 0.1,
+    };
+    await batch((b) => addStatement(b, stepWrites.INSERT_COPIED_AGENT_CALL, F, 3, command as never, { runId: O, callId: `${O}-c1` }));
+    const [copy] = await ds.query(`SELECT * FROM agent_calls WHERE id = $1`, [`${F}-c1`]);
+    expect(copy).toMatchObject({
+      run_id: F, seq: 3, stage: 'PROPOSE', role: 'proposer', label: 'P1', attempt: 1, retry: 0, context_refs: ['R1'],
+      provider: 'openai', model: 'gpt', messages: sent, prompt_hash: 'h0', max_tokens: 100,
+      status: 'completed', response_text: HARD, parsed: { title: HARD }, valid: true, input_tokens: 12, output_tokens: 8, cost_usd: '0.500000', latency_ms: 900,
+      copied_from: `${O}-c1`,
+    });
+    expect(copy.finished_at).not.toBeNull();
+    expect(await ds.query(`SELECT count(*)::int AS n FROM budget_reservations WHERE run_id = $1`, [F])).toEqual([{ n: 0 }]);
+    // Settled as the agent.done the writer queues with it (no outcome carried): read back whole, nothing counted.
+    const [settled] = await batch((b) => addStatement(b, SETTLE_FINISHED_CALL, `${F}-c1`, F, undefined));
+    expect(settled.rows[0]).toMatchObject({ id: `${F}-c1`, status: 'completed', valid: true, input_tokens: 12, copied_from: `${O}-c1`, superseded: false });
+    expect(await ds.query(`SELECT coalesce(sum(calls), 0)::int AS calls, coalesce(sum(input_tokens), 0)::int AS tokens FROM usage_by_provider WHERE run_id = $1`, [F])).toEqual([{ calls: 0, tokens: 0 }]);
+    // A key naming another run's call copies nothing.
+    const [none] = await batch((b) => addStatement(b, stepWrites.INSERT_COPIED_AGENT_CALL, F, 4, { ...command, callId: `${F}-c2` } as never, { runId: F, callId: `${O}-c1` }));
+    expect(none.rowCount).toBe(0);
+  });
 });

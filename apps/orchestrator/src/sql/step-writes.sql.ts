@@ -71,7 +71,7 @@ export const INSERT_AGENT_CALL = statement<never>()({
   },
 });
 
-/** The outcome columns a copy takes from the original row as they are (the reply, its validation, tokens, cost, latency, billing). */
+/** The outcome columns a copy takes from the original row as they are (status, the reply, its validation, tokens, cost, latency, billing). */
 const COPIED_OUTCOME_COLUMNS = CALL_OUTCOME_COLUMNS.map((c) => `"${c}"`).join(', ');
 
 /**
@@ -82,12 +82,12 @@ const COPIED_OUTCOME_COLUMNS = CALL_OUTCOME_COLUMNS.map((c) => `"${c}"`).join(',
  * run, so a key that names another run's call copies nothing.
  */
 export const INSERT_COPIED_AGENT_CALL = statement<never>()({
-  text: `INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, status, prompt_hash,
+  text: `INSERT INTO agent_calls (id, run_id, seq, stage, role, provider, model, label, attempt, repair_of, prompt_hash,
                               messages, context_refs, schema_name, max_tokens, temperature, timeout_ms, retry, retry_of, copied_from,
-                              started_at, finished_at, ${COPIED_OUTCOME_COLUMNS})
-         SELECT $1, $2, $3, $4, $5, o.provider, o.model, $6, $7, $8, o.status, o.prompt_hash,
+                              started_at, ${COPIED_OUTCOME_COLUMNS})
+         SELECT $1, $2, $3, $4, $5, o.provider, o.model, $6, $7, $8, o.prompt_hash,
                 o.messages, $9::jsonb, o.schema_name, o.max_tokens, o.temperature, o.timeout_ms, $10, $11, o.id,
-                o.started_at, o.finished_at, ${CALL_OUTCOME_COLUMNS.map((c) => `o."${c}"`).join(', ')}
+                o.started_at, ${CALL_OUTCOME_COLUMNS.map((c) => `o."${c}"`).join(', ')}
            FROM agent_calls o WHERE o.id = $12 AND o.run_id = $13
          ON CONFLICT DO NOTHING`,
   params: (runId: string, seq: number, c: AgentCallCommand | PanelAgentCallCommand, original: { runId: string; callId: string }): unknown[] => [

@@ -28,6 +28,11 @@ export const RunLinks = z.object({ self: z.string(), events: z.string(), report:
 
 export const SubmittedRun = z.object({ id: z.string(), status: z.literal('queued'), links: RunLinks });
 
+/** POST /v1/runs/:id/fork: the new run, and what it was forked from. */
+export const ForkedRun = SubmittedRun.extend({
+  forked_from: z.object({ run_id: z.string(), stage: z.string(), copied_calls: z.number().int().describe('how many recorded calls before the stage it may copy instead of asking again') }),
+});
+
 export const RunSummary = z
   .object({
     id: z.string(),
