@@ -26,6 +26,7 @@ async function call(method: 'GET' | 'POST', path: string, token: string, body?: 
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads the reply's fields it checks
   return { status: res.status, location: res.headers.get('location'), json: (await res.json()) as Record<string, any> };
 }
 
