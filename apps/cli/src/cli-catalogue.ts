@@ -131,6 +131,24 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'fork',
+    args: ['run'],
+    summary: 'run an ended run again from a stage, with edited inputs: the calls before it are copied, the rest asked live',
+    options: {
+      from: { type: 'string', value: 'STAGE', help: 'the stage to run again from (e.g. CRITIQUE): every call the run made before it is copied' },
+      objective: { type: 'string', value: 'TEXT', help: 'a new objective' },
+      requirement: { type: 'string', value: 'TEXT', repeatable: true, help: 'a requirement (repeat: together they are the whole new list)' },
+      agent: { type: 'string', value: 'ROLE=P[:M]', repeatable: true, help: "a role's provider and/or model, e.g. critic=anthropic:claude-sonnet-4-5 or critic=:grok-4" },
+      edits: { type: 'string', value: 'FILE', help: 'a part of a project file (YAML) laid over the original config; the options above go over it' },
+      follow: { type: 'boolean', short: 'f', help: 'stay attached and render the fork live until it ends' },
+    },
+    notes: [
+      'POST /v1/runs/:id/fork. Prints the new run\'s id alone; its page links back to the original, and the original lists its forks.',
+      'The copied calls name the call they copy and are not billed again. The edited config is judged as a new submission',
+      '(schema and operator policy): the API answers 400 naming the field it refuses, 409 while the run has not ended.',
+    ],
+  },
+  {
     name: 'appeal',
     args: ['run'],
     summary: 'put new evidence before some judges of a finished panel run; they re-score, the verdict stands',

@@ -9,6 +9,7 @@ import { callShowCommand } from './commands/call-show.command';
 import { callsCommand } from './commands/calls.command';
 import { cancelCommand } from './commands/cancel.command';
 import { eventsCommand } from './commands/events.command';
+import { forkCommand } from './commands/fork.command';
 import { reportCommand } from './commands/report.command';
 import { resumeCommand } from './commands/resume.command';
 import { runCommand } from './commands/run.command';
@@ -29,6 +30,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   'call-show': callShowCommand,
   report: reportCommand,
   resume: resumeCommand,
+  fork: forkCommand,
   cancel: cancelCommand,
   approve: decisionCommand('approve'),
   reject: decisionCommand('reject'),
