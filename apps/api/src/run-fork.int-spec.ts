@@ -83,6 +83,8 @@ describe('POST /v1/runs/:id/fork', () => {
     const forkView = await call('GET', `/v1/runs/${fork}`, TOKENS.reader);
     expect(forkView.json.forked_from).toEqual({ run_id: original, stage: 'REVISE', copied_calls: 3 });
     expect(forkView.json.forks).toEqual([]);
+    // What the next fork's edits start from: the fork's own inputs, the edited list.
+    expect(forkView.json.inputs).toEqual({ objective: demoConfig().objective, requirements });
     const originalView = await call('GET', `/v1/runs/${original}`, TOKENS.reader);
     expect(originalView.json.forked_from).toBeNull();
     expect(originalView.json.forks).toEqual([{ id: fork, stage: 'REVISE', status: 'queued' }]);

@@ -95,12 +95,14 @@ export class RunQueryService {
   async get(id: string) {
     const run = await this.runOrThrow(id);
     const { usage, byProvider } = await this.usageOf(run, new Date());
-    const [questions, forks] = (await Promise.all([
+    const [questions, forks, [project]] = (await Promise.all([
       this.ds.query(`SELECT raised_by_role, question, status, answer, answered_by FROM open_questions WHERE run_id = $1 ORDER BY id`, [id]),
       // The runs forked from this one: the original links to its forks as each fork links back.
       this.ds.query(`SELECT id, forked_from ->> 'stage' AS stage, status FROM runs WHERE forked_from ->> 'run_id' = $1 ORDER BY created_at, id`, [id]),
-    ])) as [QuestionRow[], ForkRow[]];
-    const view = runDetailView(run, usage, byProvider, questions, forks);
+      this.ds.query(`SELECT objective, requirements FROM projects WHERE id = $1`, [run.projectId]),
+    ])) as [QuestionRow[], ForkRow[], { objective: string; requirements: string[] }[]];
+    const inputs = project ? { objective: project.objective, requirements: project.requirements ?? [] } : null;
+    const view = runDetailView(run, usage, byProvider, questions, forks, inputs);
     // A run of a workflow this version does not know still shows what every run has.
     return { ...view, ...findApiWorkflow(run.workflow)?.detail(run) };
   }

@@ -61,6 +61,7 @@ export function runDetailView(
   byProvider: Record<string, ProviderUsage>,
   questions: readonly QuestionRow[] = [],
   forks: readonly ForkRow[] = [],
+  inputs: { objective: string; requirements: string[] } | null = null,
 ): RunDetail {
   const gate = run.status === 'awaiting_approval' && run.gate ? (run.gate as { name: string; subject?: Record<string, unknown> }) : null;
   return {
@@ -92,6 +93,7 @@ export function runDetailView(
     })),
     forked_from: run.forkedFrom ? { run_id: run.forkedFrom.run_id, stage: run.forkedFrom.stage, copied_calls: Object.keys(run.forkedFrom.calls).length } : null,
     forks: forks.map((f) => ({ id: f.id, stage: f.stage, status: f.status })),
+    inputs,
   };
 }
 

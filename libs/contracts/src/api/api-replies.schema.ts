@@ -138,6 +138,10 @@ export const RunDetail = RunSummary.extend({
     .nullable()
     .describe('a fork: the run and stage it was started again from, and how many recorded calls it may copy; null for any other run'),
   forks: z.array(z.object({ id: z.string(), stage: z.string(), status: z.string() })).describe('the runs forked from this one, oldest first'),
+  inputs: z
+    .object({ objective: z.string(), requirements: z.array(z.string()) })
+    .nullable()
+    .describe("the project's objective and requirements as submitted (a panel's objective is its idea): what a fork's edits start from"),
 });
 
 export const CallSummary = z
