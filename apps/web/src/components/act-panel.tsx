@@ -8,6 +8,8 @@ import { actError, Outcome } from './act-outcome';
 import { AnswerForm } from './answer-form';
 import { canAct, useApp } from './app-context';
 import { ApprovalForm } from './approval-form';
+import { ForkForm } from './fork-form';
+import { offersFork } from '../lib/fork-request';
 import { JUDGE_NAMES } from './panel-sections';
 import { Section } from './section';
 import { workflowOfRun, type WebWorkflow } from '../workflows';
@@ -217,6 +219,7 @@ export function ActPanel({ runId, view, detail, onActed }: { runId: string; view
     ...(workflow?.appeal
       ? [{ key: 'appeal', title: 'Appeal the panel', wide: true, when: (st: string) => offersAppeal(st, appealUsed), render: () => <AppealForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
       : []),
+    { key: 'fork', title: 'Fork: run again from a stage', wide: true, when: offersFork, render: () => <ForkForm runId={runId} view={view} detail={detail} editInputs={workflow?.forkEditsInputs ?? false} /> },
   ];
   const shown = acts.filter((a) => a.when(status));
   return (

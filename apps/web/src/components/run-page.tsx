@@ -153,6 +153,33 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
             {fmtInt(view.usage.calls)} · {fmtInt(view.usage.tokens)} tokens · {fmtCost(view.usage.costUsd)}
           </dd>
         </div>
+        {detailValue?.forked_from && (
+          <div data-testid="forked-from">
+            <dt>Forked from</dt>
+            <dd>
+              <Link to={`/runs/${encodeURIComponent(detailValue.forked_from.run_id)}`} className="mono">
+                {detailValue.forked_from.run_id}
+              </Link>{' '}
+              at {detailValue.forked_from.stage} ({detailValue.forked_from.copied_calls} calls copied)
+            </dd>
+          </div>
+        )}
+        {detailValue && detailValue.forks.length > 0 && (
+          <div data-testid="forks">
+            <dt>Forks</dt>
+            <dd>
+              {detailValue.forks.map((f, i) => (
+                <span key={f.id}>
+                  {i > 0 && ', '}
+                  <Link to={`/runs/${encodeURIComponent(f.id)}`} className="mono">
+                    {f.id}
+                  </Link>{' '}
+                  from {f.stage}
+                </span>
+              ))}
+            </dd>
+          </div>
+        )}
       </dl>
       {stream === 'reconnecting' && (
         <p className="warn" role="alert">

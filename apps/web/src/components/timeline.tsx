@@ -46,6 +46,12 @@ export function Timeline({ view, runId }: { view: RunView; runId: string }) {
                 <td data-label="Call">
                   <Link to={callPath(runId, c.callId)}>{c.label ?? c.role}</Link>
                   {c.attempt > 1 && <span className="muted"> (attempt {c.attempt})</span>}
+                  {c.copiedFrom && (
+                    <span className="muted" data-testid="copied-call">
+                      {' '}
+                      copied from <span className="mono">{c.copiedFrom}</span>
+                    </span>
+                  )}
                   {c.gist && <div className="gist muted">{c.gist}</div>}
                 </td>
                 <td data-label="Stage">{c.stage}</td>

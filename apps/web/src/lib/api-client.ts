@@ -143,5 +143,7 @@ export class ApiClient {
   /** A decision at the gate the run waits at (needs the approve role). */
   approve = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/approvals`, body);
   answer = (id: string, body: { question_id: string; answer: string }) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/answers`, body);
+  /** A new run from a stage of this one, with edits (the api answers the fork's id and what it copies). */
+  fork = (id: string, body: { from: string; edits?: Record<string, unknown> }) => this.post<{ id: string; status: string; forked_from: { run_id: string; stage: string; copied_calls: number } }>(`/v1/runs/${encodeURIComponent(id)}/fork`, body);
   appeal = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/appeal`, body);
 }

@@ -18,4 +18,5 @@ export const buildWebWorkflow: WebWorkflow = {
   caps: CAP_FIELDS.map((f) => f.name),
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.build), fromStages: RESUME_STAGES },
   appeal: false,
+  forkEditsInputs: true,
 };

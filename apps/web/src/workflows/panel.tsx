@@ -15,4 +15,5 @@ export const panelWebWorkflow: WebWorkflow = {
   caps: PANEL_CAPS,
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.panel), fromStages: null },
   appeal: true,
+  forkEditsInputs: false,
 };

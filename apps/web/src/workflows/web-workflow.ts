@@ -48,4 +48,6 @@ export interface WebWorkflow {
   resume: WebResume | null;
   /** Appeal in the Act list, on a done run. */
   appeal: boolean;
+  /** The Fork form offers the run's objective and requirements to edit (a panel's idea is not those fields: its edits are YAML). */
+  forkEditsInputs: boolean;
 }
