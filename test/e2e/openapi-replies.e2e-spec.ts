@@ -226,7 +226,7 @@ describe('every reply matches the served OpenAPI document', () => {
     await terminal(id);
   });
 
-  it('a fork of the build run from CRITIQUE with an edited requirement: the proposal copied, the rest asked again, to done', async () => {
+  it('forks: the build run from CRITIQUE with an edited requirement (the proposal copied, the rest asked again, to done), the panel from DEBATE', async () => {
     expect((await api('POST', `/v1/runs/${runs.build}/fork`, { body: { from: 'TEST' } })).status).toBe(400);
     const requirements = ['Returns 0.0 for monotonically increasing or empty series', 'Handles a series that ends at its trough', 'Standard library only'];
     const res = await api<{ id: string; forked_from: { copied_calls: number } }>('POST', `/v1/runs/${runs.build}/fork`, { body: { from: 'CRITIQUE', edits: { requirements } } });
@@ -239,6 +239,14 @@ describe('every reply matches the served OpenAPI document', () => {
     expect(calls.body.filter((c) => c.copied_from !== null).map((c) => c.label)).toEqual(['P1']);
     expect(calls.body.filter((c) => c.stage === 'PROPOSE' && c.copied_from === null)).toEqual([]);
     expect(calls.body.filter((c) => c.copied_from === null).length).toBeGreaterThan(0);
+    // The panel forks the same way: the five judges' first verdicts copied, the debate asked again.
+    const panelFork = await api<{ id: string; forked_from: { copied_calls: number } }>('POST', `/v1/runs/${runs.panel}/fork`, { body: { from: 'DEBATE' } });
+    expect(panelFork.status).toBe(202);
+    expect(panelFork.body.forked_from.copied_calls).toBe(5);
+    expect((await terminal(panelFork.body.id)).status).toBe('done');
+    const panelCalls = await api<{ stage: string; copied_from: string | null }[]>('GET', `/v1/runs/${panelFork.body.id}/calls`, { token: 'read' });
+    expect(panelCalls.body.filter((c) => c.copied_from !== null).map((c) => c.stage)).toEqual(['ROAST', 'ROAST', 'ROAST', 'ROAST', 'ROAST']);
+    expect(panelCalls.body.filter((c) => c.stage === 'ROAST' && c.copied_from === null)).toEqual([]);
   });
 
   it('a cancelled run, and the 409s of what has ended', async () => {
