@@ -359,7 +359,9 @@ describe('the orchestrator SQL folder', () => {
       status: 'completed', response_text: HARD, parsed: { title: HARD }, valid: true, input_tokens: 12, output_tokens: 8, cost_usd: '0.500000', latency_ms: 900,
       copied_from: `${O}-c1`,
     });
-    expect(copy.finished_at).not.toBeNull();
+    // In the fork's own time: queued, started and finished now (the original row keeps its own times and latency).
+    const [times] = await ds.query(`SELECT c.finished_at >= o.finished_at AND c.started_at = c.finished_at AS own FROM agent_calls c, agent_calls o WHERE c.id = $1 AND o.id = $2`, [`${F}-c1`, `${O}-c1`]);
+    expect(times.own).toBe(true);
     expect(await ds.query(`SELECT count(*)::int AS n FROM budget_reservations WHERE run_id = $1`, [F])).toEqual([{ n: 0 }]);
     // Settled as the agent.done the writer queues with it (no outcome carried): read back whole, nothing counted.
     const [settled] = await batch((b) => addStatement(b, SETTLE_FINISHED_CALL, `${F}-c1`, F, undefined));

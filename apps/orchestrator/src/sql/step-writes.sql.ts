@@ -77,7 +77,8 @@ const COPIED_OUTCOME_COLUMNS = CALL_OUTCOME_COLUMNS.map((c) => `"${c}"`).join(',
 /**
  * A fork's call copied from the original run's call (ForkOrigin): a finished row at the fork's own
  * id, seq, label, attempt and retry, holding the original's prompt as it was sent, its model and
- * its whole outcome, with `copied_from` naming it. No budget reservation: a copy costs this run
+ * its whole outcome, with `copied_from` naming it; started and finished now, in the fork's own time
+ * (the original row keeps when it was asked, and the latency it took). No budget reservation: a copy costs this run
  * nothing, and settling it counts no usage (SETTLE_FINISHED_CALL). The original is read by id and
  * run, so a key that names another run's call copies nothing.
  */
@@ -87,7 +88,7 @@ export const INSERT_COPIED_AGENT_CALL = statement<never>()({
                               started_at, ${COPIED_OUTCOME_COLUMNS})
          SELECT $1, $2, $3, $4, $5, o.provider, o.model, $6, $7, $8, o.prompt_hash,
                 o.messages, $9::jsonb, o.schema_name, o.max_tokens, o.temperature, o.timeout_ms, $10, $11, o.id,
-                o.started_at, ${CALL_OUTCOME_COLUMNS.map((c) => `o."${c}"`).join(', ')}
+                now(), ${CALL_OUTCOME_COLUMNS.map((c) => (c === 'finished_at' ? 'now()' : `o."${c}"`)).join(', ')}
            FROM agent_calls o WHERE o.id = $12 AND o.run_id = $13
          ON CONFLICT DO NOTHING`,
   params: (runId: string, seq: number, c: AgentCallCommand | PanelAgentCallCommand, original: { runId: string; callId: string }): unknown[] => [
