@@ -4,6 +4,7 @@ import { runNotFound } from '../lib/act-offers';
 import type { CallSummary, RunRecords, WorkflowSummary } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
 import { detailKey, endKey, recordsKey } from '../lib/refetch-keys';
+import { runUsage } from '../lib/run-usage';
 import type { RunTab } from '../lib/route';
 import type { StreamState } from '../lib/run-event-stream';
 import { ActPanel } from './act-panel';
@@ -79,6 +80,8 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
   }, [stream, refused, restart, endings]);
 
   const rec = records.state === 'ok' ? records.value : null;
+  // The Budget panel reads the same figures (lib/run-usage.ts), so the two never disagree.
+  const usage = runUsage(view, detailValue);
   const project = view.project ?? detailValue?.project ?? null;
   const sectionsProps = { view, records: workflow && rec?.workflow === workflow.name ? rec : null, runId, diff: ended ? diff : null };
 
@@ -150,7 +153,7 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
         <div>
           <dt>Calls</dt>
           <dd>
-            {fmtInt(view.usage.calls)} · {fmtInt(view.usage.tokens)} tokens · {fmtCost(view.usage.costUsd)}
+            {fmtInt(usage.calls)} · {fmtInt(usage.tokens)} tokens · {fmtCost(usage.costUsd)}
           </dd>
         </div>
       </dl>
