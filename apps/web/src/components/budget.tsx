@@ -1,7 +1,7 @@
 import { callsPastCapNote, type RunView } from '@roundtable/run-view';
 import type { CapName } from '../lib/act-requests';
 import type { RunDetail } from '../lib/api-types';
-import { fmtCost, fmtInt } from '../lib/format';
+import { fmtCapFigure, fmtCost, fmtInt } from '../lib/format';
 import { runUsage } from '../lib/run-usage';
 import { Section } from './section';
 import { findWebWorkflow } from '../workflows';
@@ -71,7 +71,7 @@ export function Budget({ view, detail }: { view: RunView; detail: RunDetail | nu
         <ul className="notices">
           {warnings.map((w) => w.kind === 'budget_warning' && (
             <li key={w.sequence} className="warn">
-              {w.payload.cap}: {w.payload.used} used of {w.payload.limit}
+              {w.payload.cap}: {fmtCapFigure(w.payload.cap, w.payload.used)} used of {fmtCapFigure(w.payload.cap, w.payload.limit)}
             </li>
           ))}
         </ul>
