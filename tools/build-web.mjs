@@ -9,12 +9,19 @@
 //
 // Usage: node tools/build-web.mjs   (tools/build.mjs web calls buildWeb())
 import { build } from 'esbuild';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = 'dist/apps/web';
+/**
+ * The tab's icon, copied as it is. Under assets/ because the api serves nothing else beside the
+ * pages (apps/api workbench.handler.ts); a fixed name, revalidated, so the link never goes stale.
+ * Linked from index.html, so the browser never asks for /favicon.ico (a 404 in every console).
+ */
+const FAVICON_SRC = 'apps/web/src/favicon.svg';
+const FAVICON = 'assets/favicon.svg';
 
 /** Module paths that mean the bundle dragged in server code (zod, the contracts' schemas, node built-ins). */
 const FORBIDDEN_INPUTS = [/node_modules\/zod\//, /^node:/, /libs\/contracts\/src\/(?!index\.ts$)/];
@@ -37,6 +44,7 @@ function indexHtml(js, css) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Roundtable workbench</title>
+<link rel="icon" href="/${FAVICON}" type="image/svg+xml">
 <link rel="stylesheet" href="/${escapeAttr(css)}">
 <script type="module" src="/${escapeAttr(js)}"></script>
 </head>
@@ -83,11 +91,12 @@ export async function buildWeb() {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(path.join(tmp, 'assets'), { recursive: true });
   for (const f of result.outputFiles) writeFileSync(path.join(tmp, rel(f)), f.contents);
+  copyFileSync(path.join(root, FAVICON_SRC), path.join(tmp, FAVICON));
   writeFileSync(path.join(tmp, 'index.html'), indexHtml(rel(js), rel(css)));
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(path.dirname(outDir), { recursive: true });
   renameSync(tmp, outDir);
-  return ['index.html', rel(js), rel(css)].map((f) => `${OUT_DIR}/${f}`);
+  return ['index.html', rel(js), rel(css), FAVICON].map((f) => `${OUT_DIR}/${f}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

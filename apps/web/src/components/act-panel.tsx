@@ -1,6 +1,6 @@
 import type { JudgeRole } from '@roundtable/contracts';
 import { JUDGE_ORDER, type RunView } from '@roundtable/run-view';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { actStatusOf, offersAppeal, offersCancel, offersResume } from '../lib/act-offers';
 import { appealBody, CAP_FIELDS, resumeBody, type CapName, type FormIssues } from '../lib/act-requests';
 import type { RunCaps, RunDetail } from '../lib/api-types';
@@ -155,15 +155,30 @@ function AppealForm({ runId, workflow, detail, onActed }: { runId: string; workf
   );
 }
 
+/**
+ * Cancel asks first, in the page (not window.confirm: a screen reader and a test see it): "Cancel
+ * run" shows the question with "Yes, cancel the run" and "Keep it running"; only the yes posts.
+ */
 function CancelButton({ runId, onActed }: { runId: string; onActed: (said: string) => void }) {
   const { api } = useApp();
+  const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  const ask = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  // Focus follows the question: to the safe answer when it opens, back to Cancel run when it closes.
+  useEffect(() => {
+    if (confirming) keep.current?.focus();
+    else if (asked.current) ask.current?.focus();
+    asked.current = confirming;
+  }, [confirming]);
   const cancel = async () => {
     setBusy(true);
     setError(null);
     try {
       await api.cancel(runId);
+      setConfirming(false);
       onActed('Cancel requested: calls in flight finish, nothing new starts.');
     } catch (err) {
       setError(actError(err));
@@ -173,9 +188,23 @@ function CancelButton({ runId, onActed }: { runId: string; onActed: (said: strin
   };
   return (
     <div className="act-form">
-      <button type="button" className="danger" onClick={cancel} disabled={busy}>
-        Cancel run
-      </button>
+      {confirming ? (
+        <div role="group" aria-labelledby="cancel-question">
+          <p id="cancel-question">Cancel this run? Calls in flight finish; nothing new starts, and a cancelled run cannot be resumed.</p>
+          <div className="actions">
+            <button type="button" className="danger" onClick={cancel} disabled={busy}>
+              Yes, cancel the run
+            </button>
+            <button type="button" className="secondary" ref={keep} onClick={() => setConfirming(false)} disabled={busy}>
+              Keep it running
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className="danger" ref={ask} onClick={() => { setError(null); setConfirming(true); }}>
+          Cancel run
+        </button>
+      )}
       <Outcome error={error} />
     </div>
   );

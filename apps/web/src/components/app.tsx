@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiClient, ApiHttpError } from '../lib/api-client';
 import type { Me } from '../lib/api-types';
 import { routeOf, type Route } from '../lib/route';
-import { readToken, writeToken } from '../lib/token-store';
+import { readToken, readWithoutToken, writeToken, writeWithoutToken } from '../lib/token-store';
 import { AppContext } from './app-context';
 import { CallPage } from './call-page';
 import { Link } from './link';
@@ -18,7 +18,8 @@ const ASSUMED_ME: Me = { name: null, role: 'write' };
 
 export function App() {
   const [token, setToken] = useState<string | null>(() => readToken());
-  const [open, setOpen] = useState(false);
+  // "Continue without a token" taken earlier in this tab (an open api): a reload does not ask again.
+  const [open, setOpen] = useState(() => readWithoutToken());
   const [refused, setRefused] = useState<string | null>(null);
   const [openApi, setOpenApi] = useState(false);
   const [me, setMe] = useState<Me | null>(null);
@@ -28,6 +29,7 @@ export function App() {
 
   const onUnauthorized = useCallback(() => {
     writeToken(null);
+    writeWithoutToken(false);
     setToken(null);
     setOpen(false);
     setMe(null);
@@ -84,12 +86,13 @@ export function App() {
 
   const acceptToken = (t: string) => {
     writeToken(t);
+    writeWithoutToken(false);
     setRefused(null);
     setToken(t);
   };
 
   if (!authed) {
-    return <TokenScreen refused={refused} openApi={openApi} onToken={acceptToken} onOpen={() => setOpen(true)} />;
+    return <TokenScreen refused={refused} openApi={openApi} onToken={acceptToken} onOpen={() => { writeWithoutToken(true); setOpen(true); }} />;
   }
 
   return (

@@ -5,7 +5,7 @@ import { fmtCost, fmtInt } from '../lib/format';
 
 const W = 240;
 const H = 110;
-const M = { top: 10, right: 10, bottom: 20, left: 44 };
+const M = { top: 10, right: 10, bottom: 20, left: 52 }; // left: room for a tick in fmtCost's four decimals ($0.0050)
 
 const show = (c: BurnChart, n: number) => (c.measure === 'usd' ? fmtCost(n) : fmtInt(Math.round(n)));
 
@@ -25,7 +25,7 @@ function BurnLine({ c, span }: { c: BurnChart; span: number }) {
             <g key={t} transform={`translate(0,${y(t)})`}>
               <line x1={M.left} x2={W - M.right} />
               <text x={M.left - 4} textAnchor="end" dominantBaseline="middle">
-                {c.measure === 'usd' ? `$${y.tickFormat(3)(t)}` : y.tickFormat(3, 's')(t)}
+                {c.measure === 'usd' ? fmtCost(t) : y.tickFormat(3, 's')(t)}
               </text>
             </g>
           ))}

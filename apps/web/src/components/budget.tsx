@@ -1,7 +1,8 @@
 import { callsPastCapNote, type RunView } from '@roundtable/run-view';
 import type { CapName } from '../lib/act-requests';
 import type { RunDetail } from '../lib/api-types';
-import { fmtCost, fmtInt } from '../lib/format';
+import { fmtCapFigure, fmtCost, fmtInt } from '../lib/format';
+import { runUsage } from '../lib/run-usage';
 import { Section } from './section';
 import { findWebWorkflow } from '../workflows';
 
@@ -34,16 +35,17 @@ function BudgetLine({ l }: { l: Line }) {
 }
 
 /**
- * The run's usage against its caps. GET /v1/runs/:id is the authority (refetched as calls end);
- * until it answers, the tally the view folded from the call events stands in.
+ * The run's usage against its caps. Calls, tokens and cost are the header's figures (lib/run-usage.ts:
+ * the live tally while the run goes on); the caps, seconds and rounds come from GET /v1/runs/:id.
  */
 export function Budget({ view, detail }: { view: RunView; detail: RunDetail | null }) {
   const u = detail?.usage;
   const c = detail?.caps;
+  const usage = runUsage(view, detail);
   const lines: Line[] = [
-    { name: 'Calls', used: u?.calls ?? view.usage.calls, cap: c?.max_calls ?? null, show: fmtInt, note: callsPastCapNote(u?.calls ?? view.usage.calls, c?.max_calls) },
-    { name: 'Tokens', used: u?.tokens ?? view.usage.tokens, cap: c?.max_tokens ?? null, show: fmtInt },
-    { name: 'Cost', used: u ? u.cost_usd : view.usage.costUsd, cap: c?.max_cost_usd ?? null, show: fmtCost },
+    { name: 'Calls', used: usage.calls, cap: c?.max_calls ?? null, show: fmtInt, note: callsPastCapNote(usage.calls, c?.max_calls) },
+    { name: 'Tokens', used: usage.tokens, cap: c?.max_tokens ?? null, show: fmtInt },
+    { name: 'Cost', used: usage.costUsd, cap: c?.max_cost_usd ?? null, show: fmtCost },
     { name: 'Seconds', used: u?.seconds !== undefined && u?.seconds !== null ? Math.round(u.seconds) : null, cap: c?.max_seconds ?? null, show: fmtInt },
   ];
   // The rounds are the build's; a workflow not known (yet) shows them, as the caps may hold them.
@@ -51,8 +53,8 @@ export function Budget({ view, detail }: { view: RunView; detail: RunDetail | nu
   const counts = (cap: CapName) => !counted || counted.includes(cap);
   if (counts('max_rounds')) lines.push({ name: 'Rounds', used: detail?.round ?? null, cap: c?.max_rounds ?? null, show: fmtInt });
   if (counts('max_fix_rounds')) lines.push({ name: 'Fix rounds', used: detail?.fix_round ?? null, cap: c?.max_fix_rounds ?? null, show: fmtInt });
-  const unpriced = u?.unpriced_calls ?? view.usage.unpricedCalls;
-  const failed = u?.failed_calls ?? view.usage.failedCalls;
+  const unpriced = usage.unpricedCalls;
+  const failed = usage.failedCalls;
   const warnings = view.notices.filter((n) => n.kind === 'budget_warning');
   return (
     <Section title="Budget">
@@ -69,7 +71,7 @@ export function Budget({ view, detail }: { view: RunView; detail: RunDetail | nu
         <ul className="notices">
           {warnings.map((w) => w.kind === 'budget_warning' && (
             <li key={w.sequence} className="warn">
-              {w.payload.cap}: {w.payload.used} used of {w.payload.limit}
+              {w.payload.cap}: {fmtCapFigure(w.payload.cap, w.payload.used)} used of {fmtCapFigure(w.payload.cap, w.payload.limit)}
             </li>
           ))}
         </ul>

@@ -1,4 +1,4 @@
-import { testRunState, type RunView } from '@roundtable/run-view';
+import { hasEnded, testRunState, type RunView } from '@roundtable/run-view';
 import { useState } from 'react';
 import { ApiHttpError } from '../lib/api-client';
 import type { BuildRecords, ImplementationItem, Problem } from '../lib/api-types';
@@ -153,7 +153,8 @@ function Implementation({ runId, label, files, fixRound, r }: { runId: string; l
   );
 }
 
-function Diff({ diff }: { diff: Async<string> | null }) {
+function Diff({ diff, ended }: { diff: Async<string> | null; ended: boolean }) {
+  if (diff === null && ended) return <Empty>No diff: the run ended before any implementation.</Empty>;
   if (diff === null) return <Empty>The run branch&apos;s diff loads when the run ends.</Empty>;
   if (diff.state === 'loading') return <Empty>Loading the diff…</Empty>;
   if (diff.state === 'error') {
@@ -281,7 +282,7 @@ export function BuildDiffTests({ view, records, runId, diff }: { view: RunView; 
         ))}
       </Section>
       <Section title="Diff">
-        <Diff diff={diff} />
+        <Diff diff={diff} ended={hasEnded(view)} />
       </Section>
       <Section title="Tests">
         {b.tests.length === 0 && <Empty>No test run yet.</Empty>}

@@ -6,6 +6,7 @@ import { SubmissionKey } from '../lib/submission-key';
 import { useApp } from './app-context';
 import { ExamplePicker } from './example-picker';
 import { PLACEHOLDER_PROJECT } from '../lib/placeholder-project';
+import { ScrollPre } from './scroll-pre';
 
 /** Start of each line of the text, for putting the caret on an issue's line. */
 function lineStart(text: string, line: number): [number, number] {
@@ -132,12 +133,12 @@ export function NewRunPage() {
                 <span className="issue-path mono">{i.path || '(root)'}</span>
                 <span className="issue-message">{i.message}</span>
                 {i.line !== null ? (
-                  <span className="issue-line">
+                  <div className="issue-line">
                     <button type="button" className="link" onClick={() => goToLine(i.line as number)}>
                       line {i.line}
                     </button>
-                    <code>{i.lineText}</code>
-                  </span>
+                    <ScrollPre className="issue-code">{i.lineText}</ScrollPre>
+                  </div>
                 ) : (
                   <span className="muted">(not in the file as written)</span>
                 )}

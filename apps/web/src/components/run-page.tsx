@@ -3,7 +3,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { runNotFound } from '../lib/act-offers';
 import type { CallSummary, RunRecords, WorkflowSummary } from '../lib/api-types';
 import { fmtCost, fmtInt } from '../lib/format';
-import { detailKey, endKey, recordsKey } from '../lib/refetch-keys';
+import { detailKey, diffKey, endKey, recordsKey } from '../lib/refetch-keys';
+import { runUsage } from '../lib/run-usage';
 import type { RunTab } from '../lib/route';
 import type { StreamState } from '../lib/run-event-stream';
 import { ActPanel } from './act-panel';
@@ -52,8 +53,10 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
   const recKey = recordsKey(view);
   const records = useAsync<RunRecords>(recKey === null ? null : () => api.records(runId), recKey ?? 'none');
   const ends = endKey(view);
-  // A workflow this page does not know yet (or at all) is asked for a diff: a 409 costs nothing.
-  const diff = useAsync(ends !== null && (workflow?.hasDiff ?? true) ? () => api.diff(runId) : null, `diff|${ends}`);
+  // Only once the view shows an implementation (a branch to diff); a workflow this page does not
+  // know yet (or at all) with one is asked too: a 409 costs nothing.
+  const diffAt = (workflow?.hasDiff ?? true) ? diffKey(view) : null;
+  const diff = useAsync(diffAt !== null ? () => api.diff(runId) : null, `diff|${diffAt}`);
   const report = useAsync(ends !== null ? () => api.report(runId) : null, `report|${ends}`);
   const workflows = useAsync<WorkflowSummary[]>(() => api.workflows(), 'workflows');
   // The calls with their queue, start and finish times (the waterfall, the burn): again as each call
@@ -79,8 +82,10 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
   }, [stream, refused, restart, endings]);
 
   const rec = records.state === 'ok' ? records.value : null;
+  // The Budget panel reads the same figures (lib/run-usage.ts), so the two never disagree.
+  const usage = runUsage(view, detailValue);
   const project = view.project ?? detailValue?.project ?? null;
-  const sectionsProps = { view, records: workflow && rec?.workflow === workflow.name ? rec : null, runId, diff: ended ? diff : null };
+  const sectionsProps = { view, records: workflow && rec?.workflow === workflow.name ? rec : null, runId, diff: diffAt !== null ? diff : null };
 
   const own = workflow?.tabs ?? [];
   const tabs: TabEntry[] = [{ id: 'overview', label: 'Overview' }, { id: 'calls', label: 'Calls' }, ...own.map((t) => ({ id: t.id, label: t.label }))];
@@ -150,7 +155,7 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
         <div>
           <dt>Calls</dt>
           <dd>
-            {fmtInt(view.usage.calls)} · {fmtInt(view.usage.tokens)} tokens · {fmtCost(view.usage.costUsd)}
+            {fmtInt(usage.calls)} · {fmtInt(usage.tokens)} tokens · {fmtCost(usage.costUsd)}
           </dd>
         </div>
         {detailValue?.forked_from && (

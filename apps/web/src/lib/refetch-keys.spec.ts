@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEventEnvelope } from '@roundtable/contracts';
 import { emptyRunView, foldRunEvent, type RunView } from '@roundtable/run-view';
-import { endKey, recordsKey } from './refetch-keys';
+import { diffKey, endKey, recordsKey } from './refetch-keys';
 
 const fixture = (name: string): RunEventEnvelope[] =>
   JSON.parse(readFileSync(path.join(__dirname, '../../../../libs/run-view/fixtures', name), 'utf8')) as RunEventEnvelope[];
@@ -69,5 +69,36 @@ describe('endKey', () => {
     }
     expect(endKey(foldRunEvent(emptyRunView(), log[0]))).toBeNull();
     expect(keys.size).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('diffKey', () => {
+  it('is null for a run that ended before any implementation: there is no run branch to diff (GET /diff would 404)', () => {
+    const cancelled = fixture('cancelled.events.json').reduce(foldRunEvent, emptyRunView());
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.build.implementations).toEqual([]);
+    expect(endKey(cancelled)).not.toBeNull();
+    expect(diffKey(cancelled)).toBeNull();
+  });
+
+  it('is null while the run runs, even after an implementation, and set once a run with one ends', () => {
+    const log = fixture('dd-demo.events.json');
+    const firstImpl = log.findIndex((e) => e.type === 'implementation_recorded');
+    const running = log.slice(0, firstImpl + 1).reduce(foldRunEvent, emptyRunView());
+    expect(running.build.implementations).toHaveLength(1);
+    expect(diffKey(running)).toBeNull();
+    const done = log.reduce(foldRunEvent, emptyRunView());
+    expect(diffKey(done)).not.toBeNull();
+  });
+
+  it('is new when a resumed run with an implementation ends again (the diff is asked again)', () => {
+    const log = fixture('dd-demo.events.json');
+    const done = log.reduce(foldRunEvent, emptyRunView());
+    const last = log[log.length - 1];
+    const resumed = foldRunEvent(done, { ...last, type: 'run_resumed', sequence: done.lastSequence + 1, payload: { at: 'REVIEW', rerun: false, caps: {} } });
+    expect(diffKey(resumed)).toBeNull();
+    const again = foldRunEvent(resumed, { ...last, sequence: resumed.lastSequence + 1 });
+    expect(diffKey(again)).not.toBeNull();
+    expect(diffKey(again)).not.toBe(diffKey(done));
   });
 });

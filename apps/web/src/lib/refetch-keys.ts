@@ -34,3 +34,10 @@ export const detailKey = (v: RunView): string => [v.status, v.usage.calls, v.res
 
 /** The diff and the report: once the run has ended (again, after a resume or an appeal); null while it runs. */
 export const endKey = (v: RunView): string | null => (hasEnded(v) ? `${v.status}|${v.lastSequence}` : null);
+
+/**
+ * The run branch's diff: at each end of a run that recorded an implementation (the engineer wrote
+ * something, so a branch exists); null while it runs, and for a run that ended before any
+ * implementation, where GET /v1/runs/:id/diff could only answer 404.
+ */
+export const diffKey = (v: RunView): string | null => (v.build.implementations.length > 0 ? endKey(v) : null);

@@ -1,4 +1,4 @@
-/** The tab's API token: sessionStorage, so it lives as long as the tab and no other tab reads it. */
+/** The tab's API token, or its choice to go on without one: sessionStorage, so it lives as long as the tab and no other tab reads it. */
 const KEY = 'roundtable.apiToken';
 
 export function readToken(storage: Storage | undefined = globalThis.sessionStorage): string | null {
@@ -15,5 +15,25 @@ export function writeToken(token: string | null, storage: Storage | undefined = 
     else storage?.removeItem(KEY);
   } catch {
     // storage disabled: the token lives in memory only
+  }
+}
+
+/** "Continue without a token" on an open api, taken in this tab: kept as the token is, so a reload does not ask again. */
+const WITHOUT_TOKEN_KEY = 'roundtable.withoutToken';
+
+export function readWithoutToken(storage: Storage | undefined = globalThis.sessionStorage): boolean {
+  try {
+    return storage?.getItem(WITHOUT_TOKEN_KEY) === '1';
+  } catch {
+    return false; // storage disabled: the token screen asks each time
+  }
+}
+
+export function writeWithoutToken(on: boolean, storage: Storage | undefined = globalThis.sessionStorage): void {
+  try {
+    if (on) storage?.setItem(WITHOUT_TOKEN_KEY, '1');
+    else storage?.removeItem(WITHOUT_TOKEN_KEY);
+  } catch {
+    // storage disabled: the choice lives in memory only
   }
 }
