@@ -1,6 +1,7 @@
 import { BuildDiffTests, BuildProposals } from '../components/build-sections';
 import { CAP_FIELDS } from '../lib/act-requests';
 import type { BuildRecords } from '../lib/api-types';
+import { buildCompareRows } from './build-compare';
 import { RESUMABLE_BY_WORKFLOW } from './resumable-statuses';
 import type { WebWorkflow } from './web-workflow';
 
@@ -18,4 +19,5 @@ export const buildWebWorkflow: WebWorkflow = {
   caps: CAP_FIELDS.map((f) => f.name),
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.build), fromStages: RESUME_STAGES },
   appeal: false,
+  compareRows: (run, records) => buildCompareRows(run, records as BuildRecords | null),
 };
