@@ -1,4 +1,4 @@
-import { alignRoles, alignRows, callsByRole, usageRows, verdictRows, type RunUsage } from './compare';
+import { alignRoles, alignRows, callsByRole, comparePair, usageRows, verdictRows, type RunUsage } from './compare';
 
 const usage = (over: Partial<RunUsage> = {}): RunUsage => ({
   calls: 10,
@@ -88,5 +88,25 @@ describe('verdictRows', () => {
       { label: 'Confidence', value: '0.80' },
     ]);
     expect(verdictRows({ status: 'running', verdict: null, confidence: null }).map((r) => r.value)).toEqual(['running', '—', '—']);
+  });
+});
+
+describe('comparePair', () => {
+  it('makes the older of two picked runs A, whichever was ticked first', () => {
+    const picked = new Map([
+      ['run_new', '2026-12-04T10:00:05.000Z'],
+      ['run_old', '2026-12-04T09:59:59.000Z'],
+    ]);
+    expect(comparePair(picked)).toEqual({ a: 'run_old', b: 'run_new' });
+  });
+
+  it('orders two runs of the same time (or none) by id', () => {
+    expect(comparePair(new Map([['run_b', null], ['run_a', null]]))).toEqual({ a: 'run_a', b: 'run_b' });
+  });
+
+  it('is null unless exactly two are picked', () => {
+    expect(comparePair(new Map())).toBeNull();
+    expect(comparePair(new Map([['run_a', null]]))).toBeNull();
+    expect(comparePair(new Map([['run_a', null], ['run_b', null], ['run_c', null]]))).toBeNull();
   });
 });

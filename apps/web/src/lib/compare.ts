@@ -107,3 +107,14 @@ export function alignRoles(a: readonly RoleUsage[], b: readonly RoleUsage[]): Ro
   const aRoles = new Set(a.map((r) => r.role));
   return [...a.map((r) => ({ role: r.role, a: r, b: bByRole.get(r.role) ?? null })), ...b.filter((r) => !aRoles.has(r.role)).map((r) => ({ role: r.role, a: null, b: r }))];
 }
+
+/**
+ * The two runs ticked on the runs list as the compare page's A and B: the older is A (left), so
+ * the report diff reads old to new (same age: by id). Null unless exactly two are ticked.
+ * `picked`: run id → its created_at (ISO, so the text sorts as the time).
+ */
+export function comparePair(picked: ReadonlyMap<string, string | null>): { a: string; b: string } | null {
+  if (picked.size !== 2) return null;
+  const [x, y] = [...picked.entries()].sort(([id1, t1], [id2, t2]) => (t1 ?? '').localeCompare(t2 ?? '') || id1.localeCompare(id2));
+  return { a: x[0], b: y[0] };
+}
