@@ -171,7 +171,7 @@ function Comparison({ a, b }: { a: Side; b: Side }) {
   return (
     <>
       <Section title="Verdicts and scores" className="compare">
-        <table className="stack compare-table">
+        <table className="compare-table narrow">
           <caption className="visually-hidden">Each run&apos;s verdict and the scores its workflow gives, A then B</caption>
           <thead>
             <tr>
@@ -192,7 +192,7 @@ function Comparison({ a, b }: { a: Side; b: Side }) {
         </table>
       </Section>
       <Section title="Usage" className="compare">
-        <table className="stack compare-table">
+        <table className="compare-table narrow">
           <caption className="visually-hidden">Each run&apos;s usage, and B minus A</caption>
           <thead>
             <tr>

@@ -31,6 +31,12 @@ describe('usageRows', () => {
     expect(rows[6]).toEqual({ label: 'Seconds', a: '42.0 s', b: '1 min 42 s', delta: '+1 min 0 s' });
   });
 
+  it('says ±0 for a difference too small to show (a float sum a millionth of a dollar apart)', () => {
+    const rows = usageRows(usage({ cost_usd: 0.0912 }), usage({ cost_usd: 0.091199 }));
+    expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '$0.09', b: '$0.09', delta: '±0' });
+    expect(usageRows(usage({ cost_usd: 0.09 }), usage({ cost_usd: 0.0912 }))[5].delta).toBe('+$0.0012');
+  });
+
   it('says unknown, never $0, for an unpriced run, and gives no delta then', () => {
     const rows = usageRows(usage({ cost_usd: null, seconds: null }), usage());
     expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '—', b: '$0.25', delta: null });

@@ -48,7 +48,12 @@ export interface UsageRow {
   delta: string | null;
 }
 
-const signed = (d: number, fmt: (n: number) => string) => (d === 0 ? '±0' : d > 0 ? `+${fmt(d)}` : `−${fmt(-d)}`);
+/** b − a with its sign; ±0 when it is nothing at the shown precision (two costs a millionth of a dollar apart). */
+function signed(d: number, fmt: (n: number) => string): string {
+  const shown = fmt(Math.abs(d));
+  if (d === 0 || !/[1-9]/.test(shown)) return '±0';
+  return d > 0 ? `+${shown}` : `−${shown}`;
+}
 
 /** Calls, failed calls, tokens (in, out, all), USD and seconds of two runs, with b − a. */
 export function usageRows(a: RunUsage, b: RunUsage): UsageRow[] {
