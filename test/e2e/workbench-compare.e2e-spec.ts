@@ -12,6 +12,7 @@ jest.setTimeout(300_000);
 const REPO = path.resolve(__dirname, '../..');
 const WEB_ROOT = path.join(REPO, 'dist/apps/web');
 const DD_DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
+const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const TOKEN = `compare-${randomBytes(12).toString('hex')}`;
 const RUN_ENDS_MS = 180_000;
 
@@ -58,7 +59,7 @@ describe('the workbench compare page', () => {
   const runDetail = async (id: string) => {
     const res = await fetch(`${pipeline.api}/v1/runs/${id}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(200);
-    return (await res.json()) as { verdict: string | null; usage: { calls: number; tokens: number } };
+    return (await res.json()) as { verdict: string | null; usage: { calls: number; tokens: number }; panel?: { recommendation: string | null; scores: Record<string, number> } };
   };
 
   let first = '';
@@ -154,6 +155,42 @@ describe('the workbench compare page', () => {
     await expectVisible(page.getByTestId('compare-run-a').getByRole('link', { name: first, exact: true }));
     await expectVisible(page.getByTestId('compare-run-b').getByRole('link', { name: second, exact: true }));
     await expectVisible(wb.section(page, 'Calls per role').locator('[data-testid="role-row"][data-role="proposer"]'));
+    await page.close();
+  });
+
+  it("lines a build up against a panel: the panel's judges' scores from its workflow's rows, — where the build has none, both runs' roles", async () => {
+    expect(first).toBeTruthy();
+    const page = await openWithToken(context, `${pipeline.api}/new`, TOKEN, pageErrors);
+    const panel = await submit(page, PANEL_DEMO);
+    await expectText(wb.runStatus(page), 'done', RUN_ENDS_MS);
+    const detail = await runDetail(panel);
+    expect(Object.keys(detail.panel!.scores)).toHaveLength(5);
+    await page.goto(`${pipeline.api}/compare?a=${first}&b=${panel}`);
+    const facts = wb.section(page, 'Verdicts and scores');
+    const row = (label: string) => sides(facts.locator(`[data-testid="fact-row"][data-label="${label}"]`));
+    await expectText(row('Recommendation').b, detail.panel!.recommendation!);
+    await expectText(row('Recommendation').a, '—');
+    // Each judge's score as the api has it (after the re-vote: "before → after" when it moved).
+    for (const [judge, score] of Object.entries(detail.panel!.scores)) {
+      await expectText(row(`Score: ${judge}`).b, new RegExp(`(^| → )${score}$`));
+      await expectText(row(`Score: ${judge}`).a, '—');
+    }
+    const mean = Object.values(detail.panel!.scores).reduce((x, y) => x + y, 0) / 5;
+    await expectText(row('Mean score').b, mean.toFixed(1));
+    // The build's own rows are the build's alone.
+    await expectText(row('Rounds').b, '—');
+    await expectText(row('Rounds').a, /^\d+$/);
+    // Calls per role: the build's proposer on A only, the panel's judges on B only.
+    const perRole = wb.section(page, 'Calls per role');
+    const proposer = perRole.locator('[data-testid="role-row"][data-role="proposer"]');
+    await expectText(proposer.getByTestId('role-calls-b'), '—');
+    await expectText(proposer.getByTestId('role-calls-a'), /^[1-9]/);
+    const [{ n }] = await pipeline.sql<{ n: number }>(`SELECT count(*)::int AS n FROM agent_calls WHERE run_id = $1 AND role = 'vc'`, [panel]);
+    expect(n).toBeGreaterThan(0);
+    const vc = perRole.locator('[data-testid="role-row"][data-role="vc"]');
+    await expectText(vc.getByTestId('role-calls-b'), String(n));
+    await expectText(vc.getByTestId('role-calls-a'), '—');
+    await expectVisible(wb.section(page, 'Report differences').getByTestId('report-diff-stats'));
     await page.close();
   });
 
