@@ -32,7 +32,9 @@ const sides = (row: Locator) => ({ a: row.getByRole('cell').nth(0), b: row.getBy
  * opens /compare?a=<older>&b=<newer>, which shows the two runs' ids and verdicts side by side, their
  * usage as the api counts it, the calls per role as the database has them, and the reports' line
  * diff (two runs of one demo differ at least in the report's title line, which names the run). The
- * page survives a reload, and passes axe at 1280 and 390 px without a horizontal scroll.
+ * page survives a reload; a build against the panel demo shows the panel's scores from its
+ * workflow's rows; a run page's "Compare with another run" leads there too; and the page passes axe
+ * at 1280 and 390 px without a horizontal scroll.
  */
 describe('the workbench compare page', () => {
   let pipeline: Pipeline;
@@ -191,6 +193,19 @@ describe('the workbench compare page', () => {
     await expectText(vc.getByTestId('role-calls-b'), String(n));
     await expectText(vc.getByTestId('role-calls-a'), '—');
     await expectVisible(wb.section(page, 'Report differences').getByTestId('report-diff-stats'));
+
+    // From the panel's run page: "Compare with another run" names it A, and a pick of the newest runs makes the build B.
+    await page.goto(`${pipeline.api}/runs/${panel}`);
+    await page.getByRole('link', { name: 'Compare with another run', exact: true }).click();
+    await page.waitForURL((u) => u.pathname === '/compare' && u.searchParams.get('a') === panel && !u.searchParams.has('b'), { timeout: 60_000 });
+    await expectVisible(page.getByTestId('compare-run-a').getByRole('link', { name: panel, exact: true }));
+    const pick = page.getByRole('region', { name: 'Run B: pick one', exact: true });
+    expect(await pick.getByRole('link', { name: panel, exact: true }).count()).toBe(0);
+    await pick.getByRole('link', { name: first, exact: true }).click();
+    await page.waitForURL((u) => u.searchParams.get('a') === panel && u.searchParams.get('b') === first, { timeout: 60_000 });
+    await expectVisible(page.getByTestId('compare-run-b').getByRole('link', { name: first, exact: true }));
+    await expectText(row('Recommendation').a, detail.panel!.recommendation!);
+    await expectText(row('Recommendation').b, '—');
     await page.close();
   });
 
@@ -214,6 +229,12 @@ describe('the workbench compare page', () => {
         else expect(boxB!.x).toBeGreaterThan(boxA!.x + boxA!.width - 1);
         const shot = await savePageShot(page, 'compare');
         expect(existsSync(shot)).toBe(true);
+        // One side named (a run page's "Compare with another run"): the pick of the other.
+        await page.goto(`${pipeline.api}/compare?a=${first}`);
+        await expectVisible(page.getByRole('region', { name: 'Run B: pick one', exact: true }).getByRole('link', { name: second, exact: true }));
+        failures.push(...describeViolations(await axeViolations(page), `compare pick (${page.url()} at ${width} px)`));
+        expect((await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number).toBeLessThanOrEqual(0);
+        expect(existsSync(await savePageShot(page, 'compare-pick'))).toBe(true);
       } finally {
         await ctx.close();
       }

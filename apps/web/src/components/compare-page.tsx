@@ -13,7 +13,7 @@ import { StatusBadge } from './runs-page';
 import { ScrollPre } from './scroll-pre';
 import { Empty, Section } from './section';
 import { VerdictBadge } from './lists';
-import { errorText } from './use-async';
+import { errorText, useAsync } from './use-async';
 
 /** While either run is still going, the page asks again this often (an ended run is asked once). */
 const POLL_MS = 5000;
@@ -83,6 +83,19 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
   const left = useSide(a);
   const right = useSide(b);
 
+  if (Boolean(a) !== Boolean(b)) {
+    const given = a || b;
+    return (
+      <>
+        <h1>Compare runs</h1>
+        <div className="pair compare-runs">
+          <RunHead letter={a ? 'A' : 'B'} id={given} loaded={a ? left : right} />
+          <PickOther given={given} givenIs={a ? 'a' : 'b'} />
+        </div>
+      </>
+    );
+  }
+
   if (!a || !b) {
     return (
       <>
@@ -111,6 +124,44 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
       </div>
       {sa && sb ? <Comparison a={sa} b={sb} /> : <Empty>{left.state === 'error' || right.state === 'error' ? 'Both runs are needed for the comparison.' : 'Loading both runs…'}</Empty>}
     </>
+  );
+}
+
+/** How many of the newest runs are offered as the other side. */
+const PICK_LIMIT = 20;
+
+/** One side is named (from a run page's "Compare with another run"): the newest runs, each a link that makes it the other side. */
+function PickOther({ given, givenIs }: { given: string; givenIs: 'a' | 'b' }) {
+  const { api } = useApp();
+  const runs = useAsync(() => api.listRunsPage({ limit: PICK_LIMIT }).then((p) => p.runs.filter((r) => r.id !== given)), given);
+  const other = givenIs === 'a' ? 'B' : 'A';
+  return (
+    <section className="card" aria-labelledby="compare-pick">
+      <h2 id="compare-pick">Run {other}: pick one</h2>
+      {runs.state === 'loading' ? (
+        <Empty>Loading the newest runs…</Empty>
+      ) : runs.state === 'error' ? (
+        <p role="alert" className="error">
+          Could not load the runs: {errorText(runs.error)}
+        </p>
+      ) : runs.value.length === 0 ? (
+        <Empty>There is no other run to compare with yet.</Empty>
+      ) : (
+        <ul className="compare-pick">
+          {runs.value.map((r) => (
+            <li key={r.id}>
+              <Link to={givenIs === 'a' ? comparePath(given, r.id) : comparePath(r.id, given)} className="mono">
+                {r.id}
+              </Link>{' '}
+              <span className="muted">
+                {r.project} · {r.workflow} · {r.status}
+                {r.verdict ? ` · ${r.verdict}` : ''}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

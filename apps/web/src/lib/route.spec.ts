@@ -27,6 +27,8 @@ describe('routeOf', () => {
     expect(comparePath('run_1', 'run 2&x')).toBe('/compare?a=run_1&b=run+2%26x');
     const url = new URL(comparePath('run_1', 'run 2&x'), 'http://h');
     expect(routeOf(url.pathname, url.search)).toEqual({ page: 'compare', a: 'run_1', b: 'run 2&x' });
+    expect(comparePath('run_1')).toBe('/compare?a=run_1');
+    expect(routeOf('/compare', comparePath('run_1').slice('/compare'.length))).toEqual({ page: 'compare', a: 'run_1', b: '' });
     expect(routeOf('/compare/x', '?a=1&b=2')).toEqual({ page: 'not-found', path: '/compare/x' });
   });
 

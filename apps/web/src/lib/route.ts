@@ -36,8 +36,8 @@ export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 /** A tab of the run page: the overview is the run's own path. */
 export const runTabPath = (runId: string, tab: RunTab) => (tab === 'overview' ? runPath(runId) : `${runPath(runId)}/${tab}`);
 export const callPath = (runId: string, callId: string) => `${runPath(runId)}/calls/${encodeURIComponent(callId)}`;
-/** Two runs side by side, a on the left (first) and b on the right. */
-export const comparePath = (a: string, b: string) => `/compare?${new URLSearchParams({ a, b }).toString()}`;
+/** Two runs side by side, a on the left (first) and b on the right; b '' leaves B to be picked on the page. */
+export const comparePath = (a: string, b = '') => `/compare?${new URLSearchParams(b ? { a, b } : { a }).toString()}`;
 
 /** The runs page's list, as its URL's query keeps it: a reload or a shared link shows the same list. */
 export interface RunsFilter {
