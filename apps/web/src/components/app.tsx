@@ -5,6 +5,7 @@ import { routeOf, type Route } from '../lib/route';
 import { readToken, readWithoutToken, writeToken, writeWithoutToken } from '../lib/token-store';
 import { AppContext } from './app-context';
 import { CallPage } from './call-page';
+import { ComparePage } from './compare-page';
 import { Link } from './link';
 import { NewRunPage } from './new-run-page';
 import { RunPage } from './run-page';
@@ -23,7 +24,7 @@ export function App() {
   const [refused, setRefused] = useState<string | null>(null);
   const [openApi, setOpenApi] = useState(false);
   const [me, setMe] = useState<Me | null>(null);
-  const [route, setRoute] = useState<Route>(() => routeOf(location.pathname));
+  const [route, setRoute] = useState<Route>(() => routeOf(location.pathname, location.search));
   const tokenRef = useRef(token);
   tokenRef.current = token;
 
@@ -40,7 +41,7 @@ export function App() {
 
   const navigate = useCallback((path: string, opts: { keepFocus?: boolean } = {}) => {
     if (path !== location.pathname + location.search) history.pushState(null, '', path);
-    setRoute(routeOf(location.pathname));
+    setRoute(routeOf(location.pathname, location.search));
     // A page that keeps state in the query (the runs list) rereads it: /runs from /runs?q=… is the whole list.
     window.dispatchEvent(new Event(NAVIGATED));
     if (opts.keepFocus) return;
@@ -50,7 +51,7 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    const onPop = () => setRoute(routeOf(location.pathname));
+    const onPop = () => setRoute(routeOf(location.pathname, location.search));
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
@@ -134,6 +135,8 @@ function Page({ route }: { route: Route }) {
       return <NewRunPage />;
     case 'run':
       return <RunPage key={route.runId} runId={route.runId} tab={route.tab} />;
+    case 'compare':
+      return <ComparePage key={`${route.a}|${route.b}`} a={route.a} b={route.b} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

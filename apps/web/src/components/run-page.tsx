@@ -5,7 +5,7 @@ import type { CallSummary, RunRecords, WorkflowSummary } from '../lib/api-types'
 import { fmtCost, fmtInt } from '../lib/format';
 import { detailKey, diffKey, endKey, recordsKey } from '../lib/refetch-keys';
 import { runUsage } from '../lib/run-usage';
-import type { RunTab } from '../lib/route';
+import { comparePath, type RunTab } from '../lib/route';
 import type { StreamState } from '../lib/run-event-stream';
 import { ActPanel } from './act-panel';
 import { canAct, useApp } from './app-context';
@@ -116,7 +116,7 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
   return (
     <div className="run-page">
       <p className="crumbs">
-        <Link to="/runs">Runs</Link> / <span className="mono">{runId}</span>
+        <Link to="/runs">Runs</Link> / <span className="mono">{runId}</span> · <Link to={comparePath(runId)}>Compare with another run</Link>
       </p>
       <h1>
         Run <span className="mono">{runId}</span>

@@ -2,8 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 // The contracts' RunStatus values, through run-view's zod-free copy (the browser loads no zod).
 import { RUN_STATUSES } from '@roundtable/run-view';
 import type { RunListItem } from '../lib/api-types';
+import { comparePair } from '../lib/compare';
 import { fmtAge, fmtCost, fmtInt } from '../lib/format';
-import { EMPTY_RUNS_FILTER, RUNS_MAX_LIMIT, RUNS_PAGE_SIZE, type RunsFilter, routeOf, runPath, runsFilterOf, runsSearchOf, withRunsFilter } from '../lib/route';
+import { comparePath, EMPTY_RUNS_FILTER, RUNS_MAX_LIMIT, RUNS_PAGE_SIZE, type RunsFilter, routeOf, runPath, runsFilterOf, runsSearchOf, withRunsFilter } from '../lib/route';
 import { useApp } from './app-context';
 import { Link } from './link';
 import { errorText } from './use-async';
@@ -36,7 +37,9 @@ function writeFilterToUrl(f: RunsFilter) {
  * shown goes into the URL too, so the refresh keeps every page loaded.
  */
 export function RunsPage() {
-  const { api } = useApp();
+  const { api, navigate } = useApp();
+  // The runs ticked for Compare, by id, with when each was created (A is the older of the two).
+  const [picked, setPicked] = useState<ReadonlyMap<string, string | null>>(() => new Map());
   const [filter, setFilterState] = useState<RunsFilter>(() => runsFilterOf(location.search));
   const [query, setQuery] = useState(filter.q);
   const [runs, setRuns] = useState<RunListItem[] | null>(null);
@@ -120,6 +123,16 @@ export function RunsPage() {
 
   const filtered = Boolean(filter.q || query || status || workflow || from || to);
 
+  const togglePick = (r: RunListItem, on: boolean) =>
+    setPicked((prev) => {
+      const next = new Map(prev);
+      if (on) next.set(r.id, r.created_at);
+      else next.delete(r.id);
+      return next;
+    });
+  const pair = comparePair(picked);
+  const compareTarget = pair ? comparePath(pair.a, pair.b) : null;
+
   return (
     <>
       <div className="page-head">
@@ -192,6 +205,19 @@ export function RunsPage() {
           Could not load the runs: {error}
         </p>
       )}
+      <div className="compare-bar">
+        <button type="button" className="secondary" disabled={compareTarget === null} aria-describedby="compare-hint" onClick={() => compareTarget && navigate(compareTarget)}>
+          Compare selected
+        </button>
+        <span id="compare-hint" className="muted" aria-live="polite">
+          {picked.size === 2 ? 'Two runs picked: compare them side by side.' : picked.size > 2 ? `${picked.size} runs picked: pick exactly two to compare.` : `Tick Compare on two runs (${picked.size} picked).`}
+        </span>
+        {picked.size > 0 && (
+          <button type="button" className="link" onClick={() => setPicked(new Map())}>
+            Clear picks
+          </button>
+        )}
+      </div>
       {runs === null ? (
         !error && <p className="muted">Loading runs…</p>
       ) : runs.length === 0 ? (
@@ -206,6 +232,7 @@ export function RunsPage() {
                   {h}
                 </th>
               ))}
+              <th scope="col">Compare</th>
             </tr>
           </thead>
           <tbody>
@@ -235,6 +262,9 @@ export function RunsPage() {
                   <time dateTime={r.created_at ?? undefined} title={r.created_at ?? undefined}>
                     {fmtAge(r.created_at, now)}
                   </time>
+                </td>
+                <td data-label="Compare" className="pick">
+                  <input type="checkbox" aria-label={`Compare ${r.id}`} checked={picked.has(r.id)} onChange={(e) => togglePick(r, e.target.checked)} />
                 </td>
               </tr>
             ))}

@@ -1,4 +1,4 @@
-import { callPath, EMPTY_RUNS_FILTER, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
+import { callPath, comparePath, EMPTY_RUNS_FILTER, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
@@ -18,6 +18,18 @@ describe('routeOf', () => {
     for (const tab of RUN_TABS) expect(routeOf(runTabPath('r/1', tab))).toEqual({ page: 'run', runId: 'r/1', tab });
     expect(runTabPath('abc', 'overview')).toBe('/runs/abc');
     expect(runTabPath('abc', 'diff')).toBe('/runs/abc/diff');
+  });
+
+  it('reads the two runs of /compare from its query, and builds the path it reads', () => {
+    expect(routeOf('/compare', '?a=run_1&b=run_2')).toEqual({ page: 'compare', a: 'run_1', b: 'run_2' });
+    expect(routeOf('/compare/', '?b=run_2')).toEqual({ page: 'compare', a: '', b: 'run_2' });
+    expect(routeOf('/compare')).toEqual({ page: 'compare', a: '', b: '' });
+    expect(comparePath('run_1', 'run 2&x')).toBe('/compare?a=run_1&b=run+2%26x');
+    const url = new URL(comparePath('run_1', 'run 2&x'), 'http://h');
+    expect(routeOf(url.pathname, url.search)).toEqual({ page: 'compare', a: 'run_1', b: 'run 2&x' });
+    expect(comparePath('run_1')).toBe('/compare?a=run_1');
+    expect(routeOf('/compare', comparePath('run_1').slice('/compare'.length))).toEqual({ page: 'compare', a: 'run_1', b: '' });
+    expect(routeOf('/compare/x', '?a=1&b=2')).toEqual({ page: 'not-found', path: '/compare/x' });
   });
 
   it('knows no tab it does not have, and no second path to the overview', () => {

@@ -13,12 +13,19 @@ export type Route =
   | { page: 'new' }
   | { page: 'run'; runId: string; tab: RunTab }
   | { page: 'call'; runId: string; callId: string }
+  /** Two runs side by side (`/compare?a=<id>&b=<id>`); '' for a run the query does not name. */
+  | { page: 'compare'; a: string; b: string }
   | { page: 'not-found'; path: string };
 
-export function routeOf(pathname: string): Route {
+/** `search` is the location's query: only /compare reads it (the runs list reads its own, runsFilterOf). */
+export function routeOf(pathname: string, search = ''): Route {
   const parts = pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'runs')) return { page: 'runs' };
   if (parts.length === 1 && parts[0] === 'new') return { page: 'new' };
+  if (parts.length === 1 && parts[0] === 'compare') {
+    const q = new URLSearchParams(search);
+    return { page: 'compare', a: (q.get('a') ?? '').trim(), b: (q.get('b') ?? '').trim() };
+  }
   if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1], tab: 'overview' };
   if (parts[0] === 'runs' && parts.length === 3 && isRunTab(parts[2]) && parts[2] !== 'overview') return { page: 'run', runId: parts[1], tab: parts[2] };
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'calls') return { page: 'call', runId: parts[1], callId: parts[3] };
@@ -29,6 +36,8 @@ export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 /** A tab of the run page: the overview is the run's own path. */
 export const runTabPath = (runId: string, tab: RunTab) => (tab === 'overview' ? runPath(runId) : `${runPath(runId)}/${tab}`);
 export const callPath = (runId: string, callId: string) => `${runPath(runId)}/calls/${encodeURIComponent(callId)}`;
+/** Two runs side by side, a on the left (first) and b on the right; b '' leaves B to be picked on the page. */
+export const comparePath = (a: string, b = '') => `/compare?${new URLSearchParams(b ? { a, b } : { a }).toString()}`;
 
 /** The runs page's list, as its URL's query keeps it: a reload or a shared link shows the same list. */
 export interface RunsFilter {

@@ -1,6 +1,7 @@
 import { BuildDiffTests, BuildProposals } from '../components/build-sections';
 import { CAP_FIELDS } from '../lib/act-requests';
 import type { BuildRecords } from '../lib/api-types';
+import { buildCompareRows } from './build-compare';
 import { RESUMABLE_BY_WORKFLOW } from './resumable-statuses';
 import type { WebWorkflow } from './web-workflow';
 
@@ -19,4 +20,5 @@ export const buildWebWorkflow: WebWorkflow = {
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.build), fromStages: RESUME_STAGES },
   appeal: false,
   forkEditsInputs: true,
+  compareRows: (run, records) => buildCompareRows(run, records as BuildRecords | null),
 };

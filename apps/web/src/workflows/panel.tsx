@@ -1,6 +1,7 @@
 import { PanelSections } from '../components/panel-sections';
 import type { CapName } from '../lib/act-requests';
 import type { PanelRecords } from '../lib/api-types';
+import { panelCompareRows } from './panel-compare';
 import { RESUMABLE_BY_WORKFLOW } from './resumable-statuses';
 import type { WebWorkflow } from './web-workflow';
 
@@ -16,4 +17,5 @@ export const panelWebWorkflow: WebWorkflow = {
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.panel), fromStages: null },
   appeal: true,
   forkEditsInputs: false,
+  compareRows: (run, records) => panelCompareRows(run, records as PanelRecords | null),
 };

@@ -2,7 +2,8 @@ import type { RunView } from '@roundtable/run-view';
 import type { ReactNode } from 'react';
 import type { CapName } from '../lib/act-requests';
 import type { RunTab } from '../lib/route';
-import type { RunRecords } from '../lib/api-types';
+import type { RunDetail, RunRecords } from '../lib/api-types';
+import type { CompareRow } from '../lib/compare';
 import type { Async } from '../components/use-async';
 
 /** What the run page hands a workflow's sections. */
@@ -50,4 +51,10 @@ export interface WebWorkflow {
   appeal: boolean;
   /** The Fork form offers the run's objective and requirements to edit (a panel's idea is not those fields: its edits are YAML). */
   forkEditsInputs: boolean;
+  /**
+   * Rows of its own on the compare page (scores, rounds, tests …), from the run's detail and its
+   * records (null until loaded, or when they are not this workflow's: the page checks). Absent:
+   * the page shows the verdict, usage and calls every workflow has.
+   */
+  compareRows?: (run: RunDetail, records: RunRecords | null) => CompareRow[];
 }
