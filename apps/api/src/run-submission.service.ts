@@ -17,6 +17,11 @@ import { runLinks, RunLinks } from './run-links';
 import { unstorableTextIssues } from './storable-text.check';
 import { cassetteUnderRoots } from './cassette-roots';
 
+/** The budget's numeric caps (per_provider is not one): what run_created says the run starts with. */
+function numericCaps(budget: object): Record<string, number> {
+  return Object.fromEntries(Object.entries(budget).filter(([, v]) => typeof v === 'number'));
+}
+
 export interface SubmittedRun {
   id: string;
   status: 'queued';
@@ -110,7 +115,8 @@ export class RunSubmissionService {
         submittedBy,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
-      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: { project: config.project, workflow: config.workflow } }, ...unserved]);
+      const created = { project: config.project, workflow: config.workflow, caps: numericCaps(config.budget) };
+      const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: created }, ...unserved]);
       const outboxIds = await addToOutbox(em, [
         { runId, queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(runId, 'start'), payload: { runId } },
       ]);

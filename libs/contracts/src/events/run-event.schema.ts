@@ -53,7 +53,12 @@ const CallMetrics = z.object({
 
 /** The catalogue of event types, snake_case, each with its payload schema. */
 export const RUN_EVENT_PAYLOADS = {
-  run_created: z.object({ project: z.string(), workflow: z.string() }),
+  /**
+   * `caps`: the budget's numeric caps as submitted (max_calls, max_tokens …), so a follower draws
+   * the run against the caps in force at each point (a resume or an appeal raises some, and says
+   * which). Absent in logs written before it was added (issue 22).
+   */
+  run_created: z.object({ project: z.string(), workflow: z.string(), caps: z.record(z.string(), z.number()).optional() }),
   /**
    * At submission with `?queue_unserved=true`: a provider the run uses that no live
    * provider-worker serves (or whose workers all lack its key variable); its calls wait on
