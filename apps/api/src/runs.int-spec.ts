@@ -65,7 +65,7 @@ describe('POST /v1/runs', () => {
 
     const events = await api.ds.getRepository(RunEventEntity).find({ where: { runId: id } });
     // With the caps the run starts with, so a follower draws its first part against them after a resume raised some (issue 22).
-    const caps = { max_rounds: 3, max_fix_rounds: 1, max_calls: 16, max_tokens: 200_000, max_seconds: 900 };
+    const caps = { max_rounds: 3, max_fix_rounds: 1, max_calls: 16, max_tokens: 200_000, max_cost_usd: 5, max_seconds: 900 };
     expect(events.map((e) => [e.sequence, e.type, e.payload])).toEqual([[1, 'run_created', { project: 'dd-demo', workflow: 'build', caps }]]);
     const outbox = await api.ds.getRepository(OutboxEntity).findOneByOrFail({ runId: id });
     expect(outbox).toMatchObject({ queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(id, 'start') });
