@@ -13,11 +13,11 @@ import { deepFreeze } from './workflow-driver.fixture';
 /**
  * The engine's promises, for both workflows, under random caps and random replies (valid,
  * invalid, transient failure, usage limit, interrupted, duplicate and late deliveries, a
- * cancel now and then), each run from its own seed:
+ * cancel now and then, a halted run resumed once with the caps raised), each run from its own seed:
  * - every call the ledger queued fits every cap with recorded usage plus all reservations, run
  *   and per provider (the provider's counts equal the estimate: input = the prompt estimate,
  *   output ≤ max_tokens, priced at the table price). The one exemption is the closing call
- *   after a halt, "exactly one call, even over budget": at most one per run;
+ *   after a halt, "exactly one call, even over budget": at most one per halt;
  * - a duplicate or a late delivery changes nothing;
  * - every run ends terminal; a halted run has exactly one closing call or a fact-only close.
  * - labels are gap-free: per family (P, C, I, R, S; V, D, RV, M), the labels of the queued calls
