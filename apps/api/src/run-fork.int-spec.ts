@@ -78,7 +78,8 @@ describe('POST /v1/runs/:id/fork', () => {
     expect(config.objective).toBe(demoConfig().objective);
     expect(await api.ds.getRepository(OutboxEntity).countBy({ runId: fork, jobName: 'run.start' })).toBe(1);
     const [created] = await api.ds.query(`SELECT payload FROM run_events WHERE run_id = $1 AND type = 'run_created'`, [fork]);
-    expect(created.payload).toEqual({ project: 'dd-demo', workflow: 'build', forked_from: { run_id: original, stage: 'REVISE' } });
+    expect(created.payload).toMatchObject({ project: 'dd-demo', workflow: 'build', forked_from: { run_id: original, stage: 'REVISE' } });
+    expect(created.payload.caps.max_calls).toBe(20);
 
     const forkView = await call('GET', `/v1/runs/${fork}`, TOKENS.reader);
     expect(forkView.json.forked_from).toEqual({ run_id: original, stage: 'REVISE', copied_calls: 3 });

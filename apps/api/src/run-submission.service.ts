@@ -17,6 +17,11 @@ import { runLinks, RunLinks } from './run-links';
 import { unstorableTextIssues } from './storable-text.check';
 import { cassetteUnderRoots } from './cassette-roots';
 
+/** The budget's numeric caps (per_provider is not one): what run_created says the run starts with. */
+function numericCaps(budget: object): Record<string, number> {
+  return Object.fromEntries(Object.entries(budget).filter(([, v]) => typeof v === 'number'));
+}
+
 export interface SubmittedRun {
   id: string;
   status: 'queued';
@@ -111,7 +116,12 @@ export class RunSubmissionService {
         forkedFrom: fork,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
-      const created = { project: config.project, workflow: config.workflow, ...(fork ? { forked_from: { run_id: fork.run_id, stage: fork.stage } } : {}) };
+      const created = {
+        project: config.project,
+        workflow: config.workflow,
+        caps: numericCaps(config.budget),
+        ...(fork ? { forked_from: { run_id: fork.run_id, stage: fork.stage } } : {}),
+      };
       const events = await appendRunEvents(em, runId, [{ type: 'run_created', payload: created }, ...unserved]);
       const outboxIds = await addToOutbox(em, [
         { runId, queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(runId, 'start'), payload: { runId } },

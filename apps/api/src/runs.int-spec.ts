@@ -64,7 +64,9 @@ describe('POST /v1/runs', () => {
     expect(project.requirements).toHaveLength(3);
 
     const events = await api.ds.getRepository(RunEventEntity).find({ where: { runId: id } });
-    expect(events.map((e) => [e.sequence, e.type, e.payload])).toEqual([[1, 'run_created', { project: 'dd-demo', workflow: 'build' }]]);
+    // With the caps the run starts with, so a follower draws its first part against them after a resume raised some (issue 22).
+    const caps = { max_rounds: 3, max_fix_rounds: 1, max_calls: 16, max_tokens: 200_000, max_cost_usd: 5, max_seconds: 900 };
+    expect(events.map((e) => [e.sequence, e.type, e.payload])).toEqual([[1, 'run_created', { project: 'dd-demo', workflow: 'build', caps }]]);
     const outbox = await api.ds.getRepository(OutboxEntity).findOneByOrFail({ runId: id });
     expect(outbox).toMatchObject({ queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(id, 'start') });
     expect(outbox.sentAt).not.toBeNull();

@@ -4,7 +4,7 @@ import { ApiClient, ApiHttpError, ApiUnreachableError, issuesOf, seg } from './a
 import { formatEventLine } from './event-line';
 import { LiveOutput } from './live-output';
 import { pollRunEvents, RunDetail } from './poll-events';
-import { RunCaps, RunRenderer } from './run-renderer';
+import { RunCaps, RunRenderer, type RunUsageView } from './run-renderer';
 import { readEventStream, SseConnectError, SseHttpError } from './sse-client';
 import { CliIo, isTty, styleFor } from './terminal';
 
@@ -25,6 +25,15 @@ export interface FollowOptions {
   /** Reconnect pacing of the event stream (tests shorten it). */
   retryMs?: number;
   idleTimeoutMs?: number;
+  /** The renderer of an earlier part of the same log (a follow through a resume): its view goes on. */
+  renderer?: RunRenderer;
+  /**
+   * pretty: render a terminal event without printing its closing lines, and return it as `held`: whether
+   * they quote the events' tally or the API's usage is known only once it is known whether the log goes on.
+   */
+  holdClosing?: boolean;
+  /** Lines to print before the first event this follow receives (a held closing line, now that more follows). */
+  beforeFirst?: () => string[];
 }
 
 export interface FollowResult {
@@ -33,6 +42,9 @@ export interface FollowResult {
   transport: 'sse' | 'polling';
   /** The sequence of the last event delivered (the `after` given when none was). */
   lastSequence: number;
+  renderer: RunRenderer;
+  /** The terminal event whose closing lines were held (`holdClosing`), or null. */
+  held: RunEventEnvelope | null;
 }
 
 /**
@@ -105,12 +117,18 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
   const tty = isTty(io.stdout);
   // Also the check that the run exists, before a stream that might hide a 404 behind a fallback.
   const detail = await client.getJson<RunDetail>(`/v1/runs/${seg(runId)}`);
-  const renderer = new RunRenderer(style, { caps: detail.caps as RunCaps, autonomy: opts.autonomy });
+  const renderer = opts.renderer ?? new RunRenderer(style, { caps: detail.caps as RunCaps, autonomy: opts.autonomy });
   const live = new LiveOutput(io.stdout, tty);
   let status: string | null = null;
   let lastSequence = opts.after ?? 0;
+  let held: RunEventEnvelope | null = null;
+  let beforeFirst = opts.beforeFirst;
 
   const onEvent = async (ev: RunEventEnvelope) => {
+    if (beforeFirst) {
+      live.lines(beforeFirst());
+      beforeFirst = undefined;
+    }
     lastSequence = Math.max(lastSequence, ev.sequence);
     const terminal = TERMINAL.has(ev.type);
     if (terminal) status = statusOfTerminal(ev);
@@ -124,14 +142,13 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
       io.stdout.write(`${formatEventLine(ev, style)}\n`);
       return;
     }
-    if (terminal) {
-      // The closing line quotes the API's own usage figures (they cover every call, even ones
-      // recorded before --after); the events' tally is the fallback.
-      renderer.finalUsage = await client.getJson<RunDetail>(`/v1/runs/${seg(runId)}`).then(
-        (r) => r.usage,
-        () => null,
-      );
+    if (terminal && opts.holdClosing) {
+      // Folded now; its closing lines wait until it is known whether the log goes on (followToExit).
+      renderer.render(ev);
+      held = ev;
+      return;
     }
+    if (terminal) renderer.finalUsage = await apiUsage(client, runId);
     const lines = renderer.render(ev);
     live.lines(lines);
     if (terminal) return;
@@ -180,7 +197,18 @@ async function follow(opts: FollowOptions): Promise<FollowResult> {
   } finally {
     live.finish();
   }
-  return { status, transport, lastSequence };
+  return { status, transport, lastSequence, renderer, held };
+}
+
+/**
+ * The API's own usage figures for a closing line at the end of the log: they cover every call, even ones
+ * recorded before --after or whose reply the run no longer awaited; null (the events' tally) when unreachable.
+ */
+export async function apiUsage(client: ApiClient, runId: string): Promise<RunUsageView | null> {
+  return client.getJson<RunDetail>(`/v1/runs/${seg(runId)}`).then(
+    (r) => r.usage,
+    () => null,
+  );
 }
 
 /**

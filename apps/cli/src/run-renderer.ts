@@ -184,9 +184,26 @@ export class RunRenderer {
         const p = ev.payload as Payload<'run_halted'>;
         return [`${s.yellow('[HALTED]')} ${oneLine(p.reason)}`];
       }
+      case 'run_completed':
+      case 'run_failed':
+      case 'run_cancelled':
+        return this.closingLines(ev);
+      default:
+        // Records (proposal_recorded …) repeat what the call's gist said; unknown types are for newer clients.
+        return workflowLines(ev, s) ?? [];
+    }
+  }
+
+  /**
+   * The closing lines of a terminal event already rendered, with the usage as the renderer holds it now:
+   * `finalUsage` when set (the API's figures, right at the end of the log), else the events' tally up to
+   * the view's last event (right at a halt that a resume follows, or at the end before an appeal).
+   */
+  closingLines(ev: RunEventEnvelope): string[] {
+    switch (ev.type) {
       case 'run_completed': {
         const p = ev.payload as Payload<'run_completed'>;
-        const verdict = p.verdict ? `${paintVerdict(s, p.verdict)} (confidence ${fmtConfidence(p.confidence)})` : 'none (fact-only report)';
+        const verdict = p.verdict ? `${paintVerdict(this.style, p.verdict)} (confidence ${fmtConfidence(p.confidence)})` : 'none (fact-only report)';
         return [`${this.terminalTag(p.status)} ${this.usageSummary()}. verdict: ${verdict}`];
       }
       case 'run_failed': {
@@ -198,14 +215,22 @@ export class RunRenderer {
         return [`${this.terminalTag('cancelled')} ${p.reason ? `${oneLine(p.reason)}. ` : ''}${this.usageSummary()}.`];
       }
       default:
-        // Records (proposal_recorded …) repeat what the call's gist said; unknown types are for newer clients.
-        return workflowLines(ev, s) ?? [];
+        return [];
     }
+  }
+
+  /**
+   * The caps in force at the view's point of the log (run_created's, raised by each resume or appeal:
+   * libs/run-view), over the caps it was given (the API's now), which stand alone for a log older than them.
+   */
+  get capsNow(): RunCaps | null {
+    const folded = this.view.caps;
+    return folded ? { ...(this.caps ?? {}), ...folded } : this.caps;
   }
 
   /** `budget: calls 3/16, tokens 4,210/200,000, cost $0.03/$5.00, time 12s/900s` (+ what is in flight). */
   progress(opts: { inFlight?: boolean } = {}): string {
-    const c = this.caps ?? {};
+    const c = this.capsNow ?? {};
     const of = (used: string, cap: string | null) => (cap === null ? used : `${used}/${cap}`);
     const { usage } = this.view;
     const parts = [
@@ -238,14 +263,14 @@ export class RunRenderer {
   private usageSummary(): string {
     const { usage } = this.view;
     const u = this.finalUsage ?? { calls: usage.calls, tokens: usage.tokens, cost_usd: usage.costUsd, seconds: elapsedSeconds(this.view) };
-    const parts = [`${u.calls} call${u.calls === 1 ? '' : 's'}${pastCap(u.calls, this.caps?.max_calls)}`, `${fmtInt(u.tokens)} tokens`, u.cost_usd === null ? 'cost n/a' : fmtUsd(u.cost_usd)];
+    const parts = [`${u.calls} call${u.calls === 1 ? '' : 's'}${pastCap(u.calls, this.capsNow?.max_calls)}`, `${fmtInt(u.tokens)} tokens`, u.cost_usd === null ? 'cost n/a' : fmtUsd(u.cost_usd)];
     if (u.seconds !== null) parts.push(fmtWholeSeconds(u.seconds));
     return parts.join(', ');
   }
 
   /** The seed's header budget: `12 calls / 200k tok / $5.00 / 900s`. */
   private budgetHeader(): string | null {
-    const c = this.caps;
+    const c = this.capsNow;
     if (!c) return null;
     const parts: string[] = [];
     if (c.max_calls != null) parts.push(`${c.max_calls} calls`);

@@ -26,6 +26,7 @@ export function emptyRunView(runId: string | null = null): RunView {
     stages: [],
     calls: [],
     usage: { calls: 0, failedCalls: 0, tokens: 0, costUsd: null, unpricedCalls: 0 },
+    caps: null,
     workspace: null,
     startedAt: null,
     lastEventAt: null,

@@ -1,5 +1,6 @@
 import type { JudgeRole, RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtable/contracts';
 import { emptyPanelView } from './empty-run-view';
+import { raisedCaps } from './raised-caps';
 import type { JudgeCard, PanelView, RunView } from './run-view';
 
 type P<T extends RunEventType> = RunEventPayload<T>;
@@ -96,7 +97,7 @@ export function foldPanelEvent(view: RunView, ev: RunEventEnvelope): RunView | n
     case 'appeal_started': {
       const p = ev.payload as P<'appeal_started'>;
       const appeal = { judges: p.judges, before: p.scores, caps: p.caps ?? null, after: null, changeReasons: {}, sequence: ev.sequence };
-      return withPanel(view, { appeals: [...panel.appeals, appeal] });
+      return { ...withPanel(view, { appeals: [...panel.appeals, appeal] }), caps: raisedCaps(view.caps, p.caps) };
     }
     case 'appeal_completed': {
       const p = ev.payload as P<'appeal_completed'>;

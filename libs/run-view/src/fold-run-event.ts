@@ -5,6 +5,7 @@ import { foldCallEvent } from './fold-calls';
 import { foldPeopleEvent } from './fold-people-event';
 import { closePendingJudges, dropAbandonedTurn, foldPanelEvent } from './fold-panel-event';
 import { isLiveOnly } from './live-only-events';
+import { raisedCaps } from './raised-caps';
 import type { RunNotice, RunView, RunViewStatus } from './run-view';
 import { hasPanelView } from './workflow-views';
 
@@ -62,7 +63,8 @@ function foldRunLifecycle(view: RunView, ev: RunEventEnvelope): RunView {
       const p = ev.payload as P<'run_created'>;
       const panel = hasPanelView(p.workflow) ? (view.panel ?? emptyPanelView()) : view.panel;
       // Stryker disable next-line ConditionalExpression: run_created is sequence 1 and no live-only envelope sets a status, so the status is still 'unknown' here (`false` is killed)
-      return { ...view, project: p.project, workflow: p.workflow, status: view.status === 'unknown' ? 'queued' : view.status, startedAt: view.startedAt ?? ev.created_at, panel };
+      const caps = p.caps ? { ...p.caps } : null;
+      return { ...view, project: p.project, workflow: p.workflow, status: view.status === 'unknown' ? 'queued' : view.status, startedAt: view.startedAt ?? ev.created_at, panel, caps };
     }
     case 'run_started': {
       const p = ev.payload as P<'run_started'>;
@@ -103,7 +105,8 @@ function foldRunLifecycle(view: RunView, ev: RunEventEnvelope): RunView {
     }
     case 'run_resumed': {
       const p = ev.payload as P<'run_resumed'>;
-      return { ...view, status: 'running', verdict: null, confidence: null, endReason: null, resumes: [...view.resumes, { ...p, sequence: ev.sequence }] };
+      const resumes = [...view.resumes, { ...p, sequence: ev.sequence }];
+      return { ...view, status: 'running', verdict: null, confidence: null, endReason: null, resumes, caps: raisedCaps(view.caps, p.caps) };
     }
     default:
       return view;

@@ -29,6 +29,11 @@ export interface RunView {
   calls: CallView[];
   /** Tallied from the call events: the API's usage (GET /v1/runs/:id) is the authority at the end. */
   usage: EventUsage;
+  /**
+   * The numeric caps in force at this point of the log: run_created's, raised by each run_resumed and
+   * appeal_started that names caps. null when run_created carried none (a log older than its `caps`).
+   */
+  caps: Record<string, number> | null;
   workspace: string | null;
   /** created_at of run_started (before it: of the first envelope folded), and of the latest envelope. */
   startedAt: string | null;

@@ -53,8 +53,18 @@ const CallMetrics = z.object({
 
 /** The catalogue of event types, snake_case, each with its payload schema. */
 export const RUN_EVENT_PAYLOADS = {
-  /** `forked_from`: a fork (POST /v1/runs/:id/fork) names the run and stage it starts again from. */
-  run_created: z.object({ project: z.string(), workflow: z.string(), forked_from: z.object({ run_id: z.string(), stage: z.string() }).optional() }),
+  /**
+   * `caps`: the budget's numeric caps as submitted (max_calls, max_tokens …), so a follower draws
+   * the run against the caps in force at each point (a resume or an appeal raises some, and says
+   * which). Absent in logs written before it was added (issue 22). `forked_from`: a fork (POST
+   * /v1/runs/:id/fork) names the run and stage it starts again from.
+   */
+  run_created: z.object({
+    project: z.string(),
+    workflow: z.string(),
+    caps: z.record(z.string(), z.number()).optional(),
+    forked_from: z.object({ run_id: z.string(), stage: z.string() }).optional(),
+  }),
   /**
    * At submission with `?queue_unserved=true`: a provider the run uses that no live
    * provider-worker serves (or whose workers all lack its key variable); its calls wait on

@@ -134,7 +134,8 @@ describe('engine: the closing call after a halt', () => {
     expect(r.state).toMatchObject({ stage: 'DONE', status: 'halted', haltReason: 'synthesizer call failed (PROVIDER_ERROR): anthropic: bad gateway body' });
     expect(r.decisions).toEqual([
       { from: 'SYNTHESIZE', to: 'HALTED', reason: 'synthesizer call failed (PROVIDER_ERROR): anthropic: bad gateway body', refs: [s1.callId] },
-      { from: 'HALTED', to: 'DONE', reason: 'fact-only report: the synthesizer failed, so no model wrote the report', refs: ['S2'] },
+      // The report stands in for S1, the call that failed: it takes S1's label (issue 22: it was S2, and a resume then asked S3).
+      { from: 'HALTED', to: 'DONE', reason: 'fact-only report: the synthesizer failed, so no model wrote the report', refs: ['S1'] },
     ]);
     expect(r.events.map((e) => e.type)).toContain('run_halted');
   });
@@ -257,5 +258,85 @@ describe('engine: what a halt remembers and names', () => {
     d.invalid('claim: Required');
     d.fail('SERVER_ERROR', 'anthropic: HTTP 500', { retryable: true });
     expect(d.state.counters).toEqual({ ...before, call: before.call + 2 });
+  });
+});
+
+describe('engine: a fact-only close stands in for the closing call it replaces, so labels stay gap-free (issue 22)', () => {
+  /** An over-budget halt in CRITIQUE (max_calls 2: P1, C1; the reviser's P2 is refused): the synthesizer's S1 is the closing call. */
+  function overBudgetHalt(): BuildDriver {
+    const d = new BuildDriver(testConfig({ budget: { max_calls: 2 } })).begin();
+    d.reply(proposalBody('P1'));
+    const r = d.reply(critiqueBody('P1', 'REVISE'));
+    expect(r.state.haltReason).toBe('max_calls reached: 2 of 2 calls used or in flight');
+    expect(pending(d)).toMatchObject({ role: 'synthesizer', label: 'S1' });
+    return d;
+  }
+
+  /** Resumed with room, at SYNTHESIZE: the synthesizer's next call. */
+  function resumeToSynthesis(d: BuildDriver): AgentCallCommand {
+    d.step({ type: 'resume', at: 'SYNTHESIZE', rerun: false, caps: { max_calls: 20 } });
+    return pending(d);
+  }
+
+  it('the closing call S1 fails after an over-budget halt: the fact-only report is S1, and the resumed run asks S2 (not S3)', () => {
+    const d = overBudgetHalt();
+    const r = d.invalid('overall_verdict: Required');
+    expect(r.state).toMatchObject({ stage: 'DONE', status: 'halted' });
+    expect(r.state.synthesis).toEqual({ id: 'run1-S1', label: 'S1', callId: null, partial: true, body: null });
+    expect(r.events).toContainEqual({ type: 'synthesis_recorded', payload: { label: 'S1', verdict: null, partial: true } });
+    expect(r.decisions.at(-1)).toMatchObject({ to: 'DONE', refs: ['S1'] });
+    expect(resumeToSynthesis(d)).toMatchObject({ role: 'synthesizer', label: 'S2' });
+    expect(d.calls.filter((c) => c.role === 'synthesizer').map((c) => c.label)).toEqual(['S1', 'S2']);
+  });
+
+  it("a halt while the closing call is in flight (the reconciler's next sweep) closes fact-only under that call's label", () => {
+    const d = overBudgetHalt();
+    const r = d.step({ type: 'halt', reason: 'reconciler: nothing in flight and no step for 300 s; resume the run to continue' });
+    expect(r.state).toMatchObject({ stage: 'DONE', status: 'halted' });
+    expect(r.state.synthesis).toMatchObject({ label: 'S1', callId: null, partial: true });
+    expect(resumeToSynthesis(d)).toMatchObject({ label: 'S2' });
+  });
+
+  it("the synthesizer's own call failing for good before any halt: the fact-only report takes its label", () => {
+    const d = toSynthesis(new BuildDriver(testConfig()));
+    const r = d.fail('PROVIDER_ERROR', 'anthropic: bad gateway body');
+    expect(r.state.synthesis).toMatchObject({ label: 'S1', callId: null });
+    expect(resumeToSynthesis(d)).toMatchObject({ label: 'S2' });
+  });
+
+  it('a fact-only close with no closing call asked (its provider at its cap) takes the next label: S1, then S2 on resume', () => {
+    const d = new BuildDriver(testConfig({ budget: { per_provider: { anthropic: { max_calls: 1 } } } })).begin();
+    d.reply(proposalBody('P1'));
+    const r = d.fail('PROVIDER_ERROR', 'xai: something the provider said');
+    expect(r.state.synthesis).toMatchObject({ label: 'S1', callId: null });
+    expect(d.calls.filter((c) => c.role === 'synthesizer')).toEqual([]);
+    d.step({ type: 'resume', at: 'SYNTHESIZE', rerun: false, caps: {} });
+    expect(d.state.status).toBe('halted');
+    expect(d.state.synthesis).toMatchObject({ label: 'S2', callId: null });
+  });
+
+  it("the reconciler's halt of a build whose S1 will never report: the closing call is S2 now, and S1 landing late changes nothing", () => {
+    const d = toSynthesis(new BuildDriver(testConfig()));
+    const s1 = pending(d);
+    d.step({ type: 'halt', reason: 'reconciler: nothing in flight and no step for 300 s; resume the run to continue' });
+    const s2 = pending(d);
+    expect(s2).toMatchObject({ role: 'synthesizer', label: 'S2' });
+    // The stuck call answers after all: not the call awaited.
+    d.pendingCall = s1;
+    const late = d.reply(synthesisBody('ACCEPT'));
+    expect({ events: late.events, commands: late.commands }).toEqual({ events: [], commands: [] });
+    d.pendingCall = s2;
+    const r = d.invalid('overall_verdict: Required');
+    expect(r.state.synthesis).toMatchObject({ label: 'S2', callId: null, partial: true });
+  });
+
+  it("the panel's moderator M1 failing after a halt: the fact-only close is M1", () => {
+    const d = new PanelDriver(testPanelConfig());
+    d.start();
+    d.step({ type: 'halt', reason: 'operator halt' });
+    for (const judge of ['vc', 'engineer', 'pm', 'customer', 'competitor'] as const) d.fail(judge, 'PROVIDER_ERROR', 'HTTP 400');
+    expect(d.pending('moderator')).toMatchObject({ label: 'M1' });
+    const r = d.fail('moderator', 'PROVIDER_ERROR', 'anthropic: HTTP 400');
+    expect(r.state.moderator).toMatchObject({ label: 'M1', callId: null, partial: true });
   });
 });

@@ -13,13 +13,16 @@ import { deepFreeze } from './workflow-driver.fixture';
 /**
  * The engine's promises, for both workflows, under random caps and random replies (valid,
  * invalid, transient failure, usage limit, interrupted, duplicate and late deliveries, a
- * cancel now and then), each run from its own seed:
+ * cancel now and then, a halted run resumed once with the caps raised), each run from its own seed:
  * - every call the ledger queued fits every cap with recorded usage plus all reservations, run
  *   and per provider (the provider's counts equal the estimate: input = the prompt estimate,
  *   output ≤ max_tokens, priced at the table price). The one exemption is the closing call
- *   after a halt, "exactly one call, even over budget": at most one per run;
+ *   after a halt, "exactly one call, even over budget": at most one per halt;
  * - a duplicate or a late delivery changes nothing;
  * - every run ends terminal; a halted run has exactly one closing call or a fact-only close.
+ * - labels are gap-free: per family (P, C, I, R, S; V, D, RV, M), the labels of the queued calls
+ *   and of the closing records are 1…n, also after a halted run is resumed once with room (a
+ *   fact-only close takes the label of the closing call it stands in for, issue 22);
  * - a transient failure (or an interrupted try, which a redelivery records as failed) is
  *   retried by the engine, as a call of its own through the ledger (so the caps above hold for
  *   retries too), delayed by the backoff, at most once per configured delay; a non-retryable
@@ -165,7 +168,7 @@ class Ledger {
 
 interface Stepped {
   state: { status: RunStatus; haltReason: string | null; usage: UsageSnapshot };
-  decisions: { reason: string }[];
+  decisions: { reason: string; from?: string; to?: string }[];
   commands: { kind: string }[];
   events: NewRunEvent[];
 }
@@ -176,6 +179,10 @@ interface Adapter<S extends Stepped['state'], E> {
   step(state: S, event: E): Stepped & { state: S };
   finishedEvent(call: Finished): E;
   cancel(): E;
+  /** A resume at the stage the halting decision left, as the orchestrator sends it without --from. */
+  resume(at: string, caps: Record<string, number>): E;
+  /** The label of the run's closing record (a fact-only close has no call of its own), or null. */
+  closingLabel(state: S): string | null;
   /** A valid reply for `call` in the current state. */
   validReply(state: S, call: AnyCall, r: Rand): unknown;
   /** The event an operation command (workspace, tests) comes back as, or null for none. */
@@ -188,6 +195,47 @@ const FAILURES = ['SERVER_ERROR', 'TIMEOUT', 'RATE_LIMITED', 'NETWORK', 'PROVIDE
 /** The engine's default backoff (the steps are given none): three retries. */
 const DELAYS = [3000, 9000, 27000];
 
+const familyOf = (label: string): [string, number] | null => {
+  const m = /^([A-Z]+)(\d+)/.exec(label);
+  return m ? [m[1], Number(m[2])] : null;
+};
+
+/**
+ * Every label's family and number (`I1f1` → I 1, `R1r` → R 1, `RV3` → RV 3), as calls take them and
+ * closing records: a number past the family's next is a gap. A fact-only close (a record no call
+ * wrote) takes a new label only when the family's last call has its record: else it stands in for
+ * that call, and a new label would leave the call's number skipped by the calls that follow.
+ */
+class LabelLedger {
+  private readonly highest = new Map<string, number>();
+  private readonly called = new Set<string>();
+  private readonly recorded = new Set<string>();
+
+  private take(label: string, where: string): [string, number, number] | null {
+    const f = familyOf(label);
+    if (!f) return null;
+    const top = this.highest.get(f[0]) ?? 0;
+    if (f[1] > top + 1) throw new Error(`${where}: label ${label} skips ${f[0]}${top + 1} (labels stay gap-free)`);
+    this.highest.set(f[0], Math.max(top, f[1]));
+    return [f[0], f[1], top];
+  }
+
+  call(label: string, where: string): void {
+    if (this.take(label, where)) this.called.add(label);
+  }
+
+  record(label: string, factOnly: boolean, where: string): void {
+    const taken = this.take(label, where);
+    if (!taken) return;
+    const [family, n, top] = taken;
+    const last = `${family}${top}`;
+    if (factOnly && n > top && this.called.has(last) && !this.recorded.has(last)) {
+      throw new Error(`${where}: the fact-only close took ${label} while ${last}, the call it stands in for, left no record (labels stay gap-free)`);
+    }
+    this.recorded.add(label);
+  }
+}
+
 function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget: BudgetConfig, r: Rand, first: E): { state: S; closingAfterHalt: number } {
   const ledger = new Ledger();
   let state = initial;
@@ -195,6 +243,12 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
   const ops: Command[] = [];
   const delivered: Finished[] = [];
   let closingAfterHalt = 0;
+  let caps = budget;
+  const labels = new LabelLedger();
+  let haltedFrom: string | null = null;
+  let resumed = false;
+  /** At most one closing call per halt: the count of the halt before the resume. */
+  let closingBeforeResume = 0;
   /** The failed tries the engine may retry (retryable, retries left), by id; and the retries seen. */
   const retryable = new Map<string, Finished>();
 
@@ -203,6 +257,11 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
     const out = a.step(input, event);
     if (expectInert && (out.events.length > 0 || out.commands.length > 0)) throw new Error(`${where}: a duplicate or late delivery changed the run (${out.events.map((e) => e.type).join(', ')})`);
     const closing = out.decisions.some((d) => d.reason.startsWith('partial synthesis after the halt'));
+    const resuming = out.events.some((e) => e.type === 'run_resumed');
+    for (const d of out.decisions) if (d.to === 'HALTED' && d.from !== 'HALTED') haltedFrom = d.from ?? null;
+    for (const e of out.events) if (e.type === 'agent_call_queued') labels.call((e.payload as { label: string }).label, where);
+    const closed = a.closingLabel(out.state);
+    if (closed && closed !== a.closingLabel(input)) labels.record(closed, a.closes(out.state).factOnly === 1, where);
     for (const c of out.commands) {
       if (c.kind !== 'agent_call') {
         ops.push(c as Command);
@@ -211,7 +270,7 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
       const call = c as AnyCall;
       const exempt = closing && call.role === a.closingRole;
       // The calls that fit before a halt are in flight and land; after it only the closing role is asked.
-      if (input.haltReason !== null && call.role !== a.closingRole) throw new Error(`${where}: ${call.role} called after the halt`);
+      if (input.haltReason !== null && !resuming && call.role !== a.closingRole) throw new Error(`${where}: ${call.role} called after the halt`);
       if (exempt) closingAfterHalt += 1;
       if (call.retryOf !== undefined) {
         // A retry: of a try the engine was told is retryable, with retries left; delayed by its backoff; never exempt.
@@ -227,12 +286,23 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
       inFlight.push(call);
     }
     state = out.state;
-    ledger.assertWithin(budget, where);
+    ledger.assertWithin(caps, where);
   };
 
   apply(first, 'start');
   for (let n = 0; n < 400; n += 1) {
     const terminal = TERMINAL_RUN_STATUSES.includes(state.status);
+    // A halted run is resumed once with room, where its halt left it: its labels go on from where they stopped.
+    if (terminal && inFlight.length === 0 && state.status === 'halted' && !resumed && haltedFrom !== null) {
+      resumed = true;
+      closingBeforeResume = closingAfterHalt;
+      closingAfterHalt = 0;
+      reached[a.name].add('resumed');
+      const raised = { max_calls: caps.max_calls + 40, max_tokens: caps.max_tokens + 200000, ...(caps.max_cost_usd !== undefined ? { max_cost_usd: caps.max_cost_usd + 1 } : {}) };
+      caps = { ...caps, ...raised };
+      apply(a.resume(haltedFrom, raised), `step ${n} (resume at ${haltedFrom})`);
+      continue;
+    }
     if (terminal && inFlight.length === 0) break;
     const where = `step ${n}`;
     if (!terminal && r.chance(0.01)) {
@@ -277,7 +347,7 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
     apply(a.finishedEvent(finished), `${where} (${kind} ${call.role} ${call.label})`, TERMINAL_RUN_STATUSES.includes(state.status));
   }
   if (!TERMINAL_RUN_STATUSES.includes(state.status)) throw new Error(`the run did not end: ${state.status}`);
-  return { state, closingAfterHalt };
+  return { state, closingAfterHalt: Math.max(closingAfterHalt, closingBeforeResume) };
 }
 
 // ---- the two definitions under test ---------------------------------------------------------
@@ -288,6 +358,8 @@ const buildAdapter: Adapter<BuildRunState, BuildEvent> = {
   step: (s, e) => decide(s, e, { templates: TEST_TEMPLATES, prices: PRICES }),
   finishedEvent: (call) => ({ type: 'agent_call_finished', call: call as FinishedCallOf<never, never> }),
   cancel: () => ({ type: 'cancel', reason: 'the property test cancels' }),
+  resume: (at, raised) => ({ type: 'resume', at: at as BuildRunState['stage'], rerun: false, caps: raised }),
+  closingLabel: (s) => s.synthesis?.label ?? null,
   validReply: (s, call, r) => {
     const proposal = s.proposals[s.proposals.length - 1]?.label ?? 'P1';
     const impl = s.implementations[s.implementations.length - 1]?.label ?? 'I1';
@@ -336,6 +408,8 @@ const panelAdapter: Adapter<PanelRunState, PanelEvent> = {
   step: (s, e) => decidePanel(s, e, { templates: TEST_PANEL_TEMPLATES, prices: PRICES }),
   finishedEvent: (call) => ({ type: 'agent_call_finished', call: call as FinishedCallOf<never, never> }),
   cancel: () => ({ type: 'cancel', reason: 'the property test cancels' }),
+  resume: (at, raised) => ({ type: 'resume', at: at as PanelRunState['stage'], rerun: false, caps: raised }),
+  closingLabel: (s) => s.moderator?.label ?? null,
   validReply: (s, call) => {
     const judge = call.role as JudgeRole;
     switch (call.schemaName) {
@@ -394,7 +468,7 @@ describe('the engine, property: budgets hold and every run closes once', () => {
   });
 
   it('the seeds reach every ending: done, halted with a closing call, fact-only, cancelled (and the build’s failed)', () => {
-    const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted', 'retried'];
+    const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted', 'retried', 'resumed'];
     expect([...reached.build]).toEqual(expect.arrayContaining([...endings, 'failed'])); // a workspace that could not be prepared
     expect([...reached.panel]).toEqual(expect.arrayContaining(endings));
   });

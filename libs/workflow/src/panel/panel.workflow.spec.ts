@@ -451,7 +451,8 @@ describe('panel workflow: moderator and the close', () => {
     expect(r.commands[0]).toMatchObject({ role: 'moderator', label: 'M1', attempt: 2 });
     const end = d.reply('moderator', { ...moderatorBody(), top_risks: ['a', 'b', 'c', 'd'] });
     expect(end.state).toMatchObject({ status: 'halted', stage: 'DONE' });
-    expect(end.state.moderator).toMatchObject({ label: 'M2', callId: null, partial: true, body: null });
+    // The close stands in for M1, the call that failed twice: it keeps M1's label (issue 22: it was M2).
+    expect(end.state.moderator).toMatchObject({ label: 'M1', callId: null, partial: true, body: null });
     expect(d.eventsOf('run_completed')[0]).toMatchObject({ status: 'halted', verdict: null, panel: expect.objectContaining({ synthesis: null }) });
   });
 });
