@@ -71,21 +71,9 @@ export function alreadyRecorded(state: BuildRunState, role: BuildRole, label: st
   }
 }
 
-/**
- * The label of a report no model wrote: that of the last synthesizer call when no synthesis came
- * of it (the closing call that failed, or was still in flight at a second halt: the report stands
- * in for it), else the next one. So the labels stay gap-free: a resumed run's next synthesizer
- * call follows on (issue 22: a failed S1 closed as S2, and the resume asked S3).
- */
-function factOnlyLabel(step: Step): string {
-  const asked = step.state.counters.S ?? 0;
-  if (asked > 0 && step.state.synthesis?.label !== `S${asked}`) return `S${asked}`;
-  return `S${step.bump('S')}`;
-}
-
 /** The report without a model: a synthesis row with no body, written from the records alone. */
 export function factOnly(step: Step, why: string, opts: { status?: RunStatus; stage?: Stage } = {}): void {
-  const label = factOnlyLabel(step);
+  const label = step.closingLabel('S', step.state.synthesis?.label);
   const record: SynthesisRecord = { id: step.id(label), label, callId: null, partial: true, body: null };
   step.state.synthesis = record;
   step.records.push({ kind: 'synthesis', record });

@@ -51,6 +51,18 @@ export abstract class StepAccumulator<S extends StepState<G>, G extends string, 
     return n;
   }
 
+  /**
+   * The label of a close no model wrote (the fact-only report): that of the family's last call
+   * when nothing was recorded under it (the closing call that failed, or was still in flight at a
+   * second halt: the report stands in for it), else the next one. So labels stay gap-free and a
+   * resumed run's next closing call follows on (issue 22: a failed S1 closed as S2, the resume asked S3).
+   */
+  closingLabel(family: string, recordedLabel: string | null | undefined): string {
+    const asked = this.state.counters[family] ?? 0;
+    if (asked > 0 && recordedLabel !== `${family}${asked}`) return `${family}${asked}`;
+    return `${family}${this.bump(family)}`;
+  }
+
   emit<T extends RunEventType>(type: T, payload: RunEventPayload<T>): void {
     this.events.push({ type, payload } as NewRunEvent);
   }

@@ -45,13 +45,11 @@ export function freshSpec(
 }
 
 /**
- * The close without a model: a synthesis row with no body, written from the records alone. Like
- * the build's report, it takes the label of the last moderator call when nothing came of it (it
- * stands in for that call), else the next one: the labels stay gap-free (issue 22).
+ * The close without a model: a synthesis row with no body, written from the records alone, under
+ * the engine's closing label (gap-free: the last moderator call's when nothing came of it).
  */
 function factOnly(step: PanelStep, why: string): void {
-  const asked = step.state.counters.M ?? 0;
-  const label = asked > 0 && step.state.moderator?.label !== `M${asked}` ? `M${asked}` : `M${step.bump('M')}`;
+  const label = step.closingLabel('M', step.state.moderator?.label);
   const record: ModeratorRecord = { id: step.id(label), label, callId: null, partial: true, body: null };
   step.state.moderator = record;
   step.records.push({ kind: 'moderator_synthesis', record });
