@@ -1,27 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, type Pipeline, startPipeline } from '@roundtable/testing';
+import type { Locator } from 'playwright-core';
 import { describeViolations, axeViolations, savePageShot } from './support/workbench-a11y';
 import { eventually, expectCount, expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
-import { enterToken, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
+import { enterToken, openWithToken, workbench as wb } from './support/workbench-pages';
+import { submitPasted, workbenchSuite } from './support/workbench-suite';
 
 jest.setTimeout(300_000);
 
 const REPO = path.resolve(__dirname, '../..');
-const WEB_ROOT = path.join(REPO, 'dist/apps/web');
 const DD_DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
 const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const TOKEN = `compare-${randomBytes(12).toString('hex')}`;
 const RUN_ENDS_MS = 180_000;
-
-async function submit(page: Page, file: string, opts: Parameters<typeof pastedProject>[1] = {}): Promise<string> {
-  await page.getByLabel('Project file', { exact: true }).fill(pastedProject(file, opts));
-  await wb.button(page, 'Submit run').click();
-  await page.waitForURL(/\/runs\/run_[a-z0-9]+$/, { timeout: 60_000 });
-  return /\/runs\/(run_[a-z0-9]+)$/.exec(page.url())![1];
-}
 
 /** The Run A and Run B cells of a compare table's row (after its row header). */
 const sides = (row: Locator) => ({ a: row.getByRole('cell').nth(0), b: row.getByRole('cell').nth(1) });
@@ -37,29 +29,10 @@ const sides = (row: Locator) => ({ a: row.getByRole('cell').nth(0), b: row.getBy
  * at 1280 and 390 px without a horizontal scroll.
  */
 describe('the workbench compare page', () => {
-  let pipeline: Pipeline;
-  let browser: Browser;
-  let context: BrowserContext;
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error(`${WEB_ROOT}/index.html is missing: run \`node tools/build.mjs\` first`);
-    pipeline = await startPipeline({ env: { API_TOKENS: `compare:${TOKEN}:write`, HOST: '127.0.0.1' }, apiEnv: { WEB_ROOT } });
-    browser = await launchBrowser();
-    context = await browser.newContext();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await pipeline?.stop();
-  });
-
-  afterEach(() => {
-    expect(pageErrors.splice(0)).toEqual([]);
-  });
+  const suite = workbenchSuite({ env: { API_TOKENS: `compare:${TOKEN}:write` } });
 
   const runDetail = async (id: string) => {
-    const res = await fetch(`${pipeline.api}/v1/runs/${id}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const res = await fetch(`${suite.pipeline.api}/v1/runs/${id}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
     expect(res.status).toBe(200);
     return (await res.json()) as { verdict: string | null; usage: { calls: number; tokens: number }; panel?: { recommendation: string | null; scores: Record<string, number> } };
   };
@@ -68,18 +41,18 @@ describe('the workbench compare page', () => {
   let second = '';
 
   it('picks two runs on the runs list and shows them side by side: verdicts, usage, calls per role and the report diff', async () => {
-    const page = await openWithToken(context, `${pipeline.api}/new`, TOKEN, pageErrors);
-    first = await submit(page, DD_DEMO, { sandboxProcess: true });
-    await page.goto(`${pipeline.api}/new`);
-    second = await submit(page, DD_DEMO, { sandboxProcess: true });
+    const page = await openWithToken(suite.context, `${suite.pipeline.api}/new`, TOKEN, suite.pageErrors);
+    first = await submitPasted(page, DD_DEMO, { sandboxProcess: true });
+    await page.goto(`${suite.pipeline.api}/new`);
+    second = await submitPasted(page, DD_DEMO, { sandboxProcess: true });
     await expectText(wb.runStatus(page), 'done', RUN_ENDS_MS);
     await eventually(async () => {
-      const rows = await pipeline.sql<{ status: string }>(`SELECT status FROM runs WHERE id = ANY($1) ORDER BY id`, [[first, second]]);
+      const rows = await suite.pipeline.sql<{ status: string }>(`SELECT status FROM runs WHERE id = ANY($1) ORDER BY id`, [[first, second]]);
       expect(rows.map((r) => r.status)).toEqual(['done', 'done']);
     }, RUN_ENDS_MS);
 
     // The runs list: a labelled Compare tick per run; the button waits for exactly two.
-    await page.goto(`${pipeline.api}/runs`);
+    await page.goto(`${suite.pipeline.api}/runs`);
     const compare = wb.button(page, 'Compare selected');
     await expectVisible(page.getByRole('table').getByRole('link', { name: first }));
     expect(await compare.isDisabled()).toBe(true);
@@ -136,7 +109,7 @@ describe('the workbench compare page', () => {
     await expectText(usage.locator('[data-testid="usage-row"][data-label="Calls"] td').nth(2), delta === 0 ? '±0' : delta > 0 ? `+${delta}` : `−${-delta}`);
 
     // Calls per role: the proposer's calls in each run, as agent_calls has them; every role of either run has a row.
-    const roles = await pipeline.sql<{ role: string; run_id: string; n: number }>(`SELECT role, run_id, count(*)::int AS n FROM agent_calls WHERE run_id = ANY($1) GROUP BY role, run_id`, [[first, second]]);
+    const roles = await suite.pipeline.sql<{ role: string; run_id: string; n: number }>(`SELECT role, run_id, count(*)::int AS n FROM agent_calls WHERE run_id = ANY($1) GROUP BY role, run_id`, [[first, second]]);
     const count = (run: string, role: string) => roles.find((r) => r.run_id === run && r.role === role)?.n ?? 0;
     expect(count(first, 'proposer')).toBeGreaterThan(0);
     const perRole = wb.section(page, 'Calls per role');
@@ -162,12 +135,12 @@ describe('the workbench compare page', () => {
 
   it("lines a build up against a panel: the panel's judges' scores from its workflow's rows, — where the build has none, both runs' roles", async () => {
     expect(first).toBeTruthy();
-    const page = await openWithToken(context, `${pipeline.api}/new`, TOKEN, pageErrors);
-    const panel = await submit(page, PANEL_DEMO);
+    const page = await openWithToken(suite.context, `${suite.pipeline.api}/new`, TOKEN, suite.pageErrors);
+    const panel = await submitPasted(page, PANEL_DEMO);
     await expectText(wb.runStatus(page), 'done', RUN_ENDS_MS);
     const detail = await runDetail(panel);
     expect(Object.keys(detail.panel!.scores)).toHaveLength(5);
-    await page.goto(`${pipeline.api}/compare?a=${first}&b=${panel}`);
+    await page.goto(`${suite.pipeline.api}/compare?a=${first}&b=${panel}`);
     const facts = wb.section(page, 'Verdicts and scores');
     const row = (label: string) => sides(facts.locator(`[data-testid="fact-row"][data-label="${label}"]`));
     await expectText(row('Recommendation').b, detail.panel!.recommendation!);
@@ -187,7 +160,7 @@ describe('the workbench compare page', () => {
     const proposer = perRole.locator('[data-testid="role-row"][data-role="proposer"]');
     await expectText(proposer.getByTestId('role-calls-b'), '—');
     await expectText(proposer.getByTestId('role-calls-a'), /^[1-9]/);
-    const [{ n }] = await pipeline.sql<{ n: number }>(`SELECT count(*)::int AS n FROM agent_calls WHERE run_id = $1 AND role = 'vc'`, [panel]);
+    const [{ n }] = await suite.pipeline.sql<{ n: number }>(`SELECT count(*)::int AS n FROM agent_calls WHERE run_id = $1 AND role = 'vc'`, [panel]);
     expect(n).toBeGreaterThan(0);
     const vc = perRole.locator('[data-testid="role-row"][data-role="vc"]');
     await expectText(vc.getByTestId('role-calls-b'), String(n));
@@ -195,7 +168,7 @@ describe('the workbench compare page', () => {
     await expectVisible(wb.section(page, 'Report differences').getByTestId('report-diff-stats'));
 
     // From the panel's run page: "Compare with another run" names it A, and a pick of the newest runs makes the build B.
-    await page.goto(`${pipeline.api}/runs/${panel}`);
+    await page.goto(`${suite.pipeline.api}/runs/${panel}`);
     await page.getByRole('link', { name: 'Compare with another run', exact: true }).click();
     await page.waitForURL((u) => u.pathname === '/compare' && u.searchParams.get('a') === panel && !u.searchParams.has('b'), { timeout: 60_000 });
     await expectVisible(page.getByTestId('compare-run-a').getByRole('link', { name: panel, exact: true }));
@@ -213,11 +186,11 @@ describe('the workbench compare page', () => {
     expect(first && second).toBeTruthy();
     const failures: string[] = [];
     for (const width of [1280, 390]) {
-      const ctx = await browser.newContext({ viewport: { width, height: 900 } });
+      const ctx = await suite.browser.newContext({ viewport: { width, height: 900 } });
       try {
         const page = await ctx.newPage();
-        page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-        await page.goto(`${pipeline.api}/compare?a=${first}&b=${second}`);
+        page.on('pageerror', (e) => suite.pageErrors.push(`${page.url()}: ${e.message}`));
+        await page.goto(`${suite.pipeline.api}/compare?a=${first}&b=${second}`);
         await enterToken(page, TOKEN);
         await expectVisible(wb.section(page, 'Report differences').getByTestId('report-diff-stats'));
         await expectVisible(wb.section(page, 'Calls per role').locator('[data-testid="role-row"][data-role="proposer"]'));
@@ -230,7 +203,7 @@ describe('the workbench compare page', () => {
         const shot = await savePageShot(page, 'compare');
         expect(existsSync(shot)).toBe(true);
         // One side named (a run page's "Compare with another run"): the pick of the other.
-        await page.goto(`${pipeline.api}/compare?a=${first}`);
+        await page.goto(`${suite.pipeline.api}/compare?a=${first}`);
         await expectVisible(page.getByRole('region', { name: 'Run B: pick one', exact: true }).getByRole('link', { name: second, exact: true }));
         failures.push(...describeViolations(await axeViolations(page), `compare pick (${page.url()} at ${width} px)`));
         expect((await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number).toBeLessThanOrEqual(0);

@@ -1,26 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, type Pipeline, saveScreenshot, startPipeline } from '@roundtable/testing';
+import { saveScreenshot } from '@roundtable/testing';
+import { expectNoSeriousA11yViolations, savePageShot } from './support/workbench-a11y';
 import { eventually, expectText, expectVisible } from './support/workbench-expect';
-import { openTab, openWithToken, pastedProject, workbench as wb } from './support/workbench-pages';
+import { openTab, openWithToken, workbench as wb } from './support/workbench-pages';
+import { submitPasted, workbenchSuite } from './support/workbench-suite';
 
 jest.setTimeout(300_000);
 
-const REPO = path.resolve(__dirname, '../..');
-const WEB_ROOT = path.join(REPO, 'dist/apps/web');
-const DD_DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
+const DD_DEMO = path.resolve(__dirname, '../../examples/dd-demo/project.yaml');
 const TOKEN = `fork-${randomBytes(12).toString('hex')}`;
 const RUN_ENDS_MS = 180_000;
 const EDITED = 'Pure Python, standard library only, no third-party dependencies';
-
-async function submit(page: Page): Promise<string> {
-  await page.getByLabel('Project file', { exact: true }).fill(pastedProject(DD_DEMO, { sandboxProcess: true }));
-  await wb.button(page, 'Submit run').click();
-  await page.waitForURL(/\/runs\/run_[a-z0-9]+$/, { timeout: 60_000 });
-  return /\/runs\/(run_[a-z0-9]+)$/.exec(page.url())![1];
-}
 
 /**
  * Fork in the workbench (issue 22), in a real Chromium against the four services: the build demo
@@ -29,30 +20,12 @@ async function submit(page: Page): Promise<string> {
  * edited requirement, and the two runs link to each other.
  */
 describe('fork a run from a stage in the workbench', () => {
-  let pipeline: Pipeline;
-  let browser: Browser;
-  let context: BrowserContext;
-  const pageErrors: string[] = [];
-
-  beforeAll(async () => {
-    if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error(`${WEB_ROOT}/index.html is missing: run \`node tools/build.mjs\` first`);
-    pipeline = await startPipeline({ env: { API_TOKENS: `forker:${TOKEN}:write`, HOST: '127.0.0.1' }, apiEnv: { WEB_ROOT } });
-    browser = await launchBrowser();
-    context = await browser.newContext();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await pipeline?.stop();
-  });
-
-  afterEach(() => {
-    expect(pageErrors.splice(0)).toEqual([]);
-  });
+  const suite = workbenchSuite({ env: { API_TOKENS: `forker:${TOKEN}:write` } });
 
   it('forks the done demo from CRITIQUE with an edited requirement: the proposal copied, the fork done, both linked', async () => {
-    const page = await openWithToken(context, `${pipeline.api}/new`, TOKEN, pageErrors);
-    const original = await submit(page);
+    const { pipeline } = suite;
+    const page = await openWithToken(suite.context, `${pipeline.api}/new`, TOKEN, suite.pageErrors);
+    const original = await submitPasted(page, DD_DEMO, { sandboxProcess: true });
     await expectText(wb.runStatus(page), 'done', RUN_ENDS_MS);
 
     const form = page.getByRole('form', { name: 'Fork' });
@@ -102,5 +75,20 @@ describe('fork a run from a stage in the workbench', () => {
     await forks.getByRole('link', { name: fork }).click();
     await page.waitForURL(new RegExp(`/runs/${fork}$`), { timeout: 60_000 });
     await page.close();
+
+    // The fork's page (its origin in the header, the Fork form of an ended run) passes axe at both widths.
+    for (const width of [1280, 390]) {
+      const ctx = await suite.browser.newContext({ viewport: { width, height: 900 } });
+      try {
+        const shot = await openWithToken(ctx, `${pipeline.api}/runs/${fork}`, TOKEN, suite.pageErrors);
+        await expectText(wb.runStatus(shot), 'done');
+        await expectVisible(shot.getByTestId('forked-from'));
+        await expectVisible(shot.getByRole('form', { name: 'Fork' }));
+        await expectNoSeriousA11yViolations(shot, `fork-run-${width}`);
+        await savePageShot(shot, `fork-run-${width}`);
+      } finally {
+        await ctx.close();
+      }
+    }
   });
 });
