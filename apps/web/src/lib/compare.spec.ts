@@ -27,19 +27,19 @@ describe('usageRows', () => {
     expect(rows[0]).toEqual({ label: 'Calls', a: '10', b: '12', delta: '+2' });
     expect(rows[2]).toEqual({ label: 'Input tokens', a: '1,000', b: '900', delta: '−100' });
     expect(rows[3]).toEqual({ label: 'Output tokens', a: '500', b: '500', delta: '±0' });
-    expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '$0.25', b: '$0.50', delta: '+$0.25' });
+    expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '$0.2500', b: '$0.5000', delta: '+$0.2500' });
     expect(rows[6]).toEqual({ label: 'Seconds', a: '42.0 s', b: '1 min 42 s', delta: '+1 min 0 s' });
   });
 
   it('says ±0 for a difference too small to show (a float sum a millionth of a dollar apart)', () => {
     const rows = usageRows(usage({ cost_usd: 0.0912 }), usage({ cost_usd: 0.091199 }));
-    expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '$0.09', b: '$0.09', delta: '±0' });
+    expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '$0.0912', b: '$0.0912', delta: '±0' });
     expect(usageRows(usage({ cost_usd: 0.09 }), usage({ cost_usd: 0.0912 }))[5].delta).toBe('+$0.0012');
   });
 
   it('says unknown, never $0, for an unpriced run, and gives no delta then', () => {
     const rows = usageRows(usage({ cost_usd: null, seconds: null }), usage());
-    expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '—', b: '$0.25', delta: null });
+    expect(rows[5]).toEqual({ label: 'Cost (USD)', a: '—', b: '$0.2500', delta: null });
     expect(rows[6]).toEqual({ label: 'Seconds', a: '—', b: '42.0 s', delta: null });
   });
 });
