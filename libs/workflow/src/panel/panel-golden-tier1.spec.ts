@@ -121,7 +121,6 @@ describe('golden set, tier 1: pass_rate = 1.0 with replayed judges', () => {
   it.each(DIMENSIONS)('%s: pass_rate over the golden ideas it applies to is 1.0', (dimension, check) => {
     const results = score(check);
     const rate = passRate(results);
-    // eslint-disable-next-line no-console
     console.log(`tier 1 ${dimension}: pass_rate = ${rate.toFixed(2)} (${results.filter((r) => !r.failures.length).length}/${results.length} ideas)`);
     expect(results.length).toBeGreaterThan(0);
     expect(results.filter((r) => r.failures.length)).toEqual([]);
@@ -132,7 +131,6 @@ describe('golden set, tier 1: pass_rate = 1.0 with replayed judges', () => {
     const perDimension = DIMENSIONS.map(([, check]) => score(check));
     const results = goldenSet.map((g) => ({ name: g.name, failures: perDimension.flatMap((rs) => rs.find((r) => r.name === g.name)?.failures ?? []) }));
     const rate = passRate(results);
-    // eslint-disable-next-line no-console
     console.log(`tier 1 overall: pass_rate = ${rate.toFixed(2)} over ${results.length} golden ideas`);
     expect(results).toHaveLength(GOLDEN_SET_SIZE);
     expect(rate).toBe(1);
