@@ -92,8 +92,8 @@ describe.each(goldenSet.map((g) => [g.name, g] as const))('golden idea %s, tier 
   const e = f.expect;
 
   it('every reply in its cassette validates against the schema of the call it answers', () => {
-    const { d } = driveGolden(g);
-    if (f.appeal) appealGolden(g, d, driveGolden(g).used);
+    const { d, used: consumed } = driveGolden(g);
+    if (f.appeal) appealGolden(g, d, consumed);
     const replies = d.eventsOf('agent_call_completed');
     expect(replies.length).toBeGreaterThan(0);
     expect(replies.filter((c) => !c.valid)).toEqual([]);
