@@ -216,6 +216,28 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'eval',
+    args: ['suite'],
+    summary: 'grade the golden set with a real model and compare each dimension with the stored baseline (suite: panel)',
+    options: {
+      grader: { type: 'string', value: 'PROVIDER', help: 'the grading provider (required): built-in anthropic, openai, xai, gemini, ollama, <cli>_cli, or one in --config' },
+      model: { type: 'string', value: 'M', help: 'the grader model (default: the first role on that provider in FILE, else a built-in one)' },
+      config: { type: 'string', value: 'FILE', help: 'the project file declaring the grading provider' },
+      golden: { type: 'string', value: 'DIR', help: 'the golden ideas (default test/fixtures/panel-golden)' },
+      baseline: { type: 'string', value: 'FILE', help: 'the stored baseline (default <golden>/grader-baseline.json)' },
+      'write-baseline': { type: 'boolean', help: "store this run's averages as the new baseline" },
+      'timeout-s': { type: 'string', value: 'N', help: 'give up on one grading call after N seconds (default 120)' },
+    },
+    notes: [
+      "Tier 2 of the golden set: a command, not a test. Like `call` it runs the provider's adapter here, with",
+      "this shell's keys: each golden idea's panel transcript (read from its cassette) goes to the grader, which",
+      'scores lens differentiation, re-vote quality, debate engagement, synthesis faithfulness and appeal',
+      'discrimination 0-10; the averages are printed against the baseline with their delta, and FLAG where a',
+      'dimension dropped by 0.5 or more. Exit 1 when any dimension is flagged (or a call fails), 0 otherwise; a',
+      'missing key is a skip with the reason, exit 0, nothing called.',
+    ],
+  },
+  {
     name: 'events',
     args: ['run'],
     summary: "print a run's events as they arrive; ends at the terminal event",

@@ -8,6 +8,7 @@ import { callCommand } from './commands/call.command';
 import { callShowCommand } from './commands/call-show.command';
 import { callsCommand } from './commands/calls.command';
 import { cancelCommand } from './commands/cancel.command';
+import { evalCommand } from './commands/eval.command';
 import { eventsCommand } from './commands/events.command';
 import { forkCommand } from './commands/fork.command';
 import { reportCommand } from './commands/report.command';
@@ -39,6 +40,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   watch: watchCommand,
   appeal: appealCommand,
   call: callCommand,
+  eval: evalCommand,
 };
 
 interface ErrorReport {

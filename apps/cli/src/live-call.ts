@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { expandEnv, liftNestedProject, OperatorPolicy, ProviderConfig, type ConfigIssue } from '@roundtable/contracts';
-import { cliBinaryEnvVar, createProvider, loadPricing, priceCall, type Completion, type PricedCall, type PricingTable } from '@roundtable/providers';
+import { cliBinaryEnvVar, createProvider, loadPricing, priceCall, type Completion, type PricedCall, type PricingTable, type Provider } from '@roundtable/providers';
 import { ProjectFileError } from './project-file';
 
 /** The one tiny schema of a live check: enough to prove structured output works end to end. */
@@ -107,11 +107,16 @@ export interface LiveResult {
 
 const LOCAL_CHECK_POLICY = OperatorPolicy.parse({ cli: { allow_same_user: true } });
 
-/** One structured call, the way the provider-worker makes it (SDK retries off, our timeout). */
-export async function liveCall(t: LiveTarget, prompt: string, opts: { env: NodeJS.ProcessEnv; timeoutMs: number; pricing: PricingTable }): Promise<LiveResult> {
+/** The provider's real adapter, run from this machine (`call`, `eval panel --grader`). */
+export function liveProvider(t: LiveTarget, env: NodeJS.ProcessEnv): Provider {
   // The user's own machine and credentials: a CLI runs as the user who asked (there are no
   // worker secrets here to keep from it), where a provider-worker would need the operator's word.
-  const provider = createProvider(t.name, t.cfg, { env: opts.env, policy: LOCAL_CHECK_POLICY });
+  return createProvider(t.name, t.cfg, { env, policy: LOCAL_CHECK_POLICY });
+}
+
+/** One structured call, the way the provider-worker makes it (SDK retries off, our timeout). */
+export async function liveCall(t: LiveTarget, prompt: string, opts: { env: NodeJS.ProcessEnv; timeoutMs: number; pricing: PricingTable }): Promise<LiveResult> {
+  const provider = liveProvider(t, opts.env);
   const completion = await provider.run({
     messages: [
       { role: 'system', content: 'You are a connectivity check. Reply with one JSON object {"answer": "..."}; keep the answer to one short sentence.' },

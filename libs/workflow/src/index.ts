@@ -11,6 +11,8 @@ export * from './evidence-block';
 export * from './prompt-render';
 export * from './report';
 export * from './verification/panel-quality';
+export * from './verification/panel-golden-idea';
+export * from './verification/panel-grader';
 export * from './panel/panel-types';
 export * from './panel/panel-context-packs';
 export { decidePanel, panelWorkflow, canAppeal, MAX_PANEL_RETRIES } from './panel/panel.workflow';
