@@ -26,6 +26,7 @@ export * from './events/live-run-event.schema';
 export * from './config/service-env';
 export * from './panel/panel-vocabulary.schema';
 export * from './panel/idea.schema';
+export * from './panel/panel-memory.schema';
 export * from './panel/judge-verdict.schema';
 export * from './panel/debate-turn.schema';
 export * from './panel/revote.schema';

@@ -28,3 +28,5 @@ export { WORKFLOWS, workflowModule, type WorkflowModule, type WorkflowName } fro
 export * from './build/solved';
 export type { OpenGate, ApprovalEvent } from './engine/gates';
 export { questionId, type AnswerEvent } from './engine/answers';
+export * from './idea/handoff';
+export * from './idea/memory';

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../engine/call-types';
 import { budgetSummary } from '../budget';
 import type { ContextPack } from '../engine/context-pack';
 import { evidenceBlock } from '../evidence-block';
+import { memoryText } from '../idea/memory';
 import { renderTemplate, templatePlaceholders } from '../prompt-render';
 import type { JudgeVerdictRecord, PanelCallKind, PanelPromptTemplates, PanelRunState, PanelTemplateName } from './panel-types';
 import { SCHEMA_BY_KIND } from './panel-types';
@@ -96,7 +97,8 @@ const schemaFor = (kind: PanelCallKind): string => JSON.stringify(agentJsonSchem
  */
 export function ideaText(idea: Idea): string {
   const evidence = idea.evidence.length ? idea.evidence.map((e, i) => evidenceBlock(`IE${i + 1}`, 'idea_evidence', e)).join('\n') : '(none given)';
-  return [`Title: ${idea.title}`, `Target user: ${idea.target_user}`, '', idea.description, '', 'Evidence the author gives:', evidence].join('\n');
+  const memory = memoryText(idea.earlier_panels ?? []).text;
+  return [`Title: ${idea.title}`, `Target user: ${idea.target_user}`, '', idea.description, '', 'Evidence the author gives:', evidence, ...(memory ? ['', memory] : [])].join('\n');
 }
 
 /** Each judge's latest verdict, in speaker order. */
