@@ -21,5 +21,7 @@ export const JudgeVerdict = z.object({
   evidence: z.array(z.string().min(1)),
   what_would_change_my_mind: z.string().min(1, 'what_would_change_my_mind names a fact or result that would move the score'),
   confidence: Confidence,
+  /** The evidence ids of the prompt this verdict rests on (IE1, or a ledger entry's own id such as E3); an id the prompt did not show is refused. */
+  cites: z.array(z.string().min(1)).max(20).optional(),
 });
 export type JudgeVerdict = z.infer<typeof JudgeVerdict>;

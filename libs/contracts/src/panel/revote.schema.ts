@@ -14,6 +14,8 @@ export const Revote = z
     changed: z.boolean(),
     change_reason: z.string().nullish(),
     confidence: Confidence,
+    /** The evidence ids this score rests on (an appeal's new evidence, a ledger entry's own id such as E3); an id the prompt did not show is refused. */
+    cites: z.array(z.string().min(1)).max(20).optional(),
   })
   .superRefine((r, ctx) => {
     if (r.changed && !r.change_reason?.trim()) {

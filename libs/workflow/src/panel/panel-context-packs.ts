@@ -90,13 +90,25 @@ export function renderPanelMessages(templates: PanelPromptTemplates, role: Panel
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
 const schemaFor = (kind: PanelCallKind): string => JSON.stringify(agentJsonSchema(SCHEMA_BY_KIND[kind]));
 
+/** An evidence item's id in the prompt: its own when it starts with one (`[E3] …`, a ledger entry's), else `fallback` (its place). */
+export function evidenceIdOf(item: string, fallback: string): string {
+  return /^\[([A-Z]{1,4}\d{1,5})\]/.exec(item)?.[1] ?? fallback;
+}
+
+/** The ids the idea's evidence blocks carry (IE1 … or the ledger's own), in order: what a verdict may cite. */
+export const ideaEvidenceIds = (idea: Idea): string[] => idea.evidence.map((e, i) => evidenceIdOf(e, `IE${i + 1}`));
+
+/** The ids an appeal's evidence blocks carry (E1 … or the ledger's own), in order. */
+export const appealEvidenceIds = (evidence: readonly string[]): string[] => evidence.map((e, i) => evidenceIdOf(e, `E${i + 1}`));
+
 /**
  * The idea's title, user and description are the user's question, in plain text. Its evidence
  * items are claims to weigh, like an appeal's, and often pasted from elsewhere (a survey export,
  * a web page): each goes in its own block, so an item cannot end the list and speak as the prompt.
  */
 export function ideaText(idea: Idea): string {
-  const evidence = idea.evidence.length ? idea.evidence.map((e, i) => evidenceBlock(`IE${i + 1}`, 'idea_evidence', e)).join('\n') : '(none given)';
+  const ids = ideaEvidenceIds(idea);
+  const evidence = idea.evidence.length ? idea.evidence.map((e, i) => evidenceBlock(ids[i], 'idea_evidence', e)).join('\n') : '(none given)';
   const memory = memoryText(idea.earlier_panels ?? []).text;
   return [`Title: ${idea.title}`, `Target user: ${idea.target_user}`, '', idea.description, '', 'Evidence the author gives:', evidence, ...(memory ? ['', memory] : [])].join('\n');
 }
@@ -206,7 +218,7 @@ export function appealPack(state: PanelRunState, judge: JudgeRole, currentScoreV
       lens: JUDGE_LENSES[judge],
       own_verdict: own.text,
       current_score: String(currentScoreValue),
-      appeal_evidence: evidence.map((e, i) => evidenceBlock(`E${i + 1}`, 'appeal_evidence', e)).join('\n'),
+      appeal_evidence: evidence.map((e, i) => evidenceBlock(appealEvidenceIds(evidence)[i], 'appeal_evidence', e)).join('\n'),
       schema: schemaFor('appeal'),
     },
     contextRefs: own.refs,

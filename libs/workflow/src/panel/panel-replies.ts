@@ -7,6 +7,7 @@ import { onModerator } from './moderate.stage';
 import { panelDefinition } from './panel-definition';
 import type { PanelStep } from './panel-step';
 import type { PanelCallKind, PanelFinishedCall, PendingCall } from './panel-types';
+import { appealEvidenceIds, ideaEvidenceIds } from './panel-context-packs';
 import { onRevote } from './revote.stage';
 import { onVerdict } from './roast.stage';
 
@@ -18,11 +19,19 @@ function previousScoreFor(step: PanelStep, kind: PanelCallKind, judge: JudgeRole
 }
 
 /** What the schema alone cannot know: who is speaking, which round, and whether a score moved. */
+/** A citation of an evidence id the prompt did not show is a validation failure (one repair): a judge may not invent a source. */
+function unknownCites(cites: readonly string[] | undefined, shown: readonly string[]): string | null {
+  const unknown = (cites ?? []).filter((id) => !shown.includes(id));
+  if (!unknown.length) return null;
+  return `cites: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not an evidence id' : 'are not evidence ids'} of this prompt; cite only ${shown.length ? shown.join(', ') : 'nothing (it shows no evidence)'}`;
+}
+
 export function contextIssue(step: PanelStep, role: PanelRole, kind: PanelCallKind, parsed: unknown): string | null {
   switch (kind) {
     case 'verdict': {
       const v = parsed as JudgeVerdict;
-      return v.judge === role ? null : `judge: this verdict is the ${role}'s, so judge must be "${role}" (got "${v.judge}")`;
+      if (v.judge !== role) return `judge: this verdict is the ${role}'s, so judge must be "${role}" (got "${v.judge}")`;
+      return unknownCites(v.cites, ideaEvidenceIds(step.state.config.idea));
     }
     case 'turn': {
       const t = parsed as DebateTurn;
@@ -34,6 +43,9 @@ export function contextIssue(step: PanelStep, role: PanelRole, kind: PanelCallKi
     case 'appeal': {
       const r = parsed as Revote;
       if (r.judge !== role) return `judge: this re-vote is the ${role}'s, so judge must be "${role}" (got "${r.judge}")`;
+      const shown = [...ideaEvidenceIds(step.state.config.idea), ...(kind === 'appeal' ? appealEvidenceIds(step.state.appeal?.evidence ?? []) : [])];
+      const cites = unknownCites(r.cites, shown);
+      if (cites) return cites;
       const previous = previousScoreFor(step, kind, role as JudgeRole);
       if (previous === undefined) return null;
       if (r.score !== previous && !(r.changed && r.change_reason?.trim())) {
