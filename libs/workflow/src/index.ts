@@ -26,3 +26,5 @@ export { WORKFLOWS, workflowModule, type WorkflowModule, type WorkflowName } fro
 export * from './build/solved';
 export type { OpenGate, ApprovalEvent } from './engine/gates';
 export { questionId, type AnswerEvent } from './engine/answers';
+export { readinessOf, readinessChecks, readinessIssues, isPlaceholder, READINESS_LIMITS } from './idea/readiness';
+export { ideaOfWorksheet, evidenceText, applyEdit, worksheetDiff, type LedgerText } from './idea/worksheet-idea';
