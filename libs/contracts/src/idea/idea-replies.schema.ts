@@ -28,6 +28,7 @@ export const IdeaVersionList = z.array(IdeaVersion);
 
 export const IdeaSummary = z.object({ id: z.string(), title: z.string(), latest_version: z.number().int(), created_by: z.string(), created_at: z.string(), updated_at: z.string() });
 export const IdeaList = z.array(IdeaSummary);
+export type IdeaSummary = z.infer<typeof IdeaSummary>;
 
 /** GET /v1/ideas/:id (and the 201 of POST /v1/ideas): the latest version and every version's lock and panels. */
 export const IdeaDetail = IdeaSummary.extend({
