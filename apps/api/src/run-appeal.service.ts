@@ -58,6 +58,8 @@ export class RunAppealService {
       if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
       const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
       if (!findApiWorkflow(run.workflow)?.appealable) throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
+      // The body's ledger ids are checked before the run's state: an unknown id is the request's fault whatever the run's state.
+      const evidence = [...(req.evidence ?? []), ...(await this.ledgerEvidence(run, req.evidence_ids))];
       // Appeals asked before, and whether one still waits for the orchestrator: both on the run row.
       const asked = requestsAsked(run.requests, 'run.appeal');
       if (requestsPending(run, 'run.appeal') > 0) throw refuse('appeal_pending', `run ${runId} has an appeal waiting to be applied; ask again once it has started or been refused`);
@@ -70,7 +72,6 @@ export class RunAppealService {
       const scores = currentScores(state);
       const unscored = req.judges.filter((j) => scores[j] === undefined);
       if (unscored.length) throw refuse('judge_not_scored', `run ${runId} has no score from ${unscored.join(', ')} to appeal`);
-      const evidence = [...(req.evidence ?? []), ...(await this.ledgerEvidence(run, req.evidence_ids))];
       const job: OutboxJob = {
         runId,
         queue: QUEUE.orchestrator,
