@@ -10,6 +10,7 @@ import { callsCommand } from './commands/calls.command';
 import { cancelCommand } from './commands/cancel.command';
 import { eventsCommand } from './commands/events.command';
 import { forkCommand } from './commands/fork.command';
+import { ideaCommand } from './commands/idea.command';
 import { reportCommand } from './commands/report.command';
 import { resumeCommand } from './commands/resume.command';
 import { runCommand } from './commands/run.command';
@@ -39,6 +40,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   watch: watchCommand,
   appeal: appealCommand,
   call: callCommand,
+  idea: ideaCommand,
 };
 
 interface ErrorReport {
