@@ -156,6 +156,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'put new evidence before some judges of a finished panel run; they re-score, the verdict stands',
     options: {
       evidence: { type: 'string', value: 'TEXT', repeatable: true, help: 'one item of evidence (repeat for more)' },
+      'evidence-id': { type: 'string', value: 'E', repeatable: true, help: "an entry of the ledger of the idea the run judged (E1; repeat, or E1,E2): the api sends '[E1] claim — source'" },
       judge: { type: 'string', value: 'J', repeatable: true, help: 'a judge who re-scores: vc, engineer, pm, customer, competitor (repeat, or J1,J2)' },
       follow: { type: 'boolean', short: 'f', help: "stay attached and render the appeal's events live until it ends" },
       ...CAP_OPTIONS,
