@@ -15,6 +15,8 @@ const TOKENS = {
   read: 'e2e-openapi-read-0123456789abcdef',
   // A write token of its own, spent to reach the write quota without touching the others'.
   burst: 'e2e-openapi-burst-0123456789abcdef',
+  // The idea routes' writes, on a quota of their own.
+  ideas: 'e2e-openapi-ideas-0123456789abcdef',
 };
 const WRITES_PER_MIN = 40;
 // The demo's evidence for the panel's one appeal: its cassette holds the judges' replies to it.
@@ -50,7 +52,7 @@ describe('every reply matches the served OpenAPI document', () => {
     pipeline = await startPipeline({
       apiEnv: { WEB_ROOT: webRoot },
       env: {
-        API_TOKENS: `writer:${TOKENS.write}:write,reader:${TOKENS.read}:read,burst:${TOKENS.burst}:write`,
+        API_TOKENS: `writer:${TOKENS.write}:write,reader:${TOKENS.read}:read,burst:${TOKENS.burst}:write,ideas:${TOKENS.ideas}:write`,
         HOST: '127.0.0.1',
         RATE_LIMIT_WRITES_PER_MIN: String(WRITES_PER_MIN),
         SSE_RETRY_MS: '300',
@@ -247,6 +249,59 @@ describe('every reply matches the served OpenAPI document', () => {
     const panelCalls = await api<{ stage: string; copied_from: string | null }[]>('GET', `/v1/runs/${panelFork.body.id}/calls`, { token: 'read' });
     expect(panelCalls.body.filter((c) => c.copied_from !== null).map((c) => c.stage)).toEqual(['ROAST', 'ROAST', 'ROAST', 'ROAST', 'ROAST']);
     expect(panelCalls.body.filter((c) => c.stage === 'ROAST' && c.copied_from === null)).toEqual([]);
+  });
+
+  it('ideas: worksheet versions (copy-on-write, a locked one refused), readiness, the ledger, a panel on a version, and their errors', async () => {
+    const w = { token: 'ideas' };
+    const sheet = {
+      title: 'Swapboard',
+      problem: 'Nurses wait two days for a paper approval of a shift swap.',
+      target_user: 'ward nurses and ward managers',
+      solution: 'A phone app where nurses post and claim shifts and the manager approves with one tap.',
+      assumptions: ['managers approve in the app'],
+      no_evidence_yet: true,
+    };
+    const created = await api<{ id: string }>('POST', '/v1/ideas', { ...w, body: sheet });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect((await api<unknown[]>('GET', '/v1/ideas', { token: 'read' })).body.length).toBeGreaterThan(0);
+    expect((await api('GET', `/v1/ideas/${id}`, { token: 'read' })).status).toBe(200);
+    expect((await api('POST', `/v1/ideas/${id}/versions`, { ...w, body: { problem: 'Swaps take a median of two days to approve.' } })).status).toBe(201);
+    expect((await api('PUT', `/v1/ideas/${id}/versions/2`, { ...w, body: { title: 'Swapboard 3' } })).status).toBe(201);
+    expect((await api<unknown[]>('GET', `/v1/ideas/${id}/versions`, { token: 'read' })).body).toHaveLength(3);
+    const v2 = await api<{ readiness: { ready: boolean } }>('GET', `/v1/ideas/${id}/versions/2`, { token: 'read' });
+    expect(v2.body.readiness.ready).toBe(true);
+    expect((await api('GET', `/v1/ideas/${id}/diff?from=1&to=3`, { token: 'read' })).status).toBe(200);
+    expect((await api<{ id: string }>('POST', `/v1/ideas/${id}/evidence`, { ...w, body: { claim: '31 swaps in March', source: 'ward log', kind: 'metric', date: '2026-03-31' } })).body.id).toBe('E1');
+    expect((await api<unknown[]>('GET', `/v1/ideas/${id}/evidence`, { token: 'read' })).body).toHaveLength(1);
+
+    const panel = projectConfigFrom(PANEL_DEMO);
+    delete panel.idea;
+    const run = await api<{ id: string }>('POST', '/v1/runs', { ...w, body: { ...panel, idea_ref: { id, version: 2 } } });
+    expect(run.status).toBe(202);
+    expect((await api('PUT', `/v1/ideas/${id}/versions/2`, { ...w, body: { title: 'typo' } })).status).toBe(409);
+    expect((await api('POST', `/v1/ideas/${id}/versions`, { ...w, body: { title: 'typo', base_version: 2 } })).status).toBe(409);
+    expect((await terminal(run.body.id)).status).toBe('done');
+
+    // An unready version: the panel is refused with every failing check; the errors of each route.
+    const draft = await api<{ id: string }>('POST', '/v1/ideas', { ...w, body: { title: 'TBD', problem: '', target_user: 'x', solution: '...' } });
+    expect((await api<{ error: string }>('POST', '/v1/runs', { ...w, body: { ...panel, idea_ref: { id: draft.body.id, version: 1 } } })).body.error).toBe('idea_not_ready');
+    expect((await api('POST', '/v1/ideas', { ...w, body: { title: 1 } })).status).toBe(400);
+    expect((await api('POST', '/v1/ideas', { ...w, body: `{"title": "${'x'.repeat(1_100_000)}"}`, contentType: 'application/json' })).status).toBe(413);
+    expect((await api('POST', `/v1/ideas/${id}/versions`, { ...w, body: { evidence: ['E9'] } })).status).toBe(400);
+    expect((await api('PUT', `/v1/ideas/${id}/versions/zero`, { ...w, body: { title: 'x' } })).status).toBe(400);
+    expect((await api('POST', `/v1/ideas/${id}/evidence`, { ...w, body: { claim: 'x' } })).status).toBe(400);
+    expect((await api('GET', `/v1/ideas/${id}/versions/0`, { token: 'read' })).status).toBe(400);
+    expect((await api('GET', `/v1/ideas/${id}/diff?from=1`, { token: 'read' })).status).toBe(400);
+    for (const route of ['', '/versions', '/versions/1', '/diff?from=1&to=2', '/evidence']) expect((await api('GET', `/v1/ideas/idea_0000000000${route}`, { token: 'read' })).status).toBe(404);
+    expect((await api('POST', '/v1/ideas/idea_0000000000/versions', { ...w, body: { title: 'x' } })).status).toBe(404);
+    expect((await api('PUT', '/v1/ideas/idea_0000000000/versions/1', { ...w, body: { title: 'x' } })).status).toBe(404);
+    expect((await api('POST', '/v1/ideas/idea_0000000000/evidence', { ...w, body: { claim: 'c', source: 's', kind: 'metric', date: '2026-01-01' } })).status).toBe(404);
+    // A read token reads ideas and writes none.
+    for (const [method, route] of [['POST', '/v1/ideas'], ['POST', `/v1/ideas/${id}/versions`], ['PUT', `/v1/ideas/${id}/versions/1`], ['POST', `/v1/ideas/${id}/evidence`]]) {
+      expect((await api(method, route, { token: 'read', body: {} })).status).toBe(403);
+    }
+    for (const [method, route] of [['GET', '/v1/ideas'], ['POST', '/v1/ideas']]) expect((await api(method, route, { token: 'none' })).status).toBe(401);
   });
 
   it('a cancelled run, and the 409s of what has ended', async () => {

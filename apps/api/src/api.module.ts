@@ -29,6 +29,8 @@ import { RunAppealController } from './run-appeal.controller';
 import { RunAppealService } from './run-appeal.service';
 import { RunForkController } from './run-fork.controller';
 import { RunForkService } from './run-fork.service';
+import { IdeasController } from './ideas.controller';
+import { IdeasService } from './ideas.service';
 import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
@@ -85,7 +87,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -101,11 +103,12 @@ export class ApiModule {
         },
         // The write quota's buckets, on the shared connection (so Connections closes it), shared by every replica.
         { provide: RedisTokenBucketStorage, useFactory: (r: Redis) => new RedisTokenBucketStorage(r), inject: [REDIS] },
+        { provide: IdeasService, useFactory: (ds: DataSource) => new IdeasService(ds), inject: [DS] },
         {
           provide: RunSubmissionService,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer) =>
-            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy)),
-          inject: [DS, REDIS, PRODUCER],
+          useFactory: (ds: DataSource, r: Redis, p: JobProducer, ideas: IdeasService) =>
+            new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy), ideas),
+          inject: [DS, REDIS, PRODUCER, IdeasService],
         },
         { provide: RunForkService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new RunForkService(ds, submission), inject: [DS, RunSubmissionService] },
         {
@@ -120,8 +123,8 @@ export class ApiModule {
         },
         {
           provide: RunAppealService,
-          useFactory: (ds: DataSource, p: JobProducer) => new RunAppealService(ds, new OutboxDispatcher(ds, p)),
-          inject: [DS, PRODUCER],
+          useFactory: (ds: DataSource, p: JobProducer, ideas: IdeasService) => new RunAppealService(ds, new OutboxDispatcher(ds, p), ideas),
+          inject: [DS, PRODUCER, IdeasService],
         },
         // Its own connection: a subscribed Redis connection can run no other command. Ends its streams on shutdown.
         { provide: RunEventHub, useFactory: () => new RunEventHub(createRedisConnection(env.REDIS_URL), env.QUEUE_PREFIX) },

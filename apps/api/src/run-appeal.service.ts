@@ -12,6 +12,7 @@ import { panelStateOfRun } from './workflows/panel-summary';
 import { runLinks, RunLinks } from './run-links';
 import { countRequest, requestsAsked, requestsPending } from './run-requests';
 import { findApiWorkflow } from './workflows/api-workflows';
+import type { IdeasService } from './ideas.service';
 
 export interface AppealRequested {
   id: string;
@@ -47,15 +48,18 @@ export class RunAppealService {
   constructor(
     private readonly ds: DataSource,
     private readonly outbox: OutboxDispatcher,
+    private readonly ideas: IdeasService,
   ) {}
 
   async appeal(runId: string, body: unknown): Promise<AppealRequested> {
     const req = parseAppealRequest(body);
-    const { job, ids, status } = await this.ds.transaction(async (em) => {
+    const { job, ids, status, count } = await this.ds.transaction(async (em) => {
       const run = await em.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
       if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
       const refuse = (error: string, message: string) => new ApiError(409, { error, message, status: run.status });
       if (!findApiWorkflow(run.workflow)?.appealable) throw refuse('not_a_panel_run', `run ${runId} is a ${run.workflow} run; only a panel run can be appealed`);
+      // The body's ledger ids are checked before the run's state: an unknown id is the request's fault whatever the run's state.
+      const evidence = [...(req.evidence ?? []), ...(await this.ledgerEvidence(run, req.evidence_ids))];
       // Appeals asked before, and whether one still waits for the orchestrator: both on the run row.
       const asked = requestsAsked(run.requests, 'run.appeal');
       if (requestsPending(run, 'run.appeal') > 0) throw refuse('appeal_pending', `run ${runId} has an appeal waiting to be applied; ask again once it has started or been refused`);
@@ -74,12 +78,23 @@ export class RunAppealService {
         jobName: 'run.appeal',
         // One job per request: an appeal the budget refused may be asked again (with caps raised).
         jobId: asked === 0 ? jobId(runId, 'appeal') : jobId(runId, 'appeal', asked + 1),
-        payload: { runId, evidence: req.evidence, judges: [...new Set(req.judges)], ...(req.caps ? { caps: req.caps } : {}) },
+        payload: { runId, evidence, judges: [...new Set(req.judges)], ...(req.caps ? { caps: req.caps } : {}) },
       };
       await countRequest(em, runId, 'run.appeal');
-      return { job, ids: await addToOutbox(em, [job]), status: run.status };
+      return { job, ids: await addToOutbox(em, [job]), status: run.status, count: evidence.length };
     });
     await sendAfterCommit(this.outbox, ids, this.log, `run ${runId}: run.appeal`);
-    return { id: runId, requested: 'appeal', status, judges: req.judges, evidence: req.evidence.length, job_id: job.jobId, links: runLinks(runId) };
+    return { id: runId, requested: 'appeal', status, judges: req.judges, evidence: count, job_id: job.jobId, links: runLinks(runId) };
+  }
+
+  /** The idea's ledger entries an appeal cites, as evidence texts ("[E1] claim — source"); only a run submitted on an idea worksheet has a ledger. */
+  private async ledgerEvidence(run: RunEntity, ids: readonly string[] | undefined): Promise<string[]> {
+    if (!ids) return [];
+    if (!run.ideaId) {
+      throw ApiError.badRequest('invalid_appeal_request', `evidence_ids: run ${run.id} was not submitted on an idea worksheet (idea_ref), so it has no evidence ledger; send the evidence as text`, {
+        issues: [{ path: 'evidence_ids', message: 'the run has no idea ledger' }],
+      });
+    }
+    return this.ideas.evidenceTexts(run.ideaId, ids);
   }
 }

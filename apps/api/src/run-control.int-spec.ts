@@ -218,7 +218,7 @@ describe('POST /v1/runs/:id/appeal', () => {
     const id = await panelRun();
     expect(await post(`/v1/runs/${id}/appeal`, { ...APPEAL, cap: {} })).toMatchObject({
       status: 400,
-      json: { error: 'invalid_appeal_request', message: 'cap is not a field of an appeal (evidence, judges, caps)' },
+      json: { error: 'invalid_appeal_request', message: 'cap is not a field of an appeal (evidence, evidence_ids, judges, caps)' },
     });
     expect(await post(`/v1/runs/${id}/appeal`, { ...APPEAL, caps: { max_call: 30 } })).toMatchObject({
       status: 400,

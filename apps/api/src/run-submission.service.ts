@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { parse as parseYaml } from 'yaml';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, type ForkOrigin, isPanelConfig, jobId, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, type ForkOrigin, IdeaRef, isPanelConfig, jobId, liftNestedProject, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { appendRunEvents, RunEventPublisher } from '@roundtable/events';
 import { addToOutbox, OutboxDispatcher } from '@roundtable/service';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
@@ -16,6 +17,8 @@ import { ProviderAvailabilityCheck, type SubmitOptions } from './provider-availa
 import { runLinks, RunLinks } from './run-links';
 import { unstorableTextIssues } from './storable-text.check';
 import { cassetteUnderRoots } from './cassette-roots';
+import type { IdeasService } from './ideas.service';
+import { findApiWorkflow, WORKFLOW_NAMES } from './workflows/api-workflows';
 
 /** The budget's numeric caps (per_provider is not one): what run_created says the run starts with. */
 function numericCaps(budget: object): Record<string, number> {
@@ -61,6 +64,7 @@ export class RunSubmissionService {
     private readonly publisher: RunEventPublisher,
     private readonly policy: OperatorPolicy,
     private readonly providers: ProviderAvailabilityCheck,
+    private readonly ideas: IdeasService,
     private readonly env: Record<string, string | undefined> = process.env,
   ) {}
 
@@ -76,10 +80,11 @@ export class RunSubmissionService {
       const earlier = await this.runOfClaim(claim);
       if (earlier) return earlier;
     }
-    const { config, unserved } = await this.validate(body, opts);
+    const { body: inline, ideaRef } = await this.resolveIdeaRef(body);
+    const { config, unserved } = await this.validate(inline, opts);
     let stored: { runId: string; outboxIds: number[]; events: RunEventEnvelope[] };
     try {
-      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null, opts.fork ?? null);
+      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null, opts.fork ?? null, ideaRef);
     } catch (e) {
       const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
       if (winner) return winner;
@@ -90,7 +95,7 @@ export class RunSubmissionService {
   }
 
   /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. A fork's origin rides on its run row. */
-  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined, submittedBy: string | null, fork: ForkOrigin | null) {
+  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined, submittedBy: string | null, fork: ForkOrigin | null, ideaRef: IdeaRef | null) {
     return this.ds.transaction(async (em) => {
       const projectId = newId('prj');
       const runId = newId('run');
@@ -114,8 +119,12 @@ export class RunSubmissionService {
         config: stored,
         submittedBy,
         forkedFrom: fork,
+        ideaId: ideaRef?.id ?? null,
+        ideaVersion: ideaRef?.version ?? null,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
+      // The version a panel scores is locked by it in the same transaction: it can no longer change under the score.
+      if (ideaRef) await this.ideas.lockForRun(em, ideaRef, runId);
       const created = {
         project: config.project,
         workflow: config.workflow,
@@ -128,6 +137,38 @@ export class RunSubmissionService {
       ]);
       return { runId, outboxIds, events };
     });
+  }
+
+  /**
+   * A project file that names an idea worksheet version (`idea_ref: { id, version }`) instead of
+   * an inline `idea`: the version, if it exists and is ready, becomes the inline idea its workflow
+   * takes (asked of the api's workflow registry), and the ref is kept for the run row and the lock.
+   * Any other body passes unchanged, YAML text included, so its errors are reported as before.
+   */
+  private async resolveIdeaRef(body: unknown): Promise<{ body: unknown; ideaRef: IdeaRef | null }> {
+    let raw: unknown = body;
+    if (typeof body === 'string') {
+      try {
+        raw = parseYaml(body);
+      } catch {
+        return { body, ideaRef: null };
+      }
+    }
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { body, ideaRef: null };
+    const lifted = liftNestedProject(raw as Record<string, unknown>);
+    if (!('idea_ref' in lifted)) return { body, ideaRef: null };
+    const refuse = (path: string, message: string) => invalidConfig(new ProjectConfigError([{ path, message }]));
+    const workflow = typeof lifted.workflow === 'string' ? findApiWorkflow(lifted.workflow) : undefined;
+    if (!workflow?.judgesIdeas) {
+      const judging = WORKFLOW_NAMES.filter((w) => findApiWorkflow(w)?.judgesIdeas);
+      throw refuse('idea_ref', `idea_ref names an idea to judge, which only a ${judging.join(' or ')} run takes; this project's workflow is ${JSON.stringify(lifted.workflow ?? 'build')}`);
+    }
+    if ('idea' in lifted) throw refuse('idea_ref', 'give the idea inline (idea) or by reference (idea_ref), not both');
+    const ref = IdeaRef.safeParse(lifted.idea_ref);
+    if (!ref.success) throw invalidConfig(new ProjectConfigError(ref.error.issues.map((i) => ({ path: ['idea_ref', ...i.path.map(String)].join('.'), message: i.message }))));
+    const idea = await this.ideas.resolveRef(ref.data);
+    const { idea_ref: _ref, ...rest } = lifted;
+    return { body: { ...rest, idea }, ideaRef: ref.data };
   }
 
   /** The first answer given under this key, or a 422 when it was given for another body. */

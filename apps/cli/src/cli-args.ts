@@ -47,10 +47,13 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     if (positionals.length < spec.args.length) {
       throw new UsageError(`${spec.name} needs ${spec.args.map((a) => `<${a}>`).join(' ')}`, spec.name);
     }
-    if (positionals.length > spec.args.length) {
-      throw new UsageError(`unexpected argument ${positionals[spec.args.length]} for ${spec.name}`, spec.name);
+    const names = [...spec.args, ...(spec.optional ?? [])];
+    if (positionals.length > names.length) {
+      throw new UsageError(`unexpected argument ${positionals[names.length]} for ${spec.name}`, spec.name);
     }
-    spec.args.forEach((a, i) => (args[a] = positionals[i]));
+    names.forEach((a, i) => {
+      if (positionals[i] !== undefined) args[a] = positionals[i];
+    });
   }
 
   const api = (typeof globals.api === 'string' ? globals.api : env.ROUNDTABLE_API || DEFAULT_API).replace(/\/+$/, '');

@@ -18,6 +18,8 @@ export interface CommandSpec {
   name: string;
   /** Positional arguments, in order, all required. */
   args: string[];
+  /** Positional arguments after those, each optional (the command checks which it needs). */
+  optional?: string[];
   summary: string;
   options: Record<string, OptionSpec>;
   /** Extra lines for `roundtable <command> --help`. */
@@ -154,6 +156,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'put new evidence before some judges of a finished panel run; they re-score, the verdict stands',
     options: {
       evidence: { type: 'string', value: 'TEXT', repeatable: true, help: 'one item of evidence (repeat for more)' },
+      'evidence-id': { type: 'string', value: 'E', repeatable: true, help: "an entry of the ledger of the idea the run judged (E1; repeat, or E1,E2): the api sends '[E1] claim — source'" },
       judge: { type: 'string', value: 'J', repeatable: true, help: 'a judge who re-scores: vc, engineer, pm, customer, competitor (repeat, or J1,J2)' },
       follow: { type: 'boolean', short: 'f', help: "stay attached and render the appeal's events live until it ends" },
       ...CAP_OPTIONS,
@@ -164,6 +167,30 @@ export const COMMANDS: CommandSpec[] = [
       "its GO / ITERATE / NO-GO stands, and the report gains an Appeal section with each judge's old and new score.",
       'An appeal the budget cannot fit asks nobody and the run keeps its appeal (a panel_warning says why).',
       'Caps raise the budget first, for an appeal the budget would refuse.',
+    ],
+  },
+  {
+    name: 'idea',
+    args: ['action', 'target'],
+    optional: ['second', 'third'],
+    summary: 'ideas as versioned worksheets: new FILE | edit ID FILE | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind …',
+    options: {
+      base: { type: 'string', value: 'N', help: 'edit: the version the edit is laid over (default the latest); a version a panel locked is refused' },
+      claim: { type: 'string', value: 'TEXT', help: 'log: what was found' },
+      source: { type: 'string', value: 'TEXT', help: 'log: where it comes from' },
+      kind: { type: 'string', value: 'K', help: 'log: interview, metric, document or experiment_result' },
+      date: { type: 'string', value: 'DATE', help: 'log: when it was found (ISO date; default today, UTC)' },
+      supersedes: { type: 'string', value: 'E', help: 'log: the entry this one corrects (E1 …)' },
+    },
+    notes: [
+      'idea new FILE            a worksheet (YAML or JSON: title, problem, target_user, solution, evidence: [E1 …],',
+      '                         assumptions, open_risks, or no_evidence_yet: true) as version 1; prints the idea id',
+      'idea edit ID FILE        the fields that change, as the next version (copy-on-write); prints it',
+      'idea show ID             the latest version, its readiness for a panel, and each version\'s lock and panels',
+      'idea versions ID         every version',
+      'idea diff ID A B         versions A and B, field by field',
+      'idea log ID --claim … --source … --kind …   append a ledger entry; prints its id (E1 …)',
+      'A panel runs on a version by reference: `idea_ref: { id: ID, version: N }` in place of `idea` in its project file.',
     ],
   },
   {

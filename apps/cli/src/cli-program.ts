@@ -49,7 +49,7 @@ function program(onCommand: (cmd: Command) => void): Command {
   for (const spec of [...COMMANDS, { name: 'help', args: ['command'], options: {} }]) {
     const cmd = root.command(spec.name);
     // Optional to commander, so `show --help` is help; cli-args.ts says which one is missing.
-    for (const a of spec.args) cmd.argument(`[${a}]`);
+    for (const a of [...spec.args, ...('optional' in spec ? (spec.optional ?? []) : [])]) cmd.argument(`[${a}]`);
     withOptions(cmd, spec.options).action((...params: unknown[]) => onCommand(params.at(-1) as Command));
   }
   root.hook('preSubcommand', (_root, sub) => onCommand(sub));

@@ -11,6 +11,7 @@ import { cancelCommand } from './commands/cancel.command';
 import { evalCommand } from './commands/eval.command';
 import { eventsCommand } from './commands/events.command';
 import { forkCommand } from './commands/fork.command';
+import { ideaCommand } from './commands/idea.command';
 import { reportCommand } from './commands/report.command';
 import { resumeCommand } from './commands/resume.command';
 import { runCommand } from './commands/run.command';
@@ -41,6 +42,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   appeal: appealCommand,
   call: callCommand,
   eval: evalCommand,
+  idea: ideaCommand,
 };
 
 interface ErrorReport {

@@ -7,7 +7,7 @@ function optionLines(options: CommandSpec['options']): string[] {
   return rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`);
 }
 
-const usageOf = (c: CommandSpec): string => `roundtable ${c.name}${c.args.map((a) => ` <${a}>`).join('')}${Object.keys(c.options).length ? ' [options]' : ''}`;
+const usageOf = (c: CommandSpec): string => `roundtable ${c.name}${c.args.map((a) => ` <${a}>`).join('')}${(c.optional ?? []).map((a) => ` [<${a}>]`).join('')}${Object.keys(c.options).length ? ' [options]' : ''}`;
 
 const EXIT_LINES = [
   'Exit codes:',

@@ -30,3 +30,5 @@ export type { OpenGate, ApprovalEvent } from './engine/gates';
 export { questionId, type AnswerEvent } from './engine/answers';
 export * from './idea/handoff';
 export * from './idea/memory';
+export { readinessOf, readinessChecks, readinessIssues, isPlaceholder, READINESS_LIMITS } from './idea/readiness';
+export { ideaOfWorksheet, evidenceText, applyEdit, worksheetDiff, type LedgerText } from './idea/worksheet-idea';

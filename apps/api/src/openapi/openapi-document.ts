@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AcceptanceCriterion, PanelProjectConfig, ProjectConfig, RunStatus } from '@roundtable/contracts';
+import { AcceptanceCriterion, CreateIdeaRequest, EditIdeaRequest, IdeaRef, LogEvidenceRequest, PanelProjectConfig, ProjectConfig, RunStatus } from '@roundtable/contracts';
 import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES, WORKFLOWS } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
@@ -13,14 +13,22 @@ import { RUN_EVENT_DISCRIMINATOR, RUN_EVENT_FRAMES, RunEventFrame } from './run-
 
 type JsonObject = Record<string, unknown>;
 
+/** A panel project file that names an idea worksheet version instead of an inline idea: the api resolves it (a version that is not ready is a 400). */
+const PanelProjectConfigByIdeaRef = PanelProjectConfig.omit({ idea: true }).extend({ idea_ref: IdeaRef });
+
 /** Request bodies are described as a client writes them (defaults optional): zod's input side. */
 const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   BuildProjectConfig: ProjectConfig,
   PanelProjectConfig,
+  PanelProjectConfigByIdeaRef,
   ResumeRequest,
   AppealRequest,
   ForkRequest,
+  CreateIdeaRequest,
+  EditIdeaRequest,
+  LogEvidenceRequest,
 };
+
 
 /** Replies as the API sends them: zod's output side. */
 const REPLY_SCHEMAS: Record<string, z.ZodType> = {
@@ -57,6 +65,16 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   Ready: Replies.ReadyReply,
   Providers: ProvidersReply,
   Me: Replies.Me,
+  IdeaSummary: Replies.IdeaSummary,
+  IdeaList: Replies.IdeaList,
+  IdeaDetail: Replies.IdeaDetail,
+  IdeaVersion: Replies.IdeaVersion,
+  IdeaVersionDetail: Replies.IdeaVersionDetail,
+  IdeaVersionList: Replies.IdeaVersionList,
+  Readiness: Replies.Readiness,
+  EvidenceEntry: Replies.EvidenceEntry,
+  EvidenceList: Replies.EvidenceList,
+  IdeaDiff: Replies.IdeaDiff,
 };
 
 /** One registry per direction, so a schema used by another is a $ref to its component, not a copy. */
@@ -85,6 +103,8 @@ const location = { Location: { schema: { type: 'string' }, description: "the run
 
 const runId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'run_0123456789' };
 const callId = { name: 'callId', in: 'path', required: true, schema: { type: 'string' } };
+const ideaId = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'idea_0123456789' };
+const versionN = { name: 'n', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
 
 /** Every route behind the token answers these too. */
 const AUTH_ERRORS = {
@@ -98,6 +118,78 @@ const WRITE_ERRORS = {
     headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds until the next write is accepted' } },
   },
 };
+
+const location201 = (what: string) => ({ Location: { schema: { type: 'string' }, description: `the new ${what}'s URL` } });
+
+/** The idea routes (issue 23): worksheets as copy-on-write versions, their readiness, and the append-only evidence ledger. */
+function ideaPaths(writeNote: string, tooLarge: JsonObject): JsonObject {
+  const notFound = error('No such idea (idea_not_found) or version (version_not_found).');
+  return {
+    '/v1/ideas': {
+      post: {
+        summary: "Create an idea with its first worksheet version",
+        description: `${writeNote} The worksheet: title, problem, target_user, solution, evidence (ids of its ledger entries; a new idea has none yet), assumptions, open_risks, or no_evidence_yet: true. A draft need not be ready; a panel on it must be.`,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('CreateIdeaRequest') } } },
+        responses: { '201': { ...json('The idea', 'IdeaDetail'), headers: location201('idea') }, '400': error('The body is not valid, or it cites a ledger entry the idea does not hold (unknown_evidence); `issues` names each field.'), '413': tooLarge, ...WRITE_ERRORS },
+      },
+      get: { summary: 'The ideas, newest first', responses: { '200': json('Ideas', 'IdeaList'), ...AUTH_ERRORS } },
+    },
+    '/v1/ideas/{id}': {
+      get: { summary: 'An idea: its latest version, and each version\'s lock and the panels run on it', parameters: [ideaId], responses: { '200': json('The idea', 'IdeaDetail'), '404': notFound, ...AUTH_ERRORS } },
+    },
+    '/v1/ideas/{id}/versions': {
+      get: { summary: "The idea's worksheet versions, oldest first", parameters: [ideaId], responses: { '200': json('Versions', 'IdeaVersionList'), '404': notFound, ...AUTH_ERRORS } },
+      post: {
+        summary: 'Edit: the changed fields over base_version (default the latest) make the next version',
+        description: `${writeNote} Copy-on-write: no version is ever changed. A base_version a panel has locked is refused with 409 naming the version and the run; edit without it (the latest) to make a new version.`,
+        parameters: [ideaId],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('EditIdeaRequest') } } },
+        responses: {
+          '201': { ...json('The new version', 'IdeaVersionDetail'), headers: location201('version') },
+          '400': error('The body is not valid, or it cites an unknown ledger entry (unknown_evidence).'),
+          '404': notFound,
+          '409': error('base_version is locked by a panel run (version_locked; `locked_by_run` names it): make a new version instead.'),
+          '413': tooLarge,
+          ...WRITE_ERRORS,
+        },
+      },
+    },
+    '/v1/ideas/{id}/versions/{n}': {
+      get: { summary: 'One version with its readiness (every check, passed or not)', parameters: [ideaId, versionN], responses: { '200': json('The version', 'IdeaVersionDetail'), '400': error('n is not a version number.'), '404': notFound, ...AUTH_ERRORS } },
+      put: {
+        summary: 'Edit aimed at version n: like POST …/versions with base_version n',
+        description: `${writeNote} Version n itself never changes: an unlocked n gives the next version (201), a locked one is 409.`,
+        parameters: [ideaId, versionN],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('EditIdeaRequest') } } },
+        responses: {
+          '201': { ...json('The new version', 'IdeaVersionDetail'), headers: location201('version') },
+          '400': error('The body or n is not valid.'),
+          '404': notFound,
+          '409': error('Version n is locked by a panel run (version_locked; `locked_by_run` names it): make a new version instead.'),
+          '413': tooLarge,
+          ...WRITE_ERRORS,
+        },
+      },
+    },
+    '/v1/ideas/{id}/diff': {
+      get: {
+        summary: 'Two versions compared field by field',
+        parameters: [ideaId, { name: 'from', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } }, { name: 'to', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } }],
+        responses: { '200': json('The diff', 'IdeaDiff'), '400': error('from or to is not a version number.'), '404': notFound, ...AUTH_ERRORS },
+      },
+    },
+    '/v1/ideas/{id}/evidence': {
+      post: {
+        summary: "Append an entry to the idea's evidence ledger (E1, E2 …)",
+        description: `${writeNote} Append-only: no route changes or deletes an entry; a correction is a new entry with supersedes. logged_by is the token's name.`,
+        parameters: [ideaId],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('LogEvidenceRequest') } } },
+        responses: { '201': json('The entry', 'EvidenceEntry'), '400': error('The body is not valid, or supersedes names an unknown entry (unknown_evidence).'), '404': notFound, '413': tooLarge, ...WRITE_ERRORS },
+      },
+      get: { summary: "The idea's ledger, oldest first, each entry with what supersedes it", parameters: [ideaId], responses: { '200': json('Entries', 'EvidenceList'), '404': notFound, ...AUTH_ERRORS } },
+    },
+  };
+}
 
 export interface OpenApiSettings {
   version: string;
@@ -147,13 +239,13 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           requestBody: {
             required: true,
             content: {
-              'application/json': { schema: { oneOf: [ref('BuildProjectConfig'), ref('PanelProjectConfig')] } },
+              'application/json': { schema: { oneOf: [ref('BuildProjectConfig'), ref('PanelProjectConfig'), ref('PanelProjectConfigByIdeaRef')] } },
               'application/yaml': { schema: { type: 'string', description: 'the same project file as YAML text' } },
             },
           },
           responses: {
             '202': { ...json('Queued; Location names the run.', 'SubmittedRun'), headers: location },
-            '400': error('The project file is not valid (`issues` names each field), the JSON is malformed, it nests too deep, the Idempotency-Key header is malformed, or no live provider-worker serves a provider it uses (`?queue_unserved=true` queues it anyway).'),
+            '400': error('The project file is not valid (`issues` names each field), its idea_ref names a worksheet version that is not ready (idea_not_ready: every failing check in `issues`), the JSON is malformed, it nests too deep, the Idempotency-Key header is malformed, or no live provider-worker serves a provider it uses (`?queue_unserved=true` queues it anyway).'),
             '413': tooLarge,
             '415': error('The body is neither JSON nor YAML text: send application/json or application/yaml (text/yaml, application/x-yaml, text/plain).'),
             '422': error('The Idempotency-Key was first sent with another body (`run_id` is the run it made): send a new key.'),
@@ -201,6 +293,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           },
         },
       },
+      ...ideaPaths(writeNote, tooLarge),
       '/v1/providers': {
         get: {
           summary: 'The live provider-workers: per provider, who serves it, which key variables are set there, CLI versions, queue depth',
@@ -414,10 +507,10 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
       '/v1/runs/{id}/appeal': {
         post: {
           summary: 'Appeal a finished panel with new evidence',
-          description: writeNote,
+          description: `${writeNote} evidence_ids cites entries of the ledger of the idea the run was submitted on (idea_ref); each enters the judges' prompts as "[E1] claim — source".`,
           parameters: [runId],
           requestBody: { required: true, content: { 'application/json': { schema: ref('AppealRequest') } } },
-          responses: { '202': { ...json('Appeal requested', 'AppealRequested'), headers: location }, '400': error('The body is not valid.'), '413': tooLarge, '404': error('No such run.'), '409': error('The run cannot be appealed (appeal_not_allowed, appeal_used), or an earlier appeal still waits to be applied (appeal_pending).'), ...WRITE_ERRORS },
+          responses: { '202': { ...json('Appeal requested', 'AppealRequested'), headers: location }, '400': error('The body is not valid, or evidence_ids names an entry the idea\'s ledger does not hold (or the run is on no idea).'), '413': tooLarge, '404': error('No such run.'), '409': error('The run cannot be appealed (appeal_not_allowed, appeal_used), or an earlier appeal still waits to be applied (appeal_pending).'), ...WRITE_ERRORS },
         },
       },
       '/v1/runs/{id}/calls': {

@@ -27,6 +27,8 @@ export interface ApiWorkflow {
   noFiles: string | null;
   /** The workflow's module (libs/workflow): the statuses a resume is accepted on and the stages it may name. */
   module: WorkflowModule;
+  /** A project file of this workflow may name an idea worksheet version (`idea_ref`) for the idea it judges; its runs' appeals may cite the idea's ledger. */
+  judgesIdeas: boolean;
   /** POST /v1/runs/:id/appeal is for this workflow's runs. */
   appealable: boolean;
   /** What GET /v1/runs/:id/calls' `role` and `stage` filters accept for this workflow's runs. */

@@ -19,6 +19,7 @@ export const buildApiWorkflow: ApiWorkflow = {
     }),
   noFiles: null,
   module: WORKFLOWS.build,
+  judgesIdeas: false,
   appealable: false,
   callFilters: { role: BuildRole.options, stage: Stage.options },
 };

@@ -16,6 +16,7 @@ export const panelApiWorkflow: ApiWorkflow = {
     }),
   noFiles: 'a panel changes no files',
   module: WORKFLOWS.panel,
+  judgesIdeas: true,
   appealable: true,
   callFilters: { role: PanelRole.options, stage: PanelStage.options },
 };

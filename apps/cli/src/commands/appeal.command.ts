@@ -18,8 +18,9 @@ export async function appealCommand(ctx: CommandContext): Promise<number> {
     printJson(ctx, reply);
     return EXIT.OK;
   }
+  const items = (body.evidence?.length ?? 0) + (body.evidence_ids?.length ?? 0);
   printLines(ctx, [
-    `run ${runId} appealed: ${body.judges.join(', ')} re-score with ${body.evidence.length} item${body.evidence.length === 1 ? '' : 's'} of evidence`,
+    `run ${runId} appealed: ${body.judges.join(', ')} re-score with ${items} item${items === 1 ? '' : 's'} of evidence`,
     `follow it: ${commandHint(ctx, `watch ${runId}`, DEFAULT_API)}`,
   ]);
   return EXIT.OK;

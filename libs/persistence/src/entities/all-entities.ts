@@ -4,8 +4,11 @@ import { ArtifactEntity } from './artifact.entity';
 import { BudgetReservationEntity } from './budget-reservation.entity';
 import { CritiqueEntity } from './critique.entity';
 import { DecisionEntity } from './decision.entity';
+import { EvidenceEntryEntity } from './evidence-entry.entity';
 import { ExperimentEntity } from './experiment.entity';
 import { HypothesisEntity } from './hypothesis.entity';
+import { IdeaVersionEntity } from './idea-version.entity';
+import { IdeaEntity } from './idea.entity';
 import { ImplementationEntity } from './implementation.entity';
 import { LessonEntity } from './lesson.entity';
 import { OpenQuestionEntity } from './open-question.entity';
@@ -40,6 +43,9 @@ export const ALL_ENTITIES = [
   UsageByProviderEntity,
   RunEventEntity,
   PlaygroundCallEntity,
+  IdeaEntity,
+  IdeaVersionEntity,
+  EvidenceEntryEntity,
   OutboxEntity,
   BudgetReservationEntity,
   AppliedEventEntity,

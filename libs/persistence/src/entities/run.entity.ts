@@ -20,6 +20,8 @@ import { ProjectEntity } from './project.entity';
 @Index('ux_runs_idempotency_key', ['idempotencyPrincipal', 'idempotencyKey'], { unique: true })
 // On (forked_from ->> 'run_id'): an expression index TypeORM cannot declare, so it is the migration's alone.
 @Index('ix_runs_forked_from_run_id', { synchronize: false })
+// "Which panels were run on this idea (and version)": GET /v1/ideas/:id.
+@Index('ix_runs_idea_id_version', ['ideaId', 'ideaVersion'])
 @Check('ck_runs_status', inListCheck('status', RunStatus.options))
 export class RunEntity {
   @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_runs' })
@@ -128,6 +130,13 @@ export class RunEntity {
   /** A fork's origin: the run and stage it was started again from and the calls it may copy (ForkOrigin); null for any other run. Written by the api at submission. */
   @Column({ name: 'forked_from', type: 'jsonb', nullable: true })
   forkedFrom!: ForkOrigin | null;
+
+  /** The idea worksheet version a panel was submitted on (`idea_ref`), resolved by the api into the inline idea; null otherwise. */
+  @Column({ name: 'idea_id', type: 'text', nullable: true })
+  ideaId!: string | null;
+
+  @Column({ name: 'idea_version', type: 'integer', nullable: true })
+  ideaVersion!: number | null;
 
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;

@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { principalOf } from './bearer-auth.middleware';
+import { IdeasService, versionParam } from './ideas.service';
+
+/**
+ * Ideas as versioned worksheets and their evidence ledger (issue 23). Writes need a write token
+ * (the bearer middleware); every route takes data only. There is no route that changes or deletes
+ * a version or a ledger entry: a version is edited by making the next one, an entry corrected by
+ * one that supersedes it.
+ */
+@Controller('v1/ideas')
+export class IdeasController {
+  constructor(private readonly ideas: IdeasService) {}
+
+  @Post()
+  @HttpCode(201)
+  async create(@Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const idea = await this.ideas.create(body, principalOf(res)?.name ?? 'anonymous');
+    res.setHeader('Location', `/v1/ideas/${idea.id}`);
+    return idea;
+  }
+
+  @Get()
+  list() {
+    return this.ideas.list();
+  }
+
+  @Get(':id')
+  detail(@Param('id') id: string) {
+    return this.ideas.detail(id);
+  }
+
+  @Get(':id/versions')
+  versions(@Param('id') id: string) {
+    return this.ideas.versions(id);
+  }
+
+  /** An edit: the changed fields over `base_version` (default the latest) make the next version; 409 when the named base is locked. */
+  @Post(':id/versions')
+  @HttpCode(201)
+  async edit(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const v = await this.ideas.edit(id, body, principalOf(res)?.name ?? 'anonymous');
+    res.setHeader('Location', `/v1/ideas/${id}/versions/${v.version}`);
+    return v;
+  }
+
+  @Get(':id/versions/:n')
+  version(@Param('id') id: string, @Param('n') n: string) {
+    return this.ideas.version(id, versionParam('n', n));
+  }
+
+  /** An edit aimed at version n: copy-on-write like POST …/versions with base_version n (201, the new version), 409 when n is locked. */
+  @Put(':id/versions/:n')
+  @HttpCode(201)
+  async editVersion(@Param('id') id: string, @Param('n') n: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const v = await this.ideas.edit(id, body, principalOf(res)?.name ?? 'anonymous', versionParam('n', n));
+    res.setHeader('Location', `/v1/ideas/${id}/versions/${v.version}`);
+    return v;
+  }
+
+  @Get(':id/diff')
+  diff(@Param('id') id: string, @Query('from') from: unknown, @Query('to') to: unknown) {
+    return this.ideas.diff(id, from, to);
+  }
+
+  @Post(':id/evidence')
+  @HttpCode(201)
+  logEvidence(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    return this.ideas.logEvidence(id, body, principalOf(res)?.name ?? 'anonymous');
+  }
+
+  @Get(':id/evidence')
+  evidence(@Param('id') id: string) {
+    return this.ideas.evidence(id);
+  }
+}

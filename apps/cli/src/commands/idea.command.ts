@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { yamlSyntaxMessage } from '@roundtable/contracts';
+import { seg } from '../api-client';
+import { intOption, UsageError } from '../cli-args';
+import { CommandContext, printJson, printLines } from '../command-context';
+import { EXIT } from '../exit-codes';
+import { ProjectFileError } from '../project-file';
+
+interface Lock {
+  run_id: string;
+  locked_at: string;
+}
+interface VersionRow {
+  version: number;
+  locked: Lock | null;
+  panels: string[];
+  created_at?: string;
+  created_by?: string;
+}
+interface IdeaVersion extends VersionRow {
+  worksheet: Record<string, unknown> & { title: string; evidence: string[]; assumptions: string[]; open_risks: string[]; no_evidence_yet: boolean };
+  readiness?: { ready: boolean; checks: { check: string; ok: boolean; message: string }[] };
+}
+interface IdeaDetail {
+  id: string;
+  title: string;
+  latest_version: number;
+  latest: IdeaVersion;
+  versions: VersionRow[];
+}
+interface IdeaDiff {
+  from: number;
+  to: number;
+  fields: { field: string; changed: boolean; from: unknown; to: unknown }[];
+}
+
+/** What each action takes after `idea <action>`: its positionals, by name. */
+const ACTIONS: Record<string, string[]> = {
+  new: ['file'],
+  edit: ['idea', 'file'],
+  show: ['idea'],
+  versions: ['idea'],
+  diff: ['idea', 'A', 'B'],
+  log: ['idea'],
+};
+
+/** A worksheet (or an edit) from a YAML or JSON file of the user's: the fields as they are, read here, sent as data. */
+function readWorksheetFile(file: string, cwd: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ProjectFileError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (err) {
+    throw new ProjectFileError(`${file}: ${err instanceof YAMLParseError ? yamlSyntaxMessage(text, err) : (err as Error).message.split('\n')[0]}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ProjectFileError(`${file} is not a YAML mapping (title, problem, target_user, solution, evidence, assumptions, open_risks …)`);
+  return parsed as Record<string, unknown>;
+}
+
+const lockText = (l: Lock | null): string => (l ? `locked by ${l.run_id}` : 'open');
+const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(', ')}]` : String(v));
+
+/**
+ * `idea new FILE | edit ID FILE [--base N] | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind …`:
+ * ideas as versioned worksheets and their evidence ledger (issue 23), through /v1/ideas.
+ */
+export async function ideaCommand(ctx: CommandContext): Promise<number> {
+  const { action, rest } = ideaArgs(ctx);
+  const json = ctx.cli.json;
+  const { client } = ctx;
+  switch (action) {
+    case 'new': {
+      const idea = await client.postJson<IdeaDetail>('/v1/ideas', readWorksheetFile(rest.file, ctx.io.cwd));
+      if (json) printJson(ctx, idea);
+      else printLines(ctx, [idea.id]);
+      return EXIT.OK;
+    }
+    case 'edit': {
+      const base = intOption(ctx.cli.options, 'base');
+      const body = { ...readWorksheetFile(rest.file, ctx.io.cwd), ...(base === undefined ? {} : { base_version: base }) };
+      const v = await client.postJson<IdeaVersion>(`/v1/ideas/${seg(rest.idea)}/versions`, body);
+      if (json) printJson(ctx, v);
+      else printLines(ctx, [`version ${v.version}${v.readiness && !v.readiness.ready ? ' (not ready for a panel: see `roundtable idea show`)' : ''}`]);
+      return EXIT.OK;
+    }
+    case 'show': {
+      const idea = await client.getJson<IdeaDetail>(`/v1/ideas/${seg(rest.idea)}`);
+      const latest = await client.getJson<IdeaVersion>(`/v1/ideas/${seg(rest.idea)}/versions/${idea.latest_version}`);
+      if (json) {
+        printJson(ctx, { ...idea, latest });
+        return EXIT.OK;
+      }
+      const w = latest.worksheet;
+      printLines(ctx, [
+        `${idea.id}  ${idea.title}`,
+        `version ${latest.version} of ${idea.versions.length} (${lockText(latest.locked)})`,
+        ...['problem', 'target_user', 'solution'].map((f) => `  ${f}: ${String(w[f])}`),
+        `  evidence: ${w.evidence.length ? w.evidence.join(', ') : w.no_evidence_yet ? 'none yet (no_evidence_yet)' : 'none'}`,
+        ...w.assumptions.map((a) => `  assumption: ${a}`),
+        ...w.open_risks.map((r) => `  open risk: ${r}`),
+        `readiness: ${latest.readiness?.ready ? 'ready' : 'not ready'}`,
+        ...(latest.readiness?.checks.filter((c) => !c.ok).map((c) => `  ✗ ${c.check}: ${c.message}`) ?? []),
+        'versions:',
+        ...idea.versions.map((v) => `  v${v.version}  ${lockText(v.locked)}  panels: ${v.panels.length ? v.panels.join(', ') : '-'}`),
+      ]);
+      return EXIT.OK;
+    }
+    case 'versions': {
+      const versions = await client.getJson<VersionRow[]>(`/v1/ideas/${seg(rest.idea)}/versions`);
+      if (json) printJson(ctx, versions);
+      else printLines(ctx, versions.map((v) => `v${v.version}  ${v.created_at ?? ''}  ${v.created_by ?? ''}  ${lockText(v.locked)}  panels: ${v.panels.length ? v.panels.join(', ') : '-'}`));
+      return EXIT.OK;
+    }
+    case 'diff': {
+      const [a, b] = [rest.A, rest.B].map((n, i) => {
+        if (!/^[1-9][0-9]*$/.test(n)) throw new UsageError(`idea diff needs version numbers, got ${n} for ${i === 0 ? 'A' : 'B'}`, 'idea');
+        return n;
+      });
+      const diff = await client.getJson<IdeaDiff>(`/v1/ideas/${seg(rest.idea)}/diff?from=${a}&to=${b}`);
+      if (json) {
+        printJson(ctx, diff);
+        return EXIT.OK;
+      }
+      const changed = diff.fields.filter((f) => f.changed);
+      printLines(ctx, changed.length ? changed.map((f) => `${f.field}: ${show(f.from)} → ${show(f.to)}`) : [`v${diff.from} and v${diff.to} are the same`]);
+      return EXIT.OK;
+    }
+    case 'log': {
+      const o = ctx.cli.options;
+      const missing = ['claim', 'source', 'kind'].filter((k) => typeof o[k] !== 'string');
+      if (missing.length) throw new UsageError(`idea log needs ${missing.map((m) => `--${m}`).join(', ')}`, 'idea');
+      const body = {
+        claim: o.claim,
+        source: o.source,
+        kind: o.kind,
+        // When it was found; today (UTC) when not said.
+        date: typeof o.date === 'string' ? o.date : new Date().toISOString().slice(0, 10),
+        ...(typeof o.supersedes === 'string' ? { supersedes: o.supersedes } : {}),
+      };
+      const entry = await client.postJson<{ id: string }>(`/v1/ideas/${seg(rest.idea)}/evidence`, body);
+      if (json) printJson(ctx, entry);
+      else printLines(ctx, [entry.id]);
+      return EXIT.OK;
+    }
+  }
+  return EXIT.ERROR;
+}
+
+/** The action and its positionals by name; a wrong action or count is a usage error that lists the forms. */
+function ideaArgs(ctx: CommandContext): { action: keyof typeof ACTIONS; rest: Record<string, string> } {
+  const { action, ...given } = ctx.cli.args;
+  const forms = Object.entries(ACTIONS).map(([a, args]) => `idea ${a} ${args.map((x) => `<${x}>`).join(' ')}`);
+  if (!Object.hasOwn(ACTIONS, action)) throw new UsageError(`unknown idea action ${action}; one of: ${forms.join(' | ')}`, 'idea');
+  const positionals = ['target', 'second', 'third'].map((k) => given[k]).filter((v): v is string => v !== undefined);
+  const names = ACTIONS[action];
+  if (positionals.length !== names.length) throw new UsageError(`idea ${action} needs ${names.map((x) => `<${x}>`).join(' ')}`, 'idea');
+  return { action, rest: Object.fromEntries(names.map((n, i) => [n, positionals[i]])) };
+}
