@@ -5,6 +5,7 @@ jest.setTimeout(180_000);
 
 const REPO = path.resolve(__dirname, '../..');
 const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
+const SECOND_PANEL_CASSETTE = path.join(REPO, 'test/fixtures/ideas/second-panel-cassette.yaml');
 
 /**
  * Ideas as versioned worksheets, end to end (issue 23), the four services as separate processes on
@@ -123,5 +124,26 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
     expect(await pipeline.sql(`SELECT id FROM runs WHERE idea_id = $1`, [id])).toEqual([]);
     expect(await pipeline.sql(`SELECT c.id FROM agent_calls c JOIN runs r ON r.id = c.run_id WHERE r.idea_id = $1`, [id])).toEqual([]);
     expect((await getJson<{ locked: unknown; readiness: { ready: boolean } }>(pipeline.api, `/v1/ideas/${id}/versions/1`)).body).toMatchObject({ locked: null, readiness: { ready: false } });
+  });
+  it('(c) a second panel on the idea is shown the first panel\'s summary and none of its transcript (the cassette\'s guards), and the idea remembers both', async () => {
+    const created = await postJson<{ id: string }>(pipeline.api, '/v1/ideas', WORKSHEET);
+    const id = created.body.id;
+    const first = await postJson<{ id: string }>(pipeline.api, '/v1/runs', panelOn(id, 1));
+    expect(await waitForTerminal(pipeline, first.body.id, 90_000)).toMatchObject({ status: 'done', verdict: 'ITERATE' });
+    expect((await postJson(pipeline.api, `/v1/ideas/${id}/versions`, { solution: 'An approval queue for ward managers, with the rule checks done before a swap reaches them.' })).body).toMatchObject({ version: 2 });
+
+    // Every judge's roast prompt must hold the memory and no transcript text of the first panel, or the replay refuses the call.
+    const second = await postJson<{ id: string }>(pipeline.api, '/v1/runs', { ...panelOn(id, 2), providers: { replay: { type: 'replay', cassette: SECOND_PANEL_CASSETTE } } });
+    expect(second.status).toBe(202);
+    expect(await waitForTerminal(pipeline, second.body.id, 90_000)).toMatchObject({ status: 'done' });
+    const [roast] = await pipeline.sql<{ messages: string }>(`SELECT messages::text AS messages FROM agent_calls WHERE run_id = $1 AND role = 'vc' ORDER BY seq LIMIT 1`, [second.body.id]);
+    expect(roast.messages).toContain(`Panel ${first.body.id} on version 1: ITERATE`);
+    expect(roast.messages).toContain('1 of 1 held');
+
+    const idea = await getJson<{ memory: { run_id: string; version: number; recommendation: string; changed: string[] }[] }>(pipeline.api, `/v1/ideas/${id}`);
+    expect(idea.body.memory.map((m) => [m.run_id, m.version, m.changed])).toEqual([
+      [second.body.id, 2, ['solution']],
+      [first.body.id, 1, []],
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import { EvidenceEntryEntity, IdeaEntity, IdeaVersionEntity } from '@roundtable/
 import { applyEdit, evidenceText, ideaOfWorksheet, readinessIssues, readinessOf, worksheetDiff } from '@roundtable/workflow';
 import type { z } from 'zod';
 import { ApiError } from './api-error';
+import { ideaMemory } from './idea-memory';
 import { unstorableTextIssues } from './storable-text.check';
 
 type Issue = { path: string; message: string };
@@ -77,6 +78,7 @@ export class IdeasService {
       ...this.summary(idea),
       latest: views[views.length - 1],
       versions: views.map((v) => ({ version: v.version, locked: v.locked, panels: v.panels })),
+      memory: await ideaMemory(this.ds, id),
     };
   }
 
@@ -183,7 +185,10 @@ export class IdeasService {
       );
     }
     const entries = await this.ds.getRepository(EvidenceEntryEntity).findBy({ ideaId: ref.id });
-    return ideaOfWorksheet(row.worksheet, new Map(entries.map((e) => [e.entryId, { id: e.entryId, claim: e.claim, source: e.source }])));
+    const judged = ideaOfWorksheet(row.worksheet, new Map(entries.map((e) => [e.entryId, { id: e.entryId, claim: e.claim, source: e.source }])));
+    // What earlier panels on the idea concluded, as summaries: the judges can say what moved since.
+    const memory = await ideaMemory(this.ds, ref.id);
+    return memory.length ? { ...judged, earlier_panels: memory } : judged;
   }
 
   /** In the submission's transaction: the run's version is locked by it, unless an earlier panel locked it first. */

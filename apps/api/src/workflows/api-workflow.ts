@@ -1,4 +1,4 @@
-import type { BuildRecords, PanelRecords, PanelSummary } from '@roundtable/contracts';
+import type { BuildRecords, JudgeRole, ModeratorSynthesis, PanelRecords, PanelSummary } from '@roundtable/contracts';
 import type { DecisionEntity, RunEntity } from '@roundtable/persistence';
 import type { ReportAudit, WorkflowModule } from '@roundtable/workflow';
 
@@ -29,6 +29,12 @@ export interface ApiWorkflow {
   module: WorkflowModule;
   /** A project file of this workflow may name an idea worksheet version (`idea_ref`) for the idea it judges; its runs' appeals may cite the idea's ledger. */
   judgesIdeas: boolean;
+  /**
+   * A run that judged an idea: its moderator's synthesis and the judges' final scores (what the
+   * idea's memory keeps, and what a handoff turns into a build); null while it has none, or for a
+   * workflow that judges no idea.
+   */
+  verdictOf(run: RunEntity): { synthesis: ModeratorSynthesis; scores: Partial<Record<JudgeRole, number>> } | null;
   /** POST /v1/runs/:id/appeal is for this workflow's runs. */
   appealable: boolean;
   /** What GET /v1/runs/:id/calls' `role` and `stage` filters accept for this workflow's runs. */

@@ -20,6 +20,7 @@ export const buildApiWorkflow: ApiWorkflow = {
   noFiles: null,
   module: WORKFLOWS.build,
   judgesIdeas: false,
+  verdictOf: () => null,
   appealable: false,
   callFilters: { role: BuildRole.options, stage: Stage.options },
 };

@@ -1,5 +1,5 @@
 import { PanelRole, PanelStage } from '@roundtable/contracts';
-import { WORKFLOWS } from '@roundtable/workflow';
+import { currentScores, WORKFLOWS } from '@roundtable/workflow';
 import type { ApiWorkflow } from './api-workflow';
 import { panelRecordsView } from './panel-records';
 import { panelStateOfRun, panelSummaryView } from './panel-summary';
@@ -17,6 +17,10 @@ export const panelApiWorkflow: ApiWorkflow = {
   noFiles: 'a panel changes no files',
   module: WORKFLOWS.panel,
   judgesIdeas: true,
+  verdictOf: (run) => {
+    const state = panelStateOfRun(run);
+    return state.moderator?.body ? { synthesis: state.moderator.body, scores: currentScores(state) } : null;
+  },
   appealable: true,
   callFilters: { role: PanelRole.options, stage: PanelStage.options },
 };

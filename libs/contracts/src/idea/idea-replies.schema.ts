@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PanelMemory } from '../panel/panel-memory.schema';
 import { EvidenceKind, Worksheet, WORKSHEET_FIELDS } from './worksheet.schema';
 
 /** One readiness check, passed or not (libs/workflow/src/idea/readiness.ts). */
@@ -34,6 +35,7 @@ export type IdeaSummary = z.infer<typeof IdeaSummary>;
 export const IdeaDetail = IdeaSummary.extend({
   latest: IdeaVersion,
   versions: z.array(z.object({ version: z.number().int(), locked: IdeaLock.nullable(), panels: z.array(z.string()) })),
+  memory: z.array(PanelMemory).describe("the idea's memory: a summary of each panel on it that ended done, newest first (what the next panel on it is shown)"),
 });
 export type IdeaDetail = z.infer<typeof IdeaDetail>;
 
