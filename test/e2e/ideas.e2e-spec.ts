@@ -145,5 +145,19 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
       [second.body.id, 2, ['solution']],
       [first.body.id, 1, []],
     ]);
+
+    // similar_to searches the panels' summaries too: an idea whose worksheet shares only words its
+    // panels' moderator wrote (RLDatix, Employee Online) finds this one.
+    const probe = await postJson<{ id: string }>(pipeline.api, '/v1/ideas', {
+      ...WORKSHEET,
+      title: 'RLDatix partner listing',
+      problem: 'Employee Online lacks a marketplace for add-ons',
+      target_user: 'RLDatix partners',
+      solution: 'A catalogue of Employee Online add-ons',
+      assumptions: ['partners pay a listing fee'],
+      open_risks: ['RLDatix builds it first'],
+    });
+    const similar = await getJson<{ id: string }[]>(pipeline.api, `/v1/ideas?similar_to=${probe.body.id}`);
+    expect(similar.body.map((i) => i.id)).toContain(id);
   });
 });

@@ -21,9 +21,10 @@ export class IdeasController {
     return idea;
   }
 
+  /** `?similar_to=<id>`: the ideas most like that one, best first (full-text search over worksheets and panel summaries). */
   @Get()
-  list() {
-    return this.ideas.list();
+  list(@Query('similar_to') similarTo: unknown) {
+    return this.ideas.list(similarTo);
   }
 
   @Get(':id')

@@ -243,3 +243,22 @@ describe('the doors', () => {
     expect((await call('GET', '/v1/ideas', undefined, 'not-a-token-at-all-xxxxxxx')).status).toBe(401);
   });
 });
+
+describe('GET /v1/ideas?similar_to=', () => {
+  it('finds the ideas sharing the most terms with that one, best first, and leaves out the rest and itself', async () => {
+    const make = async (title: string, problem: string, solution: string, target_user: string, assumption: string, risk: string) =>
+      (await call('POST', '/v1/ideas', { ...WORKSHEET, title, problem, solution, target_user, assumptions: [assumption], open_risks: [risk] })).json.id as string;
+    const source = await make('Shift swaps for nurses', 'Nurses swap hospital shifts on paper forms', 'An app for nurse shift swaps with manager approval', 'ward nurses', 'managers approve in an app', 'roster vendor lock-in');
+    const close = await make('Nurse rota swaps', 'Hospital nurses wait days for shift swap approval', 'Shift swap approval on the phone for nurses', 'nurses', 'nurses have phones', 'union objections');
+    const far = await make('Sourdough subscription', 'Bakers waste unsold loaves at closing time', 'A weekly bread box', 'bakeries', 'families eat bread weekly', 'delivery cost');
+    const nearish = await make('Hospital parking', 'Hospital visitors cannot find a space', 'A live map of free spaces', 'visitors', 'sensors are cheap', 'council permits');
+    const similar = await call('GET', `/v1/ideas?similar_to=${source}`, undefined, TOKENS.reader);
+    expect(similar.status).toBe(200);
+    const ids = similar.json.map((i: { id: string }) => i.id);
+    // Other tests' ideas share this database (and nurses); among this test's, the order is the point.
+    expect(ids.filter((i: string) => [close, nearish, far].includes(i))).toEqual([close, nearish]);
+    expect(ids).not.toContain(source);
+    expect((await call('GET', '/v1/ideas?similar_to=idea_0000000000', undefined, TOKENS.reader)).status).toBe(404);
+    expect((await call('GET', '/v1/ideas?similar_to=', undefined, TOKENS.reader)).status).toBe(400);
+  });
+});

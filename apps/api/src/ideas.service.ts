@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import {
   CreateIdeaRequest,
   EditIdeaRequest,
@@ -19,6 +19,7 @@ import { applyEdit, evidenceText, ideaOfWorksheet, readinessIssues, readinessOf,
 import type { z } from 'zod';
 import { ApiError } from './api-error';
 import { ideaMemory } from './idea-memory';
+import { similarIdeaIds } from './similar-ideas';
 import { unstorableTextIssues } from './storable-text.check';
 
 type Issue = { path: string; message: string };
@@ -65,7 +66,15 @@ export class IdeasService {
     return this.detail(id);
   }
 
-  async list(): Promise<IdeaSummary[]> {
+  /** Newest first; with `similarTo`, the ideas most like that one (its worksheets and panel summaries), best first. */
+  async list(similarTo?: unknown): Promise<IdeaSummary[]> {
+    if (similarTo !== undefined) {
+      if (typeof similarTo !== 'string' || !similarTo) throw ApiError.badRequest('invalid_query', 'similar_to names an idea (idea_…)', { issues: [{ path: 'similar_to', message: 'an idea id' }] });
+      await this.idea(similarTo);
+      const ids = await similarIdeaIds(this.ds, similarTo);
+      const byId = new Map((ids.length ? await this.ds.getRepository(IdeaEntity).findBy({ id: In(ids) }) : []).map((i) => [i.id, i]));
+      return ids.map((i) => byId.get(i)).filter((i): i is IdeaEntity => i !== undefined).map((i) => this.summary(i));
+    }
     const ideas = await this.ds.getRepository(IdeaEntity).find({ order: { createdAt: 'DESC', id: 'DESC' }, take: 500 });
     return ideas.map((i) => this.summary(i));
   }

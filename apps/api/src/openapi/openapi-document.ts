@@ -132,7 +132,11 @@ function ideaPaths(writeNote: string, tooLarge: JsonObject): JsonObject {
         requestBody: { required: true, content: { 'application/json': { schema: ref('CreateIdeaRequest') } } },
         responses: { '201': { ...json('The idea', 'IdeaDetail'), headers: location201('idea') }, '400': error('The body is not valid, or it cites a ledger entry the idea does not hold (unknown_evidence); `issues` names each field.'), '413': tooLarge, ...WRITE_ERRORS },
       },
-      get: { summary: 'The ideas, newest first', responses: { '200': json('Ideas', 'IdeaList'), ...AUTH_ERRORS } },
+      get: {
+        summary: 'The ideas, newest first; with similar_to, the ideas most like that one, best first',
+        parameters: [{ name: 'similar_to', in: 'query', description: "an idea's id: Postgres full-text search over every idea's worksheets and panel summaries, ranked", schema: { type: 'string' } }],
+        responses: { '200': json('Ideas', 'IdeaList'), '400': error('similar_to is empty.'), '404': notFound, ...AUTH_ERRORS },
+      },
     },
     '/v1/ideas/{id}': {
       get: { summary: 'An idea: its latest version, and each version\'s lock and the panels run on it', parameters: [ideaId], responses: { '200': json('The idea', 'IdeaDetail'), '404': notFound, ...AUTH_ERRORS } },
