@@ -22,6 +22,7 @@ describe('roundtable idea', () => {
   writeFileSync(path.join(dir, 'idea.yaml'), 'title: Swapboard\nproblem: swaps wait two days\ntarget_user: ward nurses\nsolution: an app\nassumptions: [managers approve in the app]\nno_evidence_yet: true\n');
   writeFileSync(path.join(dir, 'edit.yaml'), 'problem: TBD\n');
   writeFileSync(path.join(dir, 'list.yaml'), '- not a mapping\n');
+  writeFileSync(path.join(dir, 'panel.yaml'), 'project: swap-panel\nworkflow: panel\nidea: { title: inline, description: d, target_user: u }\nproviders:\n  replay: { type: replay, cassette: cassette.yaml }\nagents:\n  vc: { provider: replay, model: "${MODEL:-m}" }\n');
 
   beforeEach(async () => {
     api = await startFakeApi((req, res) => {
@@ -38,6 +39,7 @@ describe('roundtable idea', () => {
       if (url === '/v1/ideas/idea_0123456789/diff?from=1&to=2') {
         return sendJson(res, 200, { idea_id: 'idea_0123456789', from: 1, to: 2, fields: [{ field: 'title', changed: true, from: 'Swap', to: 'Swapboard' }, { field: 'problem', changed: false, from: 'p', to: 'p' }] });
       }
+      if (req.method === 'POST' && url === '/v1/runs') return sendJson(res, 202, { id: 'run_panel1', status: 'queued', links: {} });
       if (req.method === 'POST' && url === '/v1/ideas/idea_0123456789/evidence') return sendJson(res, 201, { id: 'E2', ...JSON.parse(req.body) });
       return sendJson(res, 404, { error: 'idea_not_found', message: `no idea at ${url}` });
     });
@@ -100,6 +102,23 @@ describe('roundtable idea', () => {
     const missing = await run(['idea', 'log', 'idea_0123456789', '--claim', 'c']);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('idea log needs --source, --kind');
+  });
+
+  it('panel ID FILE posts the panel file with the idea by reference (the latest version, or --version), variables expanded and paths absolute; prints the run id', async () => {
+    const first = await run(['idea', 'panel', 'idea_0123456789', 'panel.yaml']);
+    expect(first.err).toBe('');
+    expect(first).toMatchObject({ code: 0, out: 'run_panel1\n' });
+    const post = api.requests.at(-1)!;
+    expect([post.method, post.url]).toEqual(['POST', '/v1/runs']);
+    expect(JSON.parse(post.body)).toEqual({
+      project: 'swap-panel',
+      workflow: 'panel',
+      providers: { replay: { type: 'replay', cassette: path.join(dir, 'cassette.yaml') } },
+      agents: { vc: { provider: 'replay', model: 'm' } },
+      idea_ref: { id: 'idea_0123456789', version: 2 },
+    });
+    expect(await run(['idea', 'panel', 'idea_0123456789', 'panel.yaml', '--version', '1'])).toMatchObject({ code: 0 });
+    expect(JSON.parse(api.requests.at(-1)!.body).idea_ref).toEqual({ id: 'idea_0123456789', version: 1 });
   });
 
   it('refuses an unknown action or a wrong count of arguments before calling the api', async () => {

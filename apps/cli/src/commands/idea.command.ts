@@ -6,7 +6,8 @@ import { seg } from '../api-client';
 import { intOption, UsageError } from '../cli-args';
 import { CommandContext, printJson, printLines } from '../command-context';
 import { EXIT } from '../exit-codes';
-import { ProjectFileError } from '../project-file';
+import { loadProjectFile, ProjectFileError } from '../project-file';
+import { followToExit } from './follow-to-exit';
 
 interface Lock {
   run_id: string;
@@ -44,6 +45,7 @@ const ACTIONS: Record<string, string[]> = {
   versions: ['idea'],
   diff: ['idea', 'A', 'B'],
   log: ['idea'],
+  panel: ['idea', 'file'],
 };
 
 /** A worksheet (or an edit) from a YAML or JSON file of the user's: the fields as they are, read here, sent as data. */
@@ -69,7 +71,7 @@ const lockText = (l: Lock | null): string => (l ? `locked by ${l.run_id}` : 'ope
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(', ')}]` : String(v));
 
 /**
- * `idea new FILE | edit ID FILE [--base N] | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind …`:
+ * `idea new FILE | edit ID FILE [--base N] | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | panel ID FILE [--version N] [--follow]`:
  * ideas as versioned worksheets and their evidence ledger (issue 23), through /v1/ideas.
  */
 export async function ideaCommand(ctx: CommandContext): Promise<number> {
@@ -131,6 +133,17 @@ export async function ideaCommand(ctx: CommandContext): Promise<number> {
       }
       const changed = diff.fields.filter((f) => f.changed);
       printLines(ctx, changed.length ? changed.map((f) => `${f.field}: ${show(f.from)} → ${show(f.to)}`) : [`v${diff.from} and v${diff.to} are the same`]);
+      return EXIT.OK;
+    }
+    case 'panel': {
+      // The panel's own settings (providers, agents, budget, panel) from the file, read as a project
+      // file is (variables expanded here, paths made absolute); the idea by reference, never inline.
+      const { idea: _inline, idea_ref: _ref, ...config } = loadProjectFile(rest.file, ctx.io.cwd, ctx.io.env);
+      const version = intOption(ctx.cli.options, 'version') ?? (await client.getJson<IdeaDetail>(`/v1/ideas/${seg(rest.idea)}`)).latest_version;
+      const run = await client.postJsonIdempotent<{ id: string }>('/v1/runs', { ...config, workflow: 'panel', idea_ref: { id: rest.idea, version } });
+      if (ctx.cli.options.follow) return followToExit(ctx, run.id, json ? 'json' : 'pretty', {});
+      if (json) printJson(ctx, run);
+      else printLines(ctx, [run.id]);
       return EXIT.OK;
     }
     case 'log': {
