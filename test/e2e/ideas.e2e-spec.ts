@@ -6,6 +6,7 @@ jest.setTimeout(180_000);
 const REPO = path.resolve(__dirname, '../..');
 const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const SECOND_PANEL_CASSETTE = path.join(REPO, 'test/fixtures/ideas/second-panel-cassette.yaml');
+const LEDGER_APPEAL_CASSETTE = path.join(REPO, 'test/fixtures/ideas/ledger-appeal-cassette.yaml');
 
 /**
  * Ideas as versioned worksheets, end to end (issue 23), the four services as separate processes on
@@ -53,7 +54,7 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
     const diff = await getJson<{ fields: { field: string; changed: boolean }[] }>(pipeline.api, `/v1/ideas/${id}/diff?from=1&to=3`);
     expect(diff.body.fields.filter((f) => f.changed).map((f) => f.field)).toEqual(['title', 'problem']);
 
-    const submitted = await postJson<{ id: string }>(pipeline.api, '/v1/runs', panelOn(id, 2));
+    const submitted = await postJson<{ id: string }>(pipeline.api, '/v1/runs', { ...panelOn(id, 2), providers: { replay: { type: 'replay', cassette: LEDGER_APPEAL_CASSETTE } } });
     expect(submitted.status).toBe(202);
     const runId = submitted.body.id;
     expect(await waitForTerminal(pipeline, runId, 90_000)).toMatchObject({ status: 'done', workflow: 'panel', verdict: 'ITERATE' });
@@ -92,7 +93,10 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
     ).catch((e: Error) => {
       throw new Error(`${e.message}\n${pipeline.logs()}`);
     });
-    const appealCalls = await pipeline.sql<{ role: string; messages: string; status: string }>(`SELECT role, status, messages::text AS messages FROM agent_calls WHERE run_id = $1 AND stage = 'APPEAL' ORDER BY seq`, [runId]);
+    const appealCalls = await pipeline.sql<{ role: string; messages: string; status: string; cites: string[] | null }>(
+      `SELECT role, status, messages::text AS messages, parsed -> 'cites' AS cites FROM agent_calls WHERE run_id = $1 AND stage = 'APPEAL' ORDER BY seq`,
+      [runId],
+    );
     expect(appealCalls.map((c) => [c.role, c.status])).toEqual([
       ['engineer', 'completed'],
       ['pm', 'completed'],
@@ -101,6 +105,7 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
       expect(c.messages).toContain('[E1] Swapboard accepted into the RLDatix partner programme');
       expect(c.messages).toContain('[E2] median approval fell to 3 hours in a two-week ward trial — ward 7 pilot log');
       expect(c.messages).not.toContain('[E3]');
+      expect(c.cites).toEqual(['E1', 'E2']);
     }
     const report = await (await fetch(`${pipeline.api}/v1/runs/${runId}/report`)).text();
     expect(report).toContain('engineer: 6 → 8');
