@@ -149,6 +149,28 @@ describe('ideas in the workbench', () => {
     await expectCount(reader.getByRole('form', { name: 'New idea' }), 0);
     await reader.close();
 
+    // A version that is not ready: the api refuses the panel, and each failing check is listed.
+    const draft = await fetch(`${pipeline.api}/v1/ideas`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ ...WORKSHEET, problem: 'TBD', assumptions: [], open_risks: [WORKSHEET.open_risks] }),
+    });
+    expect(draft.status).toBe(201);
+    const draftId = ((await draft.json()) as { id: string }).id;
+    const drafter = await openWithToken(suite.context, `${pipeline.api}/ideas/${draftId}`, TOKEN, suite.pageErrors, { untilRoleKnown: true });
+    await expectTextContaining(drafter.getByTestId('readiness'), 'Version 1 is not ready for a panel');
+    await expectCount(drafter.locator('[data-testid="readiness-check"][data-ok="false"]'), 3);
+    await wb.button(drafter, 'Run a panel on version 1').click();
+    const failing = drafter.getByTestId('failing-checks');
+    await expectVisible(failing);
+    await expectCount(failing.getByRole('listitem'), 3);
+    for (const check of ['problem_filled', 'evidence_cited', 'assumptions_listed']) await expectTextContaining(failing, `${check}:`);
+    await expectTextContaining(drafter.getByTestId('act-outcome'), 'Version 1 is not ready for a panel.');
+    expect(drafter.url()).toBe(`${pipeline.api}/ideas/${draftId}`);
+    const [{ runs }] = await pipeline.sql<{ runs: number }>(`SELECT count(*)::int AS runs FROM runs WHERE idea_id = $1`, [draftId]);
+    expect(runs).toBe(0);
+    await drafter.close();
+
     // Both pages pass axe and do not scroll sideways, at both widths.
     for (const width of [1280, 390]) {
       const ctx = await suite.browser.newContext({ viewport: { width, height: 900 } });

@@ -21,7 +21,12 @@ export function IdeaPage({ ideaId, version }: { ideaId: string; version: number 
   const { api } = useApp();
   // Bumped by an act that changes the idea (an edit, a ledger entry): every part is asked again.
   const [generation, setGeneration] = useState(0);
-  const refresh = () => setGeneration((g) => g + 1);
+  // The version an edit just wrote: until the idea is read again it is not among its versions, and is being loaded, not unknown.
+  const [written, setWritten] = useState<number | null>(null);
+  const refresh = (wrote: number | null = null) => {
+    setWritten(wrote);
+    setGeneration((g) => g + 1);
+  };
   const detail = useAsync(() => api.idea(ideaId), `${ideaId}|${generation}`);
   if (detail.state === 'loading') return <p className="muted">Loading the idea…</p>;
   if (detail.state === 'error') {
@@ -38,11 +43,12 @@ export function IdeaPage({ ideaId, version }: { ideaId: string; version: number 
     );
   }
   const d = detail.value;
+  if (written !== null && version === written && !d.versions.some((x) => x.version === written)) return <p className="muted">Loading version {written}…</p>;
   const shown = shownVersionOf(d, version);
   return <IdeaVersionView key={`${shown}|${generation}`} detail={d} shown={shown} askedUnknown={unknownVersion(d, version) ? version : null} generation={generation} onChanged={refresh} />;
 }
 
-function IdeaVersionView({ detail, shown, askedUnknown, generation, onChanged }: { detail: IdeaDetail; shown: number; askedUnknown: number | null; generation: number; onChanged: () => void }) {
+function IdeaVersionView({ detail, shown, askedUnknown, generation, onChanged }: { detail: IdeaDetail; shown: number; askedUnknown: number | null; generation: number; onChanged: (wrote?: number) => void }) {
   const { api, me, navigate } = useApp();
   const v = useAsync(() => api.ideaVersion(detail.id, shown), `${detail.id}|${shown}|${generation}`);
   const row = detail.versions.find((x) => x.version === shown)!;
@@ -152,11 +158,11 @@ function IdeaVersionView({ detail, shown, askedUnknown, generation, onChanged }:
       </Section>
       {canAct(me) && v.state === 'ok' && (
         <Section title="Edit">
-          <IdeaEditForm ideaId={detail.id} base={v.value} onSaved={(n) => { navigate(ideaPath(detail.id, n), { keepFocus: true }); onChanged(); }} />
+          <IdeaEditForm ideaId={detail.id} base={v.value} onSaved={(n) => { onChanged(n); navigate(ideaPath(detail.id, n)); }} />
         </Section>
       )}
       <IdeaDiffSection ideaId={detail.id} versions={detail.versions.map((x) => x.version)} shown={shown} generation={generation} />
-      <IdeaEvidence ideaId={detail.id} generation={generation} onLogged={onChanged} />
+      <IdeaEvidence ideaId={detail.id} generation={generation} onLogged={() => onChanged()} />
     </>
   );
 }
