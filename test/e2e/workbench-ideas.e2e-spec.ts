@@ -85,6 +85,11 @@ describe('ideas in the workbench', () => {
     await expectText(diff.getByTestId('diff-summary'), 'Changed from version 1 to 2: Problem.');
     await expectTextContaining(diff.locator('[data-testid="diff-row"][data-field="problem"][data-changed="true"]'), EDITED_PROBLEM);
     await expectTextContaining(diff.locator('[data-testid="diff-row"][data-field="problem"]'), WORKSHEET.problem);
+    // Only what changed, unless the unchanged are asked for.
+    await expectCount(diff.getByTestId('diff-row'), 1);
+    await diff.getByLabel('Show unchanged fields').check();
+    await expectCount(diff.getByTestId('diff-row'), 8);
+    await expectCount(diff.locator('[data-testid="diff-row"][data-changed="true"]'), 1);
 
     // The ledger: an entry, then one that corrects it; the first is marked superseded.
     const log = page.getByRole('form', { name: 'Log evidence' });
@@ -185,7 +190,9 @@ describe('ideas in the workbench', () => {
         await expectText(shot.getByTestId('shown-version'), 'Version 1');
         await expectVisible(shot.getByRole('form', { name: 'Edit' }));
         await expectVisible(shot.getByTestId('evidence-entry').first());
-        await expectVisible(shot.getByTestId('diff-row').first());
+        await expectText(shot.getByTestId('diff-summary'), 'Versions 1 and 1 are the same.');
+        await shot.getByLabel('To', { exact: true }).selectOption('2');
+        await expectVisible(shot.locator('[data-testid="diff-row"][data-field="problem"]'));
         await expectNoSeriousA11yViolations(shot, `idea-${width}`);
         await eventually(() => expectNoHorizontalOverflow(shot));
         await savePageShot(shot, 'idea');

@@ -110,7 +110,7 @@ function IdeaVersionView({ detail, shown, askedUnknown, generation, onChanged }:
           <Section title="Worksheet">
             <WorksheetView worksheet={v.value.worksheet} />
             <p className="muted small">
-              Version {shown} by {v.value.created_by}, <time dateTime={v.value.created_at}>{v.value.created_at}</time>
+              Version {shown} by {v.value.created_by}, <time dateTime={v.value.created_at}>{whenText(v.value.created_at)}</time>
             </p>
           </Section>
           <ReadinessSection version={v.value} />
@@ -166,6 +166,9 @@ function IdeaVersionView({ detail, shown, askedUnknown, generation, onChanged }:
     </>
   );
 }
+
+/** 2026-04-01T09:30:12.345Z as 2026-04-01 09:30 UTC. */
+const whenText = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 const FIELDS: { key: keyof Worksheet; label: string }[] = [
   { key: 'problem', label: 'Problem' },
