@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ideaPanelExampleOf, ideaPanelProjectOf } from './ideas-panel';
 
 const PANEL = {
@@ -44,5 +46,16 @@ describe('a panel on an idea version, from the shipped panel example (issue 23)'
       revote: true,
     });
     expect(() => ideaPanelProjectOf({ ...PANEL, text: '- a list' }, { id: 'idea_1', version: 1 }, 'x')).toThrow('the example panel-demo is not a project file');
+  });
+
+  it('from the shipped panel demo: everything but its idea is kept', () => {
+    const text = readFileSync(path.resolve(__dirname, '../../../../examples/panel-demo/project.yaml'), 'utf8');
+    const demo = { name: 'panel-demo', workflow: 'panel', summary: '', text };
+    expect(ideaPanelExampleOf([BUILD, demo], judges)).toBe(demo);
+    const project = ideaPanelProjectOf(demo, { id: 'idea_0123456789', version: 2 }, 'swapboard');
+    expect(project).not.toHaveProperty('idea');
+    expect(project).toMatchObject({ workflow: 'panel', project: 'swapboard', idea_ref: { id: 'idea_0123456789', version: 2 }, revote: true, budget: { max_calls: 40 } });
+    expect(Object.keys(project.judges as object)).toEqual(['vc', 'engineer', 'pm', 'customer', 'competitor']);
+    expect(project.moderator).toEqual({ provider: 'replay', model: 'claude-sonnet-4-5' });
   });
 });
