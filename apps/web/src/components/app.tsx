@@ -6,6 +6,8 @@ import { readToken, readWithoutToken, writeToken, writeWithoutToken } from '../l
 import { AppContext } from './app-context';
 import { CallPage } from './call-page';
 import { ComparePage } from './compare-page';
+import { IdeaPage } from './idea-page';
+import { IdeasPage } from './idea-list-page';
 import { Link } from './link';
 import { NewRunPage } from './new-run-page';
 import { RunPage } from './run-page';
@@ -112,6 +114,9 @@ export function App() {
           <Link to="/new" aria-current={route.page === 'new' ? 'page' : undefined}>
             New run
           </Link>
+          <Link to="/ideas" aria-current={route.page === 'ideas' || route.page === 'idea' ? 'page' : undefined}>
+            Ideas
+          </Link>
         </nav>
         <span className="who muted">{me ? `${me.name ?? 'anonymous'} · ${me.role}` : ''}</span>
         {token && (
@@ -137,6 +142,10 @@ function Page({ route }: { route: Route }) {
       return <RunPage key={route.runId} runId={route.runId} tab={route.tab} />;
     case 'compare':
       return <ComparePage key={`${route.a}|${route.b}`} a={route.a} b={route.b} />;
+    case 'ideas':
+      return <IdeasPage />;
+    case 'idea':
+      return <IdeaPage key={route.ideaId} ideaId={route.ideaId} version={route.version} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, CallSummary, ExampleProject, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
+import type { ApiErrorBody, CallDetail, CallSummary, EvidenceEntry, ExampleProject, IdeaDetail, IdeaDiff, IdeaSummary, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -145,5 +145,16 @@ export class ApiClient {
   answer = (id: string, body: { question_id: string; answer: string }) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/answers`, body);
   /** A new run from a stage of this one, with edits (the api answers the fork's id and what it copies). */
   fork = (id: string, body: { from: string; edits?: Record<string, unknown> }) => this.post<{ id: string; status: string; forked_from: { run_id: string; stage: string; copied_calls: number } }>(`/v1/runs/${encodeURIComponent(id)}/fork`, body);
+  /** Ideas (issue 23): worksheets kept as numbered versions, and each idea's evidence ledger. */
+  ideas = () => this.json<IdeaSummary[]>('/v1/ideas');
+  idea = (id: string) => this.json<IdeaDetail>(`/v1/ideas/${encodeURIComponent(id)}`);
+  ideaVersion = (id: string, n: number) => this.json<IdeaVersionDetail>(`/v1/ideas/${encodeURIComponent(id)}/versions/${n}`);
+  createIdea = (body: Record<string, unknown>) => this.post<IdeaDetail>('/v1/ideas', body);
+  /** The changed fields over `base_version` make the next version; a locked base is a 409. */
+  editIdea = (id: string, body: Record<string, unknown>) => this.post<IdeaVersionDetail>(`/v1/ideas/${encodeURIComponent(id)}/versions`, body);
+  ideaDiff = (id: string, from: number, to: number) => this.json<IdeaDiff>(`/v1/ideas/${encodeURIComponent(id)}/diff?from=${from}&to=${to}`);
+  evidence = (id: string) => this.json<EvidenceEntry[]>(`/v1/ideas/${encodeURIComponent(id)}/evidence`);
+  logEvidence = (id: string, body: Record<string, unknown>) => this.post<EvidenceEntry>(`/v1/ideas/${encodeURIComponent(id)}/evidence`, body);
+
   appeal = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/appeal`, body);
 }

@@ -1,4 +1,4 @@
-import { callPath, comparePath, EMPTY_RUNS_FILTER, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
+import { callPath, comparePath, EMPTY_RUNS_FILTER, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
@@ -18,6 +18,21 @@ describe('routeOf', () => {
     for (const tab of RUN_TABS) expect(routeOf(runTabPath('r/1', tab))).toEqual({ page: 'run', runId: 'r/1', tab });
     expect(runTabPath('abc', 'overview')).toBe('/runs/abc');
     expect(runTabPath('abc', 'diff')).toBe('/runs/abc/diff');
+  });
+
+  it('reads /ideas and /ideas/<id> with its ?version=N, and builds the path it reads (issue 23)', () => {
+    expect(routeOf('/ideas')).toEqual({ page: 'ideas' });
+    expect(routeOf('/ideas/')).toEqual({ page: 'ideas' });
+    expect(routeOf('/ideas/idea_0123456789')).toEqual({ page: 'idea', ideaId: 'idea_0123456789', version: null });
+    expect(routeOf('/ideas/idea_0123456789', '?version=2')).toEqual({ page: 'idea', ideaId: 'idea_0123456789', version: 2 });
+    // Not a version number: the latest.
+    for (const bad of ['?version=0', '?version=2.5', '?version=x', '?version=-1', '?version='])
+      expect(routeOf('/ideas/idea_0123456789', bad)).toEqual({ page: 'idea', ideaId: 'idea_0123456789', version: null });
+    expect(routeOf('/ideas/idea_1/versions').page).toBe('not-found');
+    expect(ideaPath('idea_0123456789')).toBe('/ideas/idea_0123456789');
+    expect(ideaPath('idea_0123456789', 3)).toBe('/ideas/idea_0123456789?version=3');
+    const url = new URL(ideaPath('idea 1', 4), 'http://h');
+    expect(routeOf(url.pathname, url.search)).toEqual({ page: 'idea', ideaId: 'idea 1', version: 4 });
   });
 
   it('reads the two runs of /compare from its query, and builds the path it reads', () => {

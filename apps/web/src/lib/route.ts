@@ -15,9 +15,12 @@ export type Route =
   | { page: 'call'; runId: string; callId: string }
   /** Two runs side by side (`/compare?a=<id>&b=<id>`); '' for a run the query does not name. */
   | { page: 'compare'; a: string; b: string }
+  /** The ideas (issue 23): the list with its New idea form, and one idea at a version (null: its latest). */
+  | { page: 'ideas' }
+  | { page: 'idea'; ideaId: string; version: number | null }
   | { page: 'not-found'; path: string };
 
-/** `search` is the location's query: only /compare reads it (the runs list reads its own, runsFilterOf). */
+/** `search` is the location's query: /compare and /ideas/<id> read it (the runs list reads its own, runsFilterOf). */
 export function routeOf(pathname: string, search = ''): Route {
   const parts = pathname.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'runs')) return { page: 'runs' };
@@ -26,11 +29,22 @@ export function routeOf(pathname: string, search = ''): Route {
     const q = new URLSearchParams(search);
     return { page: 'compare', a: (q.get('a') ?? '').trim(), b: (q.get('b') ?? '').trim() };
   }
+  if (parts.length === 1 && parts[0] === 'ideas') return { page: 'ideas' };
+  if (parts.length === 2 && parts[0] === 'ideas') return { page: 'idea', ideaId: parts[1], version: versionOf(new URLSearchParams(search).get('version')) };
   if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1], tab: 'overview' };
   if (parts[0] === 'runs' && parts.length === 3 && isRunTab(parts[2]) && parts[2] !== 'overview') return { page: 'run', runId: parts[1], tab: parts[2] };
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'calls') return { page: 'call', runId: parts[1], callId: parts[3] };
   return { page: 'not-found', path: pathname };
 }
+
+/** `?version=N` as a version number; anything else (absent, 0, 2.5, x) is null: the idea's latest. */
+function versionOf(raw: string | null): number | null {
+  return raw !== null && /^[1-9][0-9]{0,8}$/.test(raw.trim()) ? Number(raw.trim()) : null;
+}
+
+export const IDEAS_PATH = '/ideas';
+/** An idea's page, at a version when one is named (null or absent: the latest). */
+export const ideaPath = (ideaId: string, version: number | null = null) => `${IDEAS_PATH}/${encodeURIComponent(ideaId)}${version === null ? '' : `?version=${version}`}`;
 
 export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 /** A tab of the run page: the overview is the run's own path. */

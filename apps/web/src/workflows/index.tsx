@@ -34,3 +34,6 @@ export function webWorkflowOf(name: string): WebWorkflow {
 export function workflowOfRun(view: Pick<RunView, 'workflow' | 'panel'>): WebWorkflow | undefined {
   return findWebWorkflow(workflowOfView(view));
 }
+
+/** Whether runs of that workflow judge an idea (the idea page's "Run a panel" copies an example of one). */
+export const judgesIdeas = (name: string): boolean => findWebWorkflow(name)?.judgesIdeas ?? false;

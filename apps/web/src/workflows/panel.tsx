@@ -17,5 +17,6 @@ export const panelWebWorkflow: WebWorkflow = {
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.panel), fromStages: null },
   appeal: true,
   forkEditsInputs: false,
+  judgesIdeas: true,
   compareRows: (run, records) => panelCompareRows(run, records as PanelRecords | null),
 };

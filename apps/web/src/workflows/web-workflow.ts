@@ -51,6 +51,8 @@ export interface WebWorkflow {
   appeal: boolean;
   /** The Fork form offers the run's objective and requirements to edit (a panel's idea is not those fields: its edits are YAML). */
   forkEditsInputs: boolean;
+  /** It judges an idea: an idea page runs it on a worksheet version (its project file takes `idea_ref`, issue 23). */
+  judgesIdeas: boolean;
   /**
    * Rows of its own on the compare page (scores, rounds, tests …), from the run's detail and its
    * records (null until loaded, or when they are not this workflow's: the page checks). Absent:
