@@ -134,6 +134,8 @@ describe('ideas in the workbench', () => {
     await expectVisible(v2.getByRole('link', { name: runId }).first());
     await expectText(page.locator('[data-testid="idea-version"][data-version="1"] [data-testid="version-lock"]'), 'open for edits');
     await expectTextContaining(page.getByLabel('Version', { exact: true }), `Version 2 (latest) — locked by ${runId}`);
+    // The idea remembers the panel: its verdict on version 2, as the next panel on it will be shown.
+    await expectTextContaining(page.getByTestId('idea-memory'), `${runId} on version 2`);
 
     // An edit aimed at version 2: the api's 409, said on the form; no version 3 is written.
     await page.getByRole('form', { name: 'Edit' }).getByLabel('Problem', { exact: true }).fill('Something else.');
