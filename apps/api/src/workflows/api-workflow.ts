@@ -1,4 +1,4 @@
-import type { BuildRecords, PanelRecords, PanelSummary } from '@roundtable/contracts';
+import type { BuildRecords, ModeratorSynthesis, PanelRecords, PanelSummary } from '@roundtable/contracts';
 import type { DecisionEntity, RunEntity } from '@roundtable/persistence';
 import type { ReportAudit, WorkflowModule } from '@roundtable/workflow';
 
@@ -29,6 +29,12 @@ export interface ApiWorkflow {
   module: WorkflowModule;
   /** A project file of this workflow may name an idea worksheet version (`idea_ref`) for the idea it judges; its runs' appeals may cite the idea's ledger. */
   judgesIdeas: boolean;
+  /**
+   * POST /v1/ideas/:id/handoff: the verdict a run of this workflow can hand on (a panel's moderator
+   * synthesis, and whether it is a partial one written after a halt); null for a workflow that
+   * gives none, or a run that has not written one.
+   */
+  verdictOf(run: RunEntity): { synthesis: ModeratorSynthesis; partial: boolean } | null;
   /** POST /v1/runs/:id/appeal is for this workflow's runs. */
   appealable: boolean;
   /** What GET /v1/runs/:id/calls' `role` and `stage` filters accept for this workflow's runs. */

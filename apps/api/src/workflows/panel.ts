@@ -17,6 +17,10 @@ export const panelApiWorkflow: ApiWorkflow = {
   noFiles: 'a panel changes no files',
   module: WORKFLOWS.panel,
   judgesIdeas: true,
+  verdictOf: (run) => {
+    const m = panelStateOfRun(run).moderator;
+    return m?.body ? { synthesis: m.body, partial: m.partial } : null;
+  },
   appealable: true,
   callFilters: { role: PanelRole.options, stage: PanelStage.options },
 };
