@@ -95,5 +95,5 @@ function underBuild(e: unknown): unknown {
   if (!(e instanceof ApiError) || e.getStatus() !== 400) return e;
   const body = e.getResponse() as { error: string; message: string; issues?: Issue[] };
   const issues = (body.issues ?? []).map((i) => ({ ...i, path: i.path ? `build.${i.path}` : 'build', message: i.path && i.message.startsWith(`${i.path}: `) ? i.message.slice(i.path.length + 2) : i.message }));
-  return ApiError.badRequest(body.error, issues.length ? issues.map((i) => `${i.path}: ${i.message}`).join('; ') : `build: ${body.message}`, { ...body, issues });
+  return new ApiError(400, { ...body, issues, message: issues.length ? `invalid build: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}` : `build: ${body.message}` });
 }
