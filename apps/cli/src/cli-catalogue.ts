@@ -173,7 +173,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'idea',
     args: ['action', 'target'],
     optional: ['second', 'third'],
-    summary: 'ideas as versioned worksheets: new FILE | edit ID FILE | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind …',
+    summary: 'ideas as versioned worksheets: new FILE | edit ID FILE | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | handoff ID --build FILE',
     options: {
       base: { type: 'string', value: 'N', help: 'edit: the version the edit is laid over (default the latest); a version a panel locked is refused' },
       claim: { type: 'string', value: 'TEXT', help: 'log: what was found' },
@@ -181,6 +181,8 @@ export const COMMANDS: CommandSpec[] = [
       kind: { type: 'string', value: 'K', help: 'log: interview, metric, document or experiment_result' },
       date: { type: 'string', value: 'DATE', help: 'log: when it was found (ISO date; default today, UTC)' },
       supersedes: { type: 'string', value: 'E', help: 'log: the entry this one corrects (E1 …)' },
+      build: { type: 'string', value: 'FILE', help: 'handoff: a build project file without objective and requirements (providers, agents, budget, repo, test_command …); ${VAR}s expanded, paths made absolute' },
+      panel: { type: 'string', value: 'RUN', help: "handoff: the panel run to hand on (default the idea's latest done panel)" },
     },
     notes: [
       'idea new FILE            a worksheet (YAML or JSON: title, problem, target_user, solution, evidence: [E1 …],',
@@ -190,6 +192,8 @@ export const COMMANDS: CommandSpec[] = [
       'idea versions ID         every version',
       'idea diff ID A B         versions A and B, field by field',
       'idea log ID --claim … --source … --kind …   append a ledger entry; prints its id (E1 …)',
+      "idea handoff ID --build FILE [--panel RUN]   a done panel's GO (or ITERATE's experiment) as a build run: the",
+      "                         synthesis gives its objective and requirements, FILE the rest; prints the run id",
       'A panel runs on a version by reference: `idea_ref: { id: ID, version: N }` in place of `idea` in its project file.',
     ],
   },
