@@ -141,16 +141,26 @@ describe('POST /v1/ideas/:id/handoff', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('refuses a NO-GO and a panel not done with 409 saying why, and writes nothing', async () => {
+  it('refuses a NO-GO, a panel not done and one with no full synthesis with 409 saying why, and writes nothing', async () => {
     const id = (await call('POST', '/v1/ideas', WORKSHEET)).json.id as string;
     const nogo = await panelOn(id, 1, 'NO-GO');
     const running = await panelOn(id, 1, 'GO', 'running');
+    const partial = await panelOn(id, 1, 'GO');
+    await api.ds.query(`UPDATE runs SET workflow_state = jsonb_set(workflow_state, '{moderator,partial}', 'true') WHERE id = $1`, [partial]);
+    const none = await panelOn(id, 1, 'GO');
+    await api.ds.query(`UPDATE runs SET workflow_state = '{"moderator": null}' WHERE id = $1`, [none]);
     const before = await counts();
     const refused = await call('POST', `/v1/ideas/${id}/handoff`, { panel_run_id: nogo, build: buildPart() });
     expect(refused).toMatchObject({ status: 409, json: { error: 'handoff_refused', recommendation: 'NO-GO' } });
     expect(refused.json.message).toContain(`panel ${nogo} said NO-GO on version 1: a NO-GO is not handed on`);
     const notDone = await call('POST', `/v1/ideas/${id}/handoff`, { panel_run_id: running, build: buildPart() });
     expect(notDone).toMatchObject({ status: 409, json: { error: 'run_not_done', status: 'running' } });
+    // A done panel whose moderator wrote only a partial synthesis, or none, has no verdict to hand on.
+    for (const [panel, why] of [[partial, 'only a partial synthesis'], [none, 'no moderator synthesis']]) {
+      const refusal = await call('POST', `/v1/ideas/${id}/handoff`, { panel_run_id: panel, build: buildPart() });
+      expect(refusal).toMatchObject({ status: 409, json: { error: 'no_synthesis' } });
+      expect(refusal.json.message).toContain(`panel run ${panel} has ${why}`);
+    }
     expect(await counts()).toEqual(before);
     expect((await call('GET', `/v1/ideas/${id}`, undefined, TOKENS.reader)).json.handoffs).toEqual([]);
   });
