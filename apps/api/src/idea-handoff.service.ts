@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { type HandedOffRun, HandoffRequest, liftNestedProject } from '@roundtable/contracts';
+import { type HandedOffRun, HandoffRequest, liftNestedProject, RunStatus } from '@roundtable/contracts';
 import { IdeaEntity, IdeaVersionEntity, RunEntity } from '@roundtable/persistence';
 import { handoffToBuild, HandoffRefused } from '@roundtable/workflow';
 import { ApiError } from './api-error';
@@ -7,6 +7,9 @@ import type { RunSubmissionService } from './run-submission.service';
 import { apiWorkflowOf } from './workflows/api-workflows';
 
 type Issue = { path: string; message: string };
+
+/** Only a panel that has finished has a synthesis to hand on. */
+const DONE = RunStatus.enum.done;
 
 /** What the panel's synthesis gives the build, so the build part may not say it too. */
 const FROM_THE_PANEL: Readonly<Record<string, string>> = {
@@ -48,7 +51,7 @@ export class IdeaHandoffService {
 
     if (!(await this.ds.getRepository(IdeaEntity).existsBy({ id: ideaId }))) throw ApiError.notFound('idea_not_found', `no idea ${ideaId}`);
     const panel = await this.panelRun(ideaId, req.panel_run_id);
-    if (panel.status !== 'done') {
+    if (panel.status !== DONE) {
       throw conflict('run_not_done', `panel run ${panel.id} is ${panel.status}: only a done panel's synthesis is handed on; wait for it to finish`, { status: panel.status });
     }
     const verdict = apiWorkflowOf(panel).verdictOf(panel);
@@ -84,7 +87,7 @@ export class IdeaHandoffService {
       }
       return run;
     }
-    const latest = await runs.findOne({ where: { ideaId, status: 'done' }, order: { finishedAt: { direction: 'DESC', nulls: 'LAST' }, createdAt: 'DESC' } });
+    const latest = await runs.findOne({ where: { ideaId, status: DONE }, order: { finishedAt: { direction: 'DESC', nulls: 'LAST' }, createdAt: 'DESC' } });
     if (!latest) throw conflict('no_done_panel', `idea ${ideaId} has no done panel to hand on: run a panel on it (a project file with idea_ref) and wait for it to finish`);
     return latest;
   }
