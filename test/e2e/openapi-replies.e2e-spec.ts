@@ -282,10 +282,22 @@ describe('every reply matches the served OpenAPI document', () => {
     expect((await api('PUT', `/v1/ideas/${id}/versions/2`, { ...w, body: { title: 'typo' } })).status).toBe(409);
     expect((await api('POST', `/v1/ideas/${id}/versions`, { ...w, body: { title: 'typo', base_version: 2 } })).status).toBe(409);
     expect((await terminal(run.body.id)).status).toBe('done');
+    // The panel's ITERATE handed on as a build of its experiment (capped at one call), and the handoff's errors.
+    const build = projectConfigFrom(BUILD_DEMO, { budget: { max_calls: 1 } });
+    delete build.objective;
+    delete build.requirements;
+    const handed = await api<{ id: string; handed_off_from: { recommendation: string } }>('POST', `/v1/ideas/${id}/handoff`, { ...w, body: { panel_run_id: run.body.id, build } });
+    expect(handed.status).toBe(201);
+    expect(handed.body.handed_off_from.recommendation).toBe('ITERATE');
+    expect((await api<{ handed_off_from: unknown }>('GET', `/v1/runs/${handed.body.id}`, { token: 'read' })).body.handed_off_from).toMatchObject({ idea_id: id, version: 2 });
+    expect((await api('POST', `/v1/ideas/${id}/handoff`, { ...w, body: { build: { ...build, objective: 'mine' } } })).status).toBe(400);
+    expect((await api('POST', '/v1/ideas/idea_0000000000/handoff', { ...w, body: { build } })).status).toBe(404);
+    await terminal(handed.body.id);
 
     // An unready version: the panel is refused with every failing check; the errors of each route.
     const draft = await api<{ id: string }>('POST', '/v1/ideas', { ...w, body: { title: 'TBD', problem: '', target_user: 'x', solution: '...' } });
     expect((await api<{ error: string }>('POST', '/v1/runs', { ...w, body: { ...panel, idea_ref: { id: draft.body.id, version: 1 } } })).body.error).toBe('idea_not_ready');
+    expect((await api<{ error: string }>('POST', `/v1/ideas/${draft.body.id}/handoff`, { ...w, body: { build } })).body.error).toBe('no_done_panel');
     expect((await api('POST', '/v1/ideas', { ...w, body: { title: 1 } })).status).toBe(400);
     expect((await api('POST', '/v1/ideas', { ...w, body: `{"title": "${'x'.repeat(1_100_000)}"}`, contentType: 'application/json' })).status).toBe(413);
     expect((await api('POST', `/v1/ideas/${id}/versions`, { ...w, body: { evidence: ['E9'] } })).status).toBe(400);
@@ -298,7 +310,7 @@ describe('every reply matches the served OpenAPI document', () => {
     expect((await api('PUT', '/v1/ideas/idea_0000000000/versions/1', { ...w, body: { title: 'x' } })).status).toBe(404);
     expect((await api('POST', '/v1/ideas/idea_0000000000/evidence', { ...w, body: { claim: 'c', source: 's', kind: 'metric', date: '2026-01-01' } })).status).toBe(404);
     // A read token reads ideas and writes none.
-    for (const [method, route] of [['POST', '/v1/ideas'], ['POST', `/v1/ideas/${id}/versions`], ['PUT', `/v1/ideas/${id}/versions/1`], ['POST', `/v1/ideas/${id}/evidence`]]) {
+    for (const [method, route] of [['POST', '/v1/ideas'], ['POST', `/v1/ideas/${id}/versions`], ['PUT', `/v1/ideas/${id}/versions/1`], ['POST', `/v1/ideas/${id}/evidence`], ['POST', `/v1/ideas/${id}/handoff`]]) {
       expect((await api(method, route, { token: 'read', body: {} })).status).toBe(403);
     }
     for (const [method, route] of [['GET', '/v1/ideas'], ['POST', '/v1/ideas']]) expect((await api(method, route, { token: 'none' })).status).toBe(401);

@@ -31,6 +31,7 @@ import { RunForkController } from './run-fork.controller';
 import { RunForkService } from './run-fork.service';
 import { IdeasController } from './ideas.controller';
 import { IdeasService } from './ideas.service';
+import { IdeaHandoffService } from './idea-handoff.service';
 import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
@@ -111,6 +112,7 @@ export class ApiModule {
           inject: [DS, REDIS, PRODUCER, IdeasService],
         },
         { provide: RunForkService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new RunForkService(ds, submission), inject: [DS, RunSubmissionService] },
+        { provide: IdeaHandoffService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new IdeaHandoffService(ds, submission), inject: [DS, RunSubmissionService] },
         {
           provide: RunControlService,
           useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p), policy),

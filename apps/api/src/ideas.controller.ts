@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { principalOf } from './bearer-auth.middleware';
+import { IdeaHandoffService } from './idea-handoff.service';
 import { IdeasService, versionParam } from './ideas.service';
 
 /**
@@ -11,7 +12,10 @@ import { IdeasService, versionParam } from './ideas.service';
  */
 @Controller('v1/ideas')
 export class IdeasController {
-  constructor(private readonly ideas: IdeasService) {}
+  constructor(
+    private readonly ideas: IdeasService,
+    private readonly handoffs: IdeaHandoffService,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -74,5 +78,14 @@ export class IdeasController {
   @Get(':id/evidence')
   evidence(@Param('id') id: string) {
     return this.ideas.evidence(id);
+  }
+
+  /** A done panel's GO (or ITERATE's experiment) handed on as a build run: 201 with the run, its objective, requirements and source; 409 for a NO-GO or a panel not done. */
+  @Post(':id/handoff')
+  @HttpCode(201)
+  async handoff(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const run = await this.handoffs.handoff(id, body, principalOf(res)?.name ?? 'anonymous');
+    res.setHeader('Location', run.links.self);
+    return run;
   }
 }

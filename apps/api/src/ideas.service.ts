@@ -6,6 +6,7 @@ import {
   type EvidenceEntry,
   type IdeaDetail,
   type IdeaDiff,
+  type IdeaHandoff,
   type IdeaInput,
   type IdeaRef,
   type IdeaSummary,
@@ -88,6 +89,7 @@ export class IdeasService {
       latest: views[views.length - 1],
       versions: views.map((v) => ({ version: v.version, locked: v.locked, panels: v.panels })),
       memory: await ideaMemory(this.ds, id),
+      handoffs: await this.handoffs(id),
     };
   }
 
@@ -253,6 +255,15 @@ export class IdeasService {
   private async ledgerIds(em: EntityManager, id: string): Promise<Set<string>> {
     const rows = await em.find(EvidenceEntryEntity, { select: { entryId: true }, where: { ideaId: id } });
     return new Set(rows.map((r) => r.entryId));
+  }
+
+  /** The builds handed on from this idea (POST /v1/ideas/:id/handoff), oldest first. */
+  private async handoffs(id: string): Promise<IdeaHandoff[]> {
+    const rows: { id: string; status: string; created_at: Date; from: Omit<IdeaHandoff, 'run_id' | 'status' | 'created_at'> }[] = await this.ds.query(
+      `SELECT id, status, created_at, handed_off_from AS "from" FROM runs WHERE handed_off_from ->> 'idea_id' = $1 ORDER BY created_at, id`,
+      [id],
+    );
+    return rows.map((r) => ({ run_id: r.id, status: r.status, created_at: iso(r.created_at)!, version: r.from.version, panel_run_id: r.from.panel_run_id, recommendation: r.from.recommendation }));
   }
 
   private async views(id: string, rows: IdeaVersionEntity[]): Promise<IdeaVersion[]> {

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { parse as parseYaml } from 'yaml';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, type ForkOrigin, IdeaRef, isPanelConfig, jobId, liftNestedProject, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, type ForkOrigin, type HandedOffFrom, IdeaRef, isPanelConfig, jobId, liftNestedProject, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { appendRunEvents, RunEventPublisher } from '@roundtable/events';
 import { addToOutbox, OutboxDispatcher } from '@roundtable/service';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
@@ -74,7 +74,7 @@ export class RunSubmissionService {
    * key's unique index decides between two concurrent submits: the loser's transaction rolls back
    * and it answers with the winner's run.
    */
-  async submit(body: unknown, opts: SubmitOptions & { claim?: IdempotencyClaim; fork?: ForkOrigin } = {}): Promise<SubmittedRun> {
+  async submit(body: unknown, opts: SubmitOptions & { claim?: IdempotencyClaim; fork?: ForkOrigin; handoff?: HandedOffFrom } = {}): Promise<SubmittedRun> {
     const { claim } = opts;
     if (claim) {
       const earlier = await this.runOfClaim(claim);
@@ -84,7 +84,7 @@ export class RunSubmissionService {
     const { config, unserved } = await this.validate(inline, opts);
     let stored: { runId: string; outboxIds: number[]; events: RunEventEnvelope[] };
     try {
-      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null, opts.fork ?? null, ideaRef);
+      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null, { fork: opts.fork ?? null, handoff: opts.handoff ?? null }, ideaRef);
     } catch (e) {
       const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
       if (winner) return winner;
@@ -94,8 +94,15 @@ export class RunSubmissionService {
     return submitted(stored.runId);
   }
 
-  /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. A fork's origin rides on its run row. */
-  private store(config: AnyProjectConfig, unserved: NewRunEvent[], claim: IdempotencyClaim | undefined, submittedBy: string | null, fork: ForkOrigin | null, ideaRef: IdeaRef | null) {
+  /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. A fork's or a handoff's origin rides on its run row. */
+  private store(
+    config: AnyProjectConfig,
+    unserved: NewRunEvent[],
+    claim: IdempotencyClaim | undefined,
+    submittedBy: string | null,
+    { fork, handoff }: { fork: ForkOrigin | null; handoff: HandedOffFrom | null },
+    ideaRef: IdeaRef | null,
+  ) {
     return this.ds.transaction(async (em) => {
       const projectId = newId('prj');
       const runId = newId('run');
@@ -119,6 +126,7 @@ export class RunSubmissionService {
         config: stored,
         submittedBy,
         forkedFrom: fork,
+        handedOffFrom: handoff,
         ideaId: ideaRef?.id ?? null,
         ideaVersion: ideaRef?.version ?? null,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),

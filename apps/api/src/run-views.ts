@@ -93,6 +93,7 @@ export function runDetailView(
     })),
     forked_from: run.forkedFrom ? { run_id: run.forkedFrom.run_id, stage: run.forkedFrom.stage, copied_calls: Object.keys(run.forkedFrom.calls).length } : null,
     forks: forks.map((f) => ({ id: f.id, stage: f.stage, status: f.status })),
+    handed_off_from: run.handedOffFrom ?? null,
     inputs,
   };
 }

@@ -173,7 +173,7 @@ export const COMMANDS: CommandSpec[] = [
     name: 'idea',
     args: ['action', 'target'],
     optional: ['second', 'third'],
-    summary: 'ideas as versioned worksheets: new FILE | edit ID FILE | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | panel ID FILE',
+    summary: 'ideas as versioned worksheets: new FILE | edit ID FILE | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | panel ID FILE | handoff ID --build FILE',
     options: {
       base: { type: 'string', value: 'N', help: 'edit: the version the edit is laid over (default the latest); a version a panel locked is refused' },
       claim: { type: 'string', value: 'TEXT', help: 'log: what was found' },
@@ -183,6 +183,8 @@ export const COMMANDS: CommandSpec[] = [
       supersedes: { type: 'string', value: 'E', help: 'log: the entry this one corrects (E1 …)' },
       version: { type: 'string', value: 'N', help: 'panel: the version the panel judges (default the latest); it is locked by the panel' },
       follow: { type: 'boolean', short: 'f', help: 'panel: stay attached and render the panel live until it ends' },
+      build: { type: 'string', value: 'FILE', help: 'handoff: a build project file without objective and requirements (providers, agents, budget, repo, test_command …); ${VAR}s expanded, paths made absolute' },
+      panel: { type: 'string', value: 'RUN', help: "handoff: the panel run to hand on (default the idea's latest done panel)" },
     },
     notes: [
       'idea new FILE            a worksheet (YAML or JSON: title, problem, target_user, solution, evidence: [E1 …],',
@@ -194,6 +196,8 @@ export const COMMANDS: CommandSpec[] = [
       'idea log ID --claim … --source … --kind …   append a ledger entry; prints its id (E1 …)',
       'idea panel ID FILE       a panel on a version (--version N, default the latest): FILE is a panel project file whose',
       '                         idea is replaced by `idea_ref: { id: ID, version: N }`; the version must be ready; prints the run id',
+      "idea handoff ID --build FILE [--panel RUN]   a done panel's GO (or ITERATE's experiment) as a build run: the",
+      "                         synthesis gives its objective and requirements, FILE the rest; prints the run id",
       'A panel runs on a version by reference: `idea_ref: { id: ID, version: N }` in place of `idea` in its project file.',
     ],
   },

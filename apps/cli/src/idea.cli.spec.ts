@@ -23,6 +23,7 @@ describe('roundtable idea', () => {
   writeFileSync(path.join(dir, 'edit.yaml'), 'problem: TBD\n');
   writeFileSync(path.join(dir, 'list.yaml'), '- not a mapping\n');
   writeFileSync(path.join(dir, 'panel.yaml'), 'project: swap-panel\nworkflow: panel\nidea: { title: inline, description: d, target_user: u }\nproviders:\n  replay: { type: replay, cassette: cassette.yaml }\nagents:\n  vc: { provider: replay, model: "${MODEL:-m}" }\n');
+  writeFileSync(path.join(dir, 'build.yaml'), 'project: swapboard\nproviders:\n  replay: { type: replay, cassette: cassettes/build.yaml }\nagents:\n  proposer: { provider: replay, model: "${MODEL}" }\nbudget: { max_calls: 1 }\n');
 
   beforeEach(async () => {
     api = await startFakeApi((req, res) => {
@@ -33,13 +34,18 @@ describe('roundtable idea', () => {
         if (body.base_version === 2) return sendJson(res, 409, { error: 'version_locked', message: 'idea idea_0123456789 version 2 is locked: panel run run_p1 scored it, so it does not change; make a new version instead' });
         return sendJson(res, 201, VERSION(3));
       }
-      if (url === '/v1/ideas/idea_0123456789') return sendJson(res, 200, { id: 'idea_0123456789', title: 'Swapboard', latest_version: 2, latest: VERSION(2, 'run_p1'), versions: [VERSION(1), VERSION(2, 'run_p1')] });
+      if (url === '/v1/ideas/idea_0123456789') return sendJson(res, 200, { id: 'idea_0123456789', title: 'Swapboard', latest_version: 2, latest: VERSION(2, 'run_p1'), versions: [VERSION(1), VERSION(2, 'run_p1')], handoffs: [{ run_id: 'run_build1', status: 'halted', created_at: '2026-04-02T10:00:00.000Z', version: 2, panel_run_id: 'run_p1', recommendation: 'GO' }] });
       if (url === '/v1/ideas/idea_0123456789/versions/2') return sendJson(res, 200, VERSION(2, 'run_p1'));
       if (url === '/v1/ideas/idea_0123456789/versions') return sendJson(res, 200, [VERSION(1), VERSION(2, 'run_p1')]);
       if (url === '/v1/ideas/idea_0123456789/diff?from=1&to=2') {
         return sendJson(res, 200, { idea_id: 'idea_0123456789', from: 1, to: 2, fields: [{ field: 'title', changed: true, from: 'Swap', to: 'Swapboard' }, { field: 'problem', changed: false, from: 'p', to: 'p' }] });
       }
       if (req.method === 'POST' && url === '/v1/runs') return sendJson(res, 202, { id: 'run_panel1', status: 'queued', links: {} });
+      if (req.method === 'POST' && url === '/v1/ideas/idea_0123456789/handoff') {
+        const body = JSON.parse(req.body) as { panel_run_id?: string };
+        if (body.panel_run_id === 'run_nogo') return sendJson(res, 409, { error: 'handoff_refused', message: 'panel run_nogo said NO-GO on version 1: a NO-GO is not handed on' });
+        return sendJson(res, 201, { id: 'run_build1', status: 'queued', links: {}, handed_off_from: { idea_id: 'idea_0123456789', version: 2, panel_run_id: 'run_p1', recommendation: 'GO' }, objective: 'o', requirements: [] });
+      }
       if (req.method === 'POST' && url === '/v1/ideas/idea_0123456789/evidence') return sendJson(res, 201, { id: 'E2', ...JSON.parse(req.body) });
       return sendJson(res, 404, { error: 'idea_not_found', message: `no idea at ${url}` });
     });
@@ -80,7 +86,7 @@ describe('roundtable idea', () => {
     const shown = await run(['idea', 'show', 'idea_0123456789']);
     expect(shown.code).toBe(0);
     expect(shown.out.split('\n')).toEqual(
-      expect.arrayContaining(['idea_0123456789  Swapboard', 'version 2 of 2 (locked by run_p1)', '  evidence: E1', 'readiness: ready', '  v1  open  panels: -', '  v2  locked by run_p1  panels: run_p1']),
+      expect.arrayContaining(['idea_0123456789  Swapboard', 'version 2 of 2 (locked by run_p1)', '  evidence: E1', 'readiness: ready', '  v1  open  panels: -', '  v2  locked by run_p1  panels: run_p1', 'handoffs:', '  run_build1  halted  from v2, panel run_p1 (GO)']),
     );
     const versions = await run(['idea', 'versions', 'idea_0123456789']);
     expect(versions.out).toBe('v1  2026-04-01T10:00:00.000Z  writer  open  panels: -\nv2  2026-04-01T10:00:00.000Z  writer  locked by run_p1  panels: run_p1\n');
@@ -119,6 +125,41 @@ describe('roundtable idea', () => {
     });
     expect(await run(['idea', 'panel', 'idea_0123456789', 'panel.yaml', '--version', '1'])).toMatchObject({ code: 0 });
     expect(JSON.parse(api.requests.at(-1)!.body).idea_ref).toEqual({ id: 'idea_0123456789', version: 1 });
+  });
+
+  it('handoff ID --build FILE posts the build part (variables expanded, paths absolute) and --panel, and prints the run id alone; a NO-GO is the api\'s 409', async () => {
+    const io = captureIo({ cwd: dir, env: { MODEL: 'claude-sonnet-4-5' } });
+    const code = await runCli(['idea', 'handoff', 'idea_0123456789', '--build', 'build.yaml', '--panel', 'run_p1', '--api', api.url], io.io);
+    expect(io.stderr()).toBe('');
+    expect(code).toBe(0);
+    expect(io.stdout()).toBe('run_build1\n');
+    const post = api.requests.at(-1)!;
+    expect([post.method, post.url]).toEqual(['POST', '/v1/ideas/idea_0123456789/handoff']);
+    expect(JSON.parse(post.body)).toEqual({
+      panel_run_id: 'run_p1',
+      build: {
+        project: 'swapboard',
+        providers: { replay: { type: 'replay', cassette: path.join(dir, 'cassettes/build.yaml') } },
+        agents: { proposer: { provider: 'replay', model: 'claude-sonnet-4-5' } },
+        budget: { max_calls: 1 },
+      },
+    });
+    // An unset variable fails here, naming it, before anything is posted.
+    const unset = await run(['idea', 'handoff', 'idea_0123456789', '--build', 'build.yaml']);
+    expect(unset.code).toBe(1);
+    expect(unset.err).toContain('MODEL');
+    // Without --panel the api picks the idea's latest done panel; --json prints the reply.
+    const json = captureIo({ cwd: dir, env: { MODEL: 'm' } });
+    expect(await runCli(['idea', 'handoff', 'idea_0123456789', '--build', 'build.yaml', '--json', '--api', api.url], json.io)).toBe(0);
+    expect(JSON.parse(api.requests.at(-1)!.body).panel_run_id).toBeUndefined();
+    expect(JSON.parse(json.stdout())).toMatchObject({ id: 'run_build1', handed_off_from: { recommendation: 'GO' } });
+
+    const refused = captureIo({ cwd: dir, env: { MODEL: 'm' } });
+    expect(await runCli(['idea', 'handoff', 'idea_0123456789', '--build', 'build.yaml', '--panel', 'run_nogo', '--api', api.url], refused.io)).toBe(1);
+    expect(refused.stderr()).toContain('HTTP 409 handoff_refused: panel run_nogo said NO-GO');
+    const before = api.requests.length;
+    expect((await run(['idea', 'handoff', 'idea_0123456789'])).err).toContain('idea handoff needs --build FILE');
+    expect(api.requests.length).toBe(before);
   });
 
   it('refuses an unknown action or a wrong count of arguments before calling the api', async () => {

@@ -47,3 +47,4 @@ export * from './api/run-records.schema';
 export * from './api/providers-reply.schema';
 export * from './idea/worksheet.schema';
 export * from './idea/idea-replies.schema';
+export * from './idea/handoff.schema';

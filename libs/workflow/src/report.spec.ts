@@ -19,6 +19,19 @@ describe('renderBuildReport', () => {
     expect(report).not.toContain('Halt reason');
   });
 
+  it('links a handed-on build back to the idea version and panel it came from, under the title; any other build has no such line', () => {
+    const from = { idea_id: 'idea_0123456789', version: 2, panel_run_id: 'run_panel', recommendation: 'GO' as const };
+    const r = renderBuildReport({ state: { ...d.state, status: 'halted', haltReason: 'budget' }, decisions: d.decisions, audit, handedOffFrom: from });
+    expect(r.split('\n').slice(0, 4)).toEqual([
+      '# dd-demo — run run1',
+      '',
+      'Handed on from idea idea_0123456789 version 2, panel run_panel (GO): `roundtable idea show idea_0123456789`, `roundtable report run_panel`.',
+      '',
+    ]);
+    expect(report).not.toContain('Handed on from');
+    expect(renderBuildReport({ state: d.state, decisions: d.decisions, audit, handedOffFrom: null })).toBe(report);
+  });
+
   it('lists what was built per implementation and every test run with the fix round', () => {
     expect(report).toContain('- I1 (applied) for P2: dd.py (2 lines), test_dd.py (2 lines)');
     expect(report).toContain('- I1f1 (applied, fix round 1) for P2: dd.py (2 lines)');

@@ -6,6 +6,7 @@ import { isSecondReview } from './build/second-review';
 import { formatUsd } from './budget';
 import { foldRepeatedCriteria } from './repeated-criteria';
 import { BUILD_RESUMABLE } from './build/resume';
+import type { HandoffSource } from './idea/handoff';
 
 /**
  * The run report (seed §9) as markdown, from the records alone. It states only what the rows
@@ -34,6 +35,13 @@ export interface BuildReportInput {
   state: BuildRunState;
   decisions: Decision[];
   audit: ReportAudit;
+  /** A build handed on from an idea panel (the run row's handed_off_from): the report links back to it. */
+  handedOffFrom?: HandoffSource | null;
+}
+
+/** The line that links a handed-on build back to the idea version and panel it came from. */
+export function handoffLine(from: HandoffSource): string {
+  return `Handed on from idea ${from.idea_id} version ${from.version}, panel ${from.panel_run_id} (${from.recommendation}): \`roundtable idea show ${from.idea_id}\`, \`roundtable report ${from.panel_run_id}\`.`;
 }
 
 const lines = (xs: string[]): string => xs.join('\n');
@@ -288,10 +296,10 @@ function filesReadLines(state: BuildRunState): string[] {
 }
 
 export function renderBuildReport(input: BuildReportInput): string {
-  const { state, decisions, audit } = input;
+  const { state, decisions, audit, handedOffFrom } = input;
   const body = state.synthesis?.body;
   const sections: string[][] = [
-    [`# ${state.config.project} — run ${state.runId}`, '', ...verdictSection(state, decisions)],
+    [`# ${state.config.project} — run ${state.runId}`, '', ...(handedOffFrom ? [handoffLine(handedOffFrom), ''] : []), ...verdictSection(state, decisions)],
     builtSection(state),
     diffSection(state),
     testSection(state),

@@ -23,6 +23,7 @@ describe('buildOpenApiDocument', () => {
       '/v1/ideas/{id}',
       '/v1/ideas/{id}/diff',
       '/v1/ideas/{id}/evidence',
+      '/v1/ideas/{id}/handoff',
       '/v1/ideas/{id}/versions',
       '/v1/ideas/{id}/versions/{n}',
       '/v1/me',

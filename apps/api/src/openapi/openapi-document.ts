@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AcceptanceCriterion, CreateIdeaRequest, EditIdeaRequest, IdeaRef, LogEvidenceRequest, PanelProjectConfig, ProjectConfig, RunStatus } from '@roundtable/contracts';
+import { AcceptanceCriterion, CreateIdeaRequest, EditIdeaRequest, HandoffRequest, IdeaRef, LogEvidenceRequest, PanelProjectConfig, ProjectConfig, RunStatus } from '@roundtable/contracts';
 import { AppealRequest } from '../appeal-request.schema';
 import { CALL_ROLES, CALL_STAGES, WORKFLOWS } from '../query-params';
 import { ResumeRequest } from '../resume-request.schema';
@@ -27,6 +27,7 @@ const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   CreateIdeaRequest,
   EditIdeaRequest,
   LogEvidenceRequest,
+  HandoffRequest,
 };
 
 
@@ -68,6 +69,7 @@ const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   IdeaSummary: Replies.IdeaSummary,
   IdeaList: Replies.IdeaList,
   IdeaDetail: Replies.IdeaDetail,
+  HandedOffRun: Replies.HandedOffRun,
   IdeaVersion: Replies.IdeaVersion,
   IdeaVersionDetail: Replies.IdeaVersionDetail,
   IdeaVersionList: Replies.IdeaVersionList,
@@ -139,7 +141,7 @@ function ideaPaths(writeNote: string, tooLarge: JsonObject): JsonObject {
       },
     },
     '/v1/ideas/{id}': {
-      get: { summary: 'An idea: its latest version, and each version\'s lock and the panels run on it', parameters: [ideaId], responses: { '200': json('The idea', 'IdeaDetail'), '404': notFound, ...AUTH_ERRORS } },
+      get: { summary: 'An idea: its latest version, each version\'s lock and the panels run on it, and the builds handed on from it', parameters: [ideaId], responses: { '200': json('The idea', 'IdeaDetail'), '404': notFound, ...AUTH_ERRORS } },
     },
     '/v1/ideas/{id}/versions': {
       get: { summary: "The idea's worksheet versions, oldest first", parameters: [ideaId], responses: { '200': json('Versions', 'IdeaVersionList'), '404': notFound, ...AUTH_ERRORS } },
@@ -180,6 +182,22 @@ function ideaPaths(writeNote: string, tooLarge: JsonObject): JsonObject {
         summary: 'Two versions compared field by field',
         parameters: [ideaId, { name: 'from', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } }, { name: 'to', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } }],
         responses: { '200': json('The diff', 'IdeaDiff'), '400': error('from or to is not a version number.'), '404': notFound, ...AUTH_ERRORS },
+      },
+    },
+    '/v1/ideas/{id}/handoff': {
+      post: {
+        summary: "Hand a done panel's verdict on as a build run",
+        description: `${writeNote} A GO builds the worksheet's solution, the moderator's top problems and risks as its requirements; an ITERATE builds the recommended experiment; a NO-GO is refused. The objective and requirements come from the synthesis of the panel (panel_run_id, default the idea's latest done panel) and the version it scored; \`build\` is the rest of a build project file (providers, agents, budget, repo, test_command …), judged like any submission. The new run's GET shows handed_off_from, its report links back, and the idea lists it under handoffs.`,
+        parameters: [ideaId],
+        requestBody: { required: true, content: { 'application/json': { schema: ref('HandoffRequest') } } },
+        responses: {
+          '201': { ...json('The build, queued', 'HandedOffRun'), headers: location201('run') },
+          '400': error('The body is not valid, panel_run_id is not a panel on this idea, or the build is refused by the schema or the operator policy (invalid_project_config; each field named under build.).'),
+          '404': notFound,
+          '409': error('The panel is not done (run_not_done), wrote no full synthesis (no_synthesis), said NO-GO (handoff_refused), or the idea has no done panel (no_done_panel).'),
+          '413': tooLarge,
+          ...WRITE_ERRORS,
+        },
       },
     },
     '/v1/ideas/{id}/evidence': {

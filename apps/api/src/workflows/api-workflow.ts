@@ -30,11 +30,12 @@ export interface ApiWorkflow {
   /** A project file of this workflow may name an idea worksheet version (`idea_ref`) for the idea it judges; its runs' appeals may cite the idea's ledger. */
   judgesIdeas: boolean;
   /**
-   * A run that judged an idea: its moderator's synthesis and the judges' final scores (what the
-   * idea's memory keeps, and what a handoff turns into a build); null while it has none, or for a
-   * workflow that judges no idea.
+   * A run that judged an idea: its moderator's synthesis (and whether it is a partial one written
+   * after a halt) and the judges' final scores — what the idea's memory keeps and what a handoff
+   * (POST /v1/ideas/:id/handoff) turns into a build; null while it has none, or for a workflow that
+   * judges no idea.
    */
-  verdictOf(run: RunEntity): { synthesis: ModeratorSynthesis; scores: Partial<Record<JudgeRole, number>> } | null;
+  verdictOf(run: RunEntity): { synthesis: ModeratorSynthesis; partial: boolean; scores: Partial<Record<JudgeRole, number>> } | null;
   /** POST /v1/runs/:id/appeal is for this workflow's runs. */
   appealable: boolean;
   /** What GET /v1/runs/:id/calls' `role` and `stage` filters accept for this workflow's runs. */

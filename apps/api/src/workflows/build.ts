@@ -16,10 +16,12 @@ export const buildApiWorkflow: ApiWorkflow = {
       state: buildStateOfRun(run),
       decisions: decisions.map((d) => ({ from: d.fromStage as Stage, to: d.toStage as Stage, reason: d.reason, refs: d.refs })),
       audit,
+      handedOffFrom: run.handedOffFrom,
     }),
   noFiles: null,
   module: WORKFLOWS.build,
   judgesIdeas: false,
+  // A build's verdict is on its own work: nothing to hand on.
   verdictOf: () => null,
   appealable: false,
   callFilters: { role: BuildRole.options, stage: Stage.options },

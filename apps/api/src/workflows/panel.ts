@@ -19,7 +19,8 @@ export const panelApiWorkflow: ApiWorkflow = {
   judgesIdeas: true,
   verdictOf: (run) => {
     const state = panelStateOfRun(run);
-    return state.moderator?.body ? { synthesis: state.moderator.body, scores: currentScores(state) } : null;
+    const m = state.moderator;
+    return m?.body ? { synthesis: m.body, partial: m.partial, scores: currentScores(state) } : null;
   },
   appealable: true,
   callFilters: { role: PanelRole.options, stage: PanelStage.options },

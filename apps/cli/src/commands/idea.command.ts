@@ -30,6 +30,7 @@ interface IdeaDetail {
   latest_version: number;
   latest: IdeaVersion;
   versions: VersionRow[];
+  handoffs?: { run_id: string; status: string; version: number; panel_run_id: string; recommendation: string }[];
 }
 interface IdeaDiff {
   from: number;
@@ -46,6 +47,7 @@ const ACTIONS: Record<string, string[]> = {
   diff: ['idea', 'A', 'B'],
   log: ['idea'],
   panel: ['idea', 'file'],
+  handoff: ['idea'],
 };
 
 /** A worksheet (or an edit) from a YAML or JSON file of the user's: the fields as they are, read here, sent as data. */
@@ -71,7 +73,7 @@ const lockText = (l: Lock | null): string => (l ? `locked by ${l.run_id}` : 'ope
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(', ')}]` : String(v));
 
 /**
- * `idea new FILE | edit ID FILE [--base N] | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | panel ID FILE [--version N] [--follow]`:
+ * `idea new FILE | edit ID FILE [--base N] | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | panel ID FILE [--version N] [--follow] | handoff ID --build FILE [--panel RUN]`:
  * ideas as versioned worksheets and their evidence ledger (issue 23), through /v1/ideas.
  */
 export async function ideaCommand(ctx: CommandContext): Promise<number> {
@@ -112,6 +114,7 @@ export async function ideaCommand(ctx: CommandContext): Promise<number> {
         ...(latest.readiness?.checks.filter((c) => !c.ok).map((c) => `  ✗ ${c.check}: ${c.message}`) ?? []),
         'versions:',
         ...idea.versions.map((v) => `  v${v.version}  ${lockText(v.locked)}  panels: ${v.panels.length ? v.panels.join(', ') : '-'}`),
+        ...(idea.handoffs?.length ? ['handoffs:', ...idea.handoffs.map((h) => `  ${h.run_id}  ${h.status}  from v${h.version}, panel ${h.panel_run_id} (${h.recommendation})`)] : []),
       ]);
       return EXIT.OK;
     }
@@ -142,6 +145,17 @@ export async function ideaCommand(ctx: CommandContext): Promise<number> {
       const version = intOption(ctx.cli.options, 'version') ?? (await client.getJson<IdeaDetail>(`/v1/ideas/${seg(rest.idea)}`)).latest_version;
       const run = await client.postJsonIdempotent<{ id: string }>('/v1/runs', { ...config, workflow: 'panel', idea_ref: { id: rest.idea, version } });
       if (ctx.cli.options.follow) return followToExit(ctx, run.id, json ? 'json' : 'pretty', {});
+      if (json) printJson(ctx, run);
+      else printLines(ctx, [run.id]);
+      return EXIT.OK;
+    }
+    case 'handoff': {
+      // The build part is a project file's: its ${VAR}s are expanded here and its paths made absolute, as `roundtable run` does.
+      const file = ctx.cli.options.build;
+      if (typeof file !== 'string') throw new UsageError('idea handoff needs --build FILE (a build project file without objective and requirements)', 'idea');
+      const build = loadProjectFile(file, ctx.io.cwd, ctx.io.env);
+      const panel = ctx.cli.options.panel;
+      const run = await client.postJson<{ id: string }>(`/v1/ideas/${seg(rest.idea)}/handoff`, { ...(typeof panel === 'string' ? { panel_run_id: panel } : {}), build });
       if (json) printJson(ctx, run);
       else printLines(ctx, [run.id]);
       return EXIT.OK;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderCaps } from '../config/project-config.schema';
+import { HandedOffFrom } from '../idea/handoff.schema';
 import { PanelQualityStatus, PanelWarningKind } from '../panel/panel-quality.schema';
 import { JudgeRole, JudgeScore } from '../panel/panel-vocabulary.schema';
 import { AcceptanceCriterion } from '../run/acceptance-criterion.schema';
@@ -32,6 +33,14 @@ export const SubmittedRun = z.object({ id: z.string(), status: z.literal('queued
 export const ForkedRun = SubmittedRun.extend({
   forked_from: z.object({ run_id: z.string(), stage: z.string(), copied_calls: z.number().int().describe('how many recorded calls before the stage it may copy instead of asking again') }),
 });
+
+/** The 201 of POST /v1/ideas/:id/handoff: the queued build, where it came from, and what it was asked (from the panel's synthesis). */
+export const HandedOffRun = SubmittedRun.extend({
+  handed_off_from: HandedOffFrom,
+  objective: z.string(),
+  requirements: z.array(z.string()),
+});
+export type HandedOffRun = z.infer<typeof HandedOffRun>;
 
 export const RunSummary = z
   .object({
@@ -138,6 +147,7 @@ export const RunDetail = RunSummary.extend({
     .nullable()
     .describe('a fork: the run and stage it was started again from, and how many recorded calls it may copy; null for any other run'),
   forks: z.array(z.object({ id: z.string(), stage: z.string(), status: z.string() })).describe('the runs forked from this one, oldest first'),
+  handed_off_from: HandedOffFrom.nullable().describe('a build handed on from an idea (POST /v1/ideas/:id/handoff): the idea, the version and panel it came from, and the panel\'s recommendation; null for any other run'),
   inputs: z
     .object({ objective: z.string(), requirements: z.array(z.string()) })
     .nullable()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PanelMemory } from '../panel/panel-memory.schema';
+import { IdeaHandoff } from './handoff.schema';
 import { EvidenceKind, Worksheet, WORKSHEET_FIELDS } from './worksheet.schema';
 
 /** One readiness check, passed or not (libs/workflow/src/idea/readiness.ts). */
@@ -31,11 +32,12 @@ export const IdeaSummary = z.object({ id: z.string(), title: z.string(), latest_
 export const IdeaList = z.array(IdeaSummary);
 export type IdeaSummary = z.infer<typeof IdeaSummary>;
 
-/** GET /v1/ideas/:id (and the 201 of POST /v1/ideas): the latest version and every version's lock and panels. */
+/** GET /v1/ideas/:id (and the 201 of POST /v1/ideas): the latest version, every version's lock and panels, and the builds handed on from it. */
 export const IdeaDetail = IdeaSummary.extend({
   latest: IdeaVersion,
   versions: z.array(z.object({ version: z.number().int(), locked: IdeaLock.nullable(), panels: z.array(z.string()) })),
   memory: z.array(PanelMemory).describe("the idea's memory: a summary of each panel on it that ended done, newest first (what the next panel on it is shown)"),
+  handoffs: z.array(IdeaHandoff).describe('the builds handed on from this idea (POST /v1/ideas/:id/handoff), oldest first'),
 });
 export type IdeaDetail = z.infer<typeof IdeaDetail>;
 

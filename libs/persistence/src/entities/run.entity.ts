@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { type AcceptanceCriterion, type ForkOrigin, RunStatus } from '@roundtable/contracts';
+import { type AcceptanceCriterion, type ForkOrigin, type HandedOffFrom, RunStatus } from '@roundtable/contracts';
 import { inListCheck } from './in-list.check';
 import { ProjectEntity } from './project.entity';
 
@@ -20,6 +20,8 @@ import { ProjectEntity } from './project.entity';
 @Index('ux_runs_idempotency_key', ['idempotencyPrincipal', 'idempotencyKey'], { unique: true })
 // On (forked_from ->> 'run_id'): an expression index TypeORM cannot declare, so it is the migration's alone.
 @Index('ix_runs_forked_from_run_id', { synchronize: false })
+// On (handed_off_from ->> 'idea_id'): an expression index, the migration's alone (GET /v1/ideas/:id's handoffs).
+@Index('ix_runs_handed_off_from_idea_id', { synchronize: false })
 // "Which panels were run on this idea (and version)": GET /v1/ideas/:id.
 @Index('ix_runs_idea_id_version', ['ideaId', 'ideaVersion'])
 @Check('ck_runs_status', inListCheck('status', RunStatus.options))
@@ -137,6 +139,10 @@ export class RunEntity {
 
   @Column({ name: 'idea_version', type: 'integer', nullable: true })
   ideaVersion!: number | null;
+
+  /** A build handed on from an idea panel's synthesis: the idea, version, panel run and its recommendation (HandedOffFrom); null for any other run. Written by the api at submission. */
+  @Column({ name: 'handed_off_from', type: 'jsonb', nullable: true })
+  handedOffFrom!: HandedOffFrom | null;
 
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;
