@@ -44,7 +44,7 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 describe('ideas in the workbench', () => {
   const suite = workbenchSuite({ env: { API_TOKENS: `ideator:${TOKEN}:write,reader:${READ_TOKEN}:read`, EXAMPLES_DIR: path.join(REPO, 'examples') } });
 
-  it('creates an idea, edits it to version 2, runs a panel on version 2 that locks it, and refuses an edit of the locked version', async () => {
+  it('creates an idea, edits it to version 2, runs a panel on version 2 that locks it, refuses an edit of the locked version, and hands the panel on as a build', async () => {
     const { pipeline } = suite;
     const page = await openWithToken(suite.context, `${pipeline.api}/runs`, TOKEN, suite.pageErrors);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Ideas', exact: true }).click();
@@ -143,6 +143,16 @@ describe('ideas in the workbench', () => {
     await expectTextContaining(page.getByRole('form', { name: 'Edit' }).getByTestId('act-outcome'), `version 2 is locked: panel run ${runId}`);
     const [{ n }] = await pipeline.sql<{ n: number }>(`SELECT count(*)::int AS n FROM idea_versions WHERE idea_id = $1`, [ideaId]);
     expect(n).toBe(2);
+
+    // Hand on: the panel's ITERATE as a build (its objective from the synthesis), whose page links back.
+    const handoff = page.getByRole('form', { name: 'Hand on as a build' });
+    await eventually(async () => expect(await handoff.getByLabel(/^Build settings/).inputValue()).toContain('providers'));
+    await handoff.getByRole('button', { name: 'Hand on as a build' }).click();
+    await page.waitForURL((u) => /^\/runs\/run_[a-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(runId), { timeout: 60_000 });
+    const build = /\/runs\/(run_[a-z0-9]+)$/.exec(page.url())![1];
+    await expectTextContaining(page.getByTestId('handed-off-from'), `idea ${ideaId} version 2, panel ${runId} (ITERATE)`);
+    const [handed] = await pipeline.sql<{ objective: string }>(`SELECT p.objective FROM runs r JOIN projects p ON p.id = r.project_id WHERE r.id = $1`, [build]);
+    expect(handed.objective).toMatch(/^Build the smallest thing that runs the panel's recommended experiment for "Swapboard"/);
     await page.close();
 
     // A read token sees the idea and no acts.

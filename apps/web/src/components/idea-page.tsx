@@ -4,6 +4,7 @@ import { lockTextOf, shownVersionOf, unknownVersion, versionLabelOf, versionsNew
 import { ideaPath, IDEAS_PATH, runPath } from '../lib/route';
 import { canAct, useApp } from './app-context';
 import { IdeaDiffSection } from './idea-diff';
+import { IdeaHandoff } from './idea-handoff';
 import { IdeaMemory } from './idea-memory';
 import { IdeaEditForm } from './idea-edit-form';
 import { IdeaEvidence } from './idea-evidence';
@@ -165,6 +166,7 @@ function IdeaVersionView({ detail, shown, askedUnknown, generation, onChanged }:
       <IdeaDiffSection ideaId={detail.id} versions={detail.versions.map((x) => x.version)} shown={shown} generation={generation} />
       <IdeaEvidence ideaId={detail.id} generation={generation} onLogged={() => onChanged()} />
       <IdeaMemory memory={detail.memory} />
+      <IdeaHandoff idea={detail} canAct={canAct(me)} />
     </>
   );
 }

@@ -169,6 +169,22 @@ export function RunPage({ runId, tab }: { runId: string; tab: RunTab }) {
             </dd>
           </div>
         )}
+        {detailValue?.handed_off_from && (
+          <div data-testid="handed-off-from">
+            <dt>Handed on from</dt>
+            <dd>
+              idea{' '}
+              <Link to={`/ideas/${encodeURIComponent(detailValue.handed_off_from.idea_id)}`} className="mono">
+                {detailValue.handed_off_from.idea_id}
+              </Link>{' '}
+              version {detailValue.handed_off_from.version}, panel{' '}
+              <Link to={`/runs/${encodeURIComponent(detailValue.handed_off_from.panel_run_id)}`} className="mono">
+                {detailValue.handed_off_from.panel_run_id}
+              </Link>{' '}
+              ({detailValue.handed_off_from.recommendation})
+            </dd>
+          </div>
+        )}
         {detailValue && detailValue.forks.length > 0 && (
           <div data-testid="forks">
             <dt>Forks</dt>

@@ -154,6 +154,8 @@ export class ApiClient {
   editIdea = (id: string, body: Record<string, unknown>) => this.post<IdeaVersionDetail>(`/v1/ideas/${encodeURIComponent(id)}/versions`, body);
   ideaDiff = (id: string, from: number, to: number) => this.json<IdeaDiff>(`/v1/ideas/${encodeURIComponent(id)}/diff?from=${from}&to=${to}`);
   evidence = (id: string) => this.json<EvidenceEntry[]>(`/v1/ideas/${encodeURIComponent(id)}/evidence`);
+  /** A done panel's GO (or ITERATE's experiment) handed on as a build run (its objective and requirements from the synthesis). */
+  handoff = (id: string, body: { panel_run_id: string; build: Record<string, unknown> }) => this.post<{ id: string; status: string }>(`/v1/ideas/${encodeURIComponent(id)}/handoff`, body);
   logEvidence = (id: string, body: Record<string, unknown>) => this.post<EvidenceEntry>(`/v1/ideas/${encodeURIComponent(id)}/evidence`, body);
 
   appeal = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/appeal`, body);
