@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { getJson, Pipeline, postJson, projectConfigFrom, startPipeline, waitForTerminal } from '@roundtable/testing';
+import { panelOnVersion, SWAPBOARD_WORKSHEET } from './support/idea-worksheets';
 
 jest.setTimeout(180_000);
 
 const REPO = path.resolve(__dirname, '../..');
-const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const DD_DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
 const PANEL_GO = path.join(REPO, 'test/fixtures/idea-handoff/panel-go.cassette.yaml');
 const BUILD = path.join(REPO, 'test/fixtures/idea-handoff/build.cassette.yaml');
@@ -27,24 +27,12 @@ describe('handoff: a GO panel on an idea version becomes a build run whose repor
     await pipeline?.stop();
   });
 
-  const WORKSHEET = {
-    title: 'Swapboard',
-    problem: 'Nurses arrange shift swaps in a WhatsApp group per ward and wait for a paper approval.',
-    target_user: 'ward nurses and ward managers in NHS hospital trusts',
-    solution: "A phone app where nurses on one ward post the shifts they cannot work and claim each other's; the manager approves with one tap.",
-    assumptions: ['ward managers will approve swaps in an app'],
-    open_risks: ['the roster vendor controls write access'],
-    no_evidence_yet: true,
-  };
-
   it('hands the GO on: the build is asked the synthesis, shows handed_off_from, is listed by the idea, and its report names the idea version and panel', async () => {
-    const created = await postJson<{ id: string }>(pipeline.api, '/v1/ideas', WORKSHEET);
+    const created = await postJson<{ id: string }>(pipeline.api, '/v1/ideas', SWAPBOARD_WORKSHEET);
     expect(created.status).toBe(201);
     const id = created.body.id;
 
-    const panelCfg = projectConfigFrom(PANEL_DEMO, { providers: { replay: { type: 'replay', cassette: PANEL_GO } } });
-    delete panelCfg.idea;
-    const panel = await postJson<{ id: string }>(pipeline.api, '/v1/runs', { ...panelCfg, idea_ref: { id, version: 1 } });
+    const panel = await postJson<{ id: string }>(pipeline.api, '/v1/runs', panelOnVersion(id, 1, PANEL_GO));
     expect(panel.status).toBe(202);
     expect(await waitForTerminal(pipeline, panel.body.id, 90_000)).toMatchObject({ status: 'done', workflow: 'panel', verdict: 'GO' });
 

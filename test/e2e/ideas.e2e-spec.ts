@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { getJson, Pipeline, postJson, projectConfigFrom, startPipeline, waitFor, waitForTerminal } from '@roundtable/testing';
+import { getJson, Pipeline, postJson, startPipeline, waitFor, waitForTerminal } from '@roundtable/testing';
+import { panelOnVersion, SWAPBOARD_WORKSHEET } from './support/idea-worksheets';
 
 jest.setTimeout(180_000);
 
 const REPO = path.resolve(__dirname, '../..');
-const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const SECOND_PANEL_CASSETTE = path.join(REPO, 'test/fixtures/ideas/second-panel-cassette.yaml');
 const LEDGER_APPEAL_CASSETTE = path.join(REPO, 'test/fixtures/ideas/ledger-appeal-cassette.yaml');
 
@@ -24,25 +24,11 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
     await pipeline?.stop();
   });
 
-  const WORKSHEET = {
-    title: 'Swapboard',
-    problem: 'Nurses arrange shift swaps in a WhatsApp group per ward and wait for a paper approval.',
-    target_user: 'ward nurses and ward managers in NHS hospital trusts',
-    solution: "A phone app where nurses on one ward post the shifts they cannot work and claim each other's; the manager approves with one tap.",
-    assumptions: ['ward managers will approve swaps in an app'],
-    open_risks: ['the roster vendor controls write access'],
-    no_evidence_yet: true,
-  };
+  const WORKSHEET = SWAPBOARD_WORKSHEET;
 
   async function put(urlPath: string, body: unknown) {
     const res = await fetch(`${pipeline.api}${urlPath}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
-  /** The panel demo's project file with the idea given by reference to a worksheet version. */
-  function panelOn(id: string, version: number): Record<string, unknown> {
-    const cfg = projectConfigFrom(PANEL_DEMO);
-    delete cfg.idea;
-    return { ...cfg, idea_ref: { id, version } };
   }
 
   it('(a) three versions, a panel on version 2 locks it (an edit of it is 409), the next edit is version 4; an appeal cites ledger entries that reach the re-scored judges', async () => {
@@ -54,7 +40,7 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
     const diff = await getJson<{ fields: { field: string; changed: boolean }[] }>(pipeline.api, `/v1/ideas/${id}/diff?from=1&to=3`);
     expect(diff.body.fields.filter((f) => f.changed).map((f) => f.field)).toEqual(['title', 'problem']);
 
-    const submitted = await postJson<{ id: string }>(pipeline.api, '/v1/runs', { ...panelOn(id, 2), providers: { replay: { type: 'replay', cassette: LEDGER_APPEAL_CASSETTE } } });
+    const submitted = await postJson<{ id: string }>(pipeline.api, '/v1/runs', panelOnVersion(id, 2, LEDGER_APPEAL_CASSETTE));
     expect(submitted.status).toBe(202);
     const runId = submitted.body.id;
     expect(await waitForTerminal(pipeline, runId, 90_000)).toMatchObject({ status: 'done', workflow: 'panel', verdict: 'ITERATE' });
@@ -118,7 +104,7 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
     const counts = async () => (await pipeline.sql<{ runs: number; calls: number }>(`SELECT (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM agent_calls)::int AS calls`))[0];
     const before = await counts();
 
-    const refused = await postJson<{ error: string; message: string; issues: { path: string; check: string; message: string }[] }>(pipeline.api, '/v1/runs', panelOn(id, 1));
+    const refused = await postJson<{ error: string; message: string; issues: { path: string; check: string; message: string }[] }>(pipeline.api, '/v1/runs', panelOnVersion(id, 1));
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('idea_not_ready');
     expect(refused.body.issues.map((i) => i.check)).toEqual(['title_filled', 'problem_filled', 'solution_filled', 'evidence_cited', 'assumptions_listed']);
@@ -133,12 +119,12 @@ describe('ideas: worksheet versions, a panel that locks one, the ledger in an ap
   it('(c) a second panel on the idea is shown the first panel\'s summary and none of its transcript (the cassette\'s guards), and the idea remembers both', async () => {
     const created = await postJson<{ id: string }>(pipeline.api, '/v1/ideas', WORKSHEET);
     const id = created.body.id;
-    const first = await postJson<{ id: string }>(pipeline.api, '/v1/runs', panelOn(id, 1));
+    const first = await postJson<{ id: string }>(pipeline.api, '/v1/runs', panelOnVersion(id, 1));
     expect(await waitForTerminal(pipeline, first.body.id, 90_000)).toMatchObject({ status: 'done', verdict: 'ITERATE' });
     expect((await postJson(pipeline.api, `/v1/ideas/${id}/versions`, { solution: 'An approval queue for ward managers, with the rule checks done before a swap reaches them.' })).body).toMatchObject({ version: 2 });
 
     // Every judge's roast prompt must hold the memory and no transcript text of the first panel, or the replay refuses the call.
-    const second = await postJson<{ id: string }>(pipeline.api, '/v1/runs', { ...panelOn(id, 2), providers: { replay: { type: 'replay', cassette: SECOND_PANEL_CASSETTE } } });
+    const second = await postJson<{ id: string }>(pipeline.api, '/v1/runs', panelOnVersion(id, 2, SECOND_PANEL_CASSETTE));
     expect(second.status).toBe(202);
     expect(await waitForTerminal(pipeline, second.body.id, 90_000)).toMatchObject({ status: 'done' });
     const [roast] = await pipeline.sql<{ messages: string }>(`SELECT messages::text AS messages FROM agent_calls WHERE run_id = $1 AND role = 'vc' ORDER BY seq LIMIT 1`, [second.body.id]);
