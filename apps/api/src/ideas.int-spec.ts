@@ -119,6 +119,9 @@ describe('ideas as versioned worksheets', () => {
 
     const v2 = await call('GET', `/v1/ideas/${id}/versions/2`, undefined, TOKENS.reader);
     expect(v2.json).toMatchObject({ locked: { run_id: runId }, panels: [runId] });
+    // The list carries each idea's locks and panel count itself (no detail per idea).
+    const listed = (await call('GET', '/v1/ideas', undefined, TOKENS.reader)).json.find((i: { id: string }) => i.id === id);
+    expect(listed).toMatchObject({ id, latest_version: 3, locked_versions: [2], panels: 1 });
     const detail = await call('GET', `/v1/ideas/${id}`, undefined, TOKENS.reader);
     expect(detail.json.versions).toEqual([
       { version: 1, locked: null, panels: [] },

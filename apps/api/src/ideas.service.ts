@@ -8,6 +8,7 @@ import {
   type IdeaDiff,
   type IdeaHandoff,
   type IdeaInput,
+  type IdeaListItem,
   type IdeaRef,
   type IdeaSummary,
   type IdeaVersion,
@@ -68,16 +69,29 @@ export class IdeasService {
   }
 
   /** Newest first; with `similarTo`, the ideas most like that one (its worksheets and panel summaries), best first. */
-  async list(similarTo?: unknown): Promise<IdeaSummary[]> {
+  async list(similarTo?: unknown): Promise<IdeaListItem[]> {
     if (similarTo !== undefined) {
       if (typeof similarTo !== 'string' || !similarTo) throw ApiError.badRequest('invalid_query', 'similar_to names an idea (idea_…)', { issues: [{ path: 'similar_to', message: 'an idea id' }] });
       await this.idea(similarTo);
       const ids = await similarIdeaIds(this.ds, similarTo);
       const byId = new Map((ids.length ? await this.ds.getRepository(IdeaEntity).findBy({ id: In(ids) }) : []).map((i) => [i.id, i]));
-      return ids.map((i) => byId.get(i)).filter((i): i is IdeaEntity => i !== undefined).map((i) => this.summary(i));
+      return this.listItems(ids.map((i) => byId.get(i)).filter((i): i is IdeaEntity => i !== undefined));
     }
-    const ideas = await this.ds.getRepository(IdeaEntity).find({ order: { createdAt: 'DESC', id: 'DESC' }, take: 500 });
-    return ideas.map((i) => this.summary(i));
+    return this.listItems(await this.ds.getRepository(IdeaEntity).find({ order: { createdAt: 'DESC', id: 'DESC' }, take: 500 }));
+  }
+
+  /** The listed ideas with their locked versions and panel counts, in one grouped query (not a detail per idea). */
+  private async listItems(ideas: IdeaEntity[]): Promise<IdeaListItem[]> {
+    if (!ideas.length) return [];
+    const rows: { id: string; locked: number[]; panels: number }[] = await this.ds.query(
+      `SELECT i.id,
+              coalesce((SELECT array_agg(v.version ORDER BY v.version) FROM idea_versions v WHERE v.idea_id = i.id AND v.locked_by_run IS NOT NULL), '{}') AS locked,
+              (SELECT count(*)::int FROM runs r WHERE r.idea_id = i.id) AS panels
+         FROM ideas i WHERE i.id = ANY($1::text[])`,
+      [ideas.map((i) => i.id)],
+    );
+    const facts = new Map(rows.map((r) => [r.id, r]));
+    return ideas.map((i) => ({ ...this.summary(i), locked_versions: facts.get(i.id)?.locked ?? [], panels: facts.get(i.id)?.panels ?? 0 }));
   }
 
   async detail(id: string): Promise<IdeaDetail> {

@@ -1,7 +1,6 @@
-import type { DataSource } from 'typeorm';
+import { IsNull, Not, type DataSource } from 'typeorm';
 import { RunEntity } from '@roundtable/persistence';
 import { findApiWorkflow } from './workflows/api-workflows';
-import { IsNull, Not } from 'typeorm';
 
 /** What of each idea is searched: every version's worksheet text (values, not its keys). */
 const WORKSHEET_TEXT = `concat_ws(' ', v.worksheet->>'title', v.worksheet->>'problem', v.worksheet->>'target_user', v.worksheet->>'solution',

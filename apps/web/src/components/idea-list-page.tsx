@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ApiHttpError } from '../lib/api-client';
-import type { IdeaSummary } from '../lib/api-types';
 import { fmtAge } from '../lib/format';
 import { EMPTY_WORKSHEET_FORM, fieldIssuesOf, worksheetOf, WORKSHEET_FORM_FIELDS, type FieldIssues } from '../lib/ideas';
-import { listFactsOf, lockedVersionsText } from '../lib/ideas-versions';
+import { lockedVersionsText } from '../lib/ideas-versions';
 import { ideaPath } from '../lib/route';
 import { actError, Outcome } from './act-outcome';
 import { canAct, useApp } from './app-context';
@@ -11,22 +10,18 @@ import { GeneralIssues, WorksheetFields } from './idea-worksheet-fields';
 import { Link } from './link';
 import { errorText, useAsync } from './use-async';
 
-type Row = IdeaSummary & { lockedVersions: number[]; panels: number };
 
 const NO_ISSUES: FieldIssues = { byField: {}, general: [] };
 const FIELD_NAMES = WORKSHEET_FORM_FIELDS.map((f) => f.name);
 
 /**
  * /ideas (issue 23): every idea with its latest version, the versions a panel locked and how many
- * panels ran (each idea's detail: the list reply carries neither), and, for a token that may act,
+ * panels ran (all in the list reply), and, for a token that may act,
  * the New idea form (POST /v1/ideas), a 400 shown at each field it names.
  */
 export function IdeasPage() {
   const { api, me } = useApp();
-  const ideas = useAsync<Row[]>(async () => {
-    const list = await api.ideas();
-    return Promise.all(list.map(async (i) => ({ ...i, ...listFactsOf(await api.idea(i.id)) })));
-  }, 'ideas');
+  const ideas = useAsync(() => api.ideas(), 'ideas');
   const now = Date.now();
   return (
     <>
@@ -68,7 +63,7 @@ export function IdeasPage() {
                   <td data-label="Latest version" className="num">
                     {i.latest_version}
                   </td>
-                  <td data-label="Locked versions">{lockedVersionsText(i.lockedVersions)}</td>
+                  <td data-label="Locked versions">{lockedVersionsText(i.locked_versions)}</td>
                   <td data-label="Panels" className="num">
                     {i.panels}
                   </td>

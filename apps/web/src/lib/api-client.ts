@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, CallSummary, EvidenceEntry, ExampleProject, IdeaDetail, IdeaDiff, IdeaSummary, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
+import type { ApiErrorBody, CallDetail, CallSummary, EvidenceEntry, ExampleProject, IdeaDetail, IdeaDiff, IdeaListItem, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -146,7 +146,7 @@ export class ApiClient {
   /** A new run from a stage of this one, with edits (the api answers the fork's id and what it copies). */
   fork = (id: string, body: { from: string; edits?: Record<string, unknown> }) => this.post<{ id: string; status: string; forked_from: { run_id: string; stage: string; copied_calls: number } }>(`/v1/runs/${encodeURIComponent(id)}/fork`, body);
   /** Ideas (issue 23): worksheets kept as numbered versions, and each idea's evidence ledger. */
-  ideas = () => this.json<IdeaSummary[]>('/v1/ideas');
+  ideas = () => this.json<IdeaListItem[]>('/v1/ideas');
   idea = (id: string) => this.json<IdeaDetail>(`/v1/ideas/${encodeURIComponent(id)}`);
   ideaVersion = (id: string, n: number) => this.json<IdeaVersionDetail>(`/v1/ideas/${encodeURIComponent(id)}/versions/${n}`);
   createIdea = (body: Record<string, unknown>) => this.post<IdeaDetail>('/v1/ideas', body);

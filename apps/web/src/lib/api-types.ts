@@ -17,6 +17,7 @@ export type {
   ExampleProject,
   IdeaDetail,
   IdeaDiff,
+  IdeaListItem,
   IdeaSummary,
   IdeaVersion,
   IdeaVersionDetail,

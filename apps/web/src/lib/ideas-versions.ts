@@ -27,14 +27,6 @@ export function versionLabelOf(v: VersionRow, latest: number): string {
 /** The versions, newest first (the picker and the versions list read top down from the latest). */
 export const versionsNewestFirst = (versions: readonly VersionRow[]): VersionRow[] => [...versions].sort((a, b) => b.version - a.version);
 
-/** The list's columns of one idea, from its detail: the versions a panel locked, and how many panels ran on any version. */
-export function listFactsOf(detail: Pick<IdeaDetail, 'versions'>): { lockedVersions: number[]; panels: number } {
-  return {
-    lockedVersions: detail.versions.filter((v) => v.locked).map((v) => v.version),
-    panels: detail.versions.reduce((n, v) => n + v.panels.length, 0),
-  };
-}
-
 /** "2, 4", or "none". */
 export const lockedVersionsText = (versions: readonly number[]): string => (versions.length ? versions.join(', ') : 'none');
 

@@ -29,7 +29,13 @@ export type IdeaVersionDetail = z.infer<typeof IdeaVersionDetail>;
 export const IdeaVersionList = z.array(IdeaVersion);
 
 export const IdeaSummary = z.object({ id: z.string(), title: z.string(), latest_version: z.number().int(), created_by: z.string(), created_at: z.string(), updated_at: z.string() });
-export const IdeaList = z.array(IdeaSummary);
+/** One idea as GET /v1/ideas lists it: the versions a panel locked and how many panels ran on it, so a list needs no detail per idea. */
+export const IdeaListItem = IdeaSummary.extend({
+  locked_versions: z.array(z.number().int()).describe('the versions a panel locked, in order'),
+  panels: z.number().int().describe('how many panel runs judged a version of it'),
+});
+export type IdeaListItem = z.infer<typeof IdeaListItem>;
+export const IdeaList = z.array(IdeaListItem);
 export type IdeaSummary = z.infer<typeof IdeaSummary>;
 
 /** GET /v1/ideas/:id (and the 201 of POST /v1/ideas): the latest version, every version's lock and panels, and the builds handed on from it. */
