@@ -48,3 +48,4 @@ export * from './api/providers-reply.schema';
 export * from './idea/worksheet.schema';
 export * from './idea/idea-replies.schema';
 export * from './idea/handoff.schema';
+export * from './experiment/canonical-json';

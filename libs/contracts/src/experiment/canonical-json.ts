@@ -1,0 +1,18 @@
+/**
+ * A value as canonical JSON: object keys in code-point order at every depth, no whitespace,
+ * `undefined` members left out (as JSON.stringify does). Two preregistrations that differ only in
+ * key order or formatting are the same text, so they hash the same (sha256 of this text is the
+ * preregistration's hash: libs/persistence experiment-hash.ts).
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new Error(`canonicalJson: ${typeof value} has no JSON form`);
+    return text;
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
