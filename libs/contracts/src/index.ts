@@ -49,3 +49,6 @@ export * from './idea/worksheet.schema';
 export * from './idea/idea-replies.schema';
 export * from './idea/handoff.schema';
 export * from './experiment/canonical-json';
+export * from './experiment/experiment-vocabulary';
+export * from './experiment/experiment-project-config.schema';
+export * from './experiment/experiment-replies.schema';

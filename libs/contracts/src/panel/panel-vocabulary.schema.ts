@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPERIMENT_ONLY_STAGES } from '../experiment/experiment-vocabulary';
 import { Stage } from '../run/run-vocabulary';
 
 /**
@@ -23,7 +24,7 @@ export const PanelStage = z.enum(['INIT', ...PANEL_ONLY_STAGES, 'DONE', 'HALTED'
 export type PanelStage = z.infer<typeof PanelStage>;
 
 /** Any workflow's stage: what runs.stage and a stage_changed event may hold. */
-export const RunStage = z.enum([...Stage.options, ...PANEL_ONLY_STAGES]);
+export const RunStage = z.enum([...Stage.options, ...PANEL_ONLY_STAGES, ...EXPERIMENT_ONLY_STAGES]);
 export type RunStage = z.infer<typeof RunStage>;
 
 /** A judge's score: an integer from 1 (kill it) to 10 (fund it now). */
