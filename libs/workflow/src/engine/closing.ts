@@ -99,6 +99,8 @@ export function closeWhenSettled<S extends EngineState<G>, R extends string, G e
   pendingClosing?: CallSpec<R, G, K>,
 ): void {
   if (def.inFlight(step) > 0) return; // the calls in flight land first
+  const nothing = def.nothingToClose?.(step) ?? null;
+  if (nothing) return def.factOnly(step, nothing);
   const provider = closingProvider(step, def);
   if (providerExhausted(usageAfterStep(step), step.state.config.budget, provider)) {
     return def.factOnly(step, `the ${def.closing.noun}'s provider ${provider} has reached its own budget cap`);

@@ -74,6 +74,11 @@ export interface WorkflowDefinition<S extends EngineState<G>, R extends string, 
   onClosingStage(step: St): void;
   /** The close without a model: written from the records alone. */
   factOnly(step: St, why: string): void;
+  /**
+   * Why the closing role would have nothing to work on, or null: then the close is fact-only
+   * without a call (an experiment's interpreter with no metrics yet). Absent: always something.
+   */
+  nothingToClose?(step: St): string | null;
 
   // ---- calls in flight
 
