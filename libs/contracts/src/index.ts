@@ -49,3 +49,8 @@ export * from './idea/worksheet.schema';
 export * from './idea/idea-replies.schema';
 export * from './idea/handoff.schema';
 export * from './experiment/canonical-json';
+export * from './experiment/criterion-language';
+export * from './experiment/preregistration.schema';
+export * from './experiment/experiment-decision';
+export * from './experiment/trading-critique.schema';
+export * from './experiment/interpretation.schema';
