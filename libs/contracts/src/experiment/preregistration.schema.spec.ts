@@ -42,6 +42,17 @@ describe('Preregistration', () => {
     expect(text).toContain('method.command: ');
   });
 
+  it('reports the criteria\'s problems together with the shape\'s, so one repair hears of all of them', () => {
+    const { title: _t, ...rest } = backtestPrereg({ success_criteria: [{ expr: 'sharpe >= 0.5' }, { expr: 7 as unknown as string }] });
+    const text = problems({ ...rest, assumptions: 'none' });
+    expect(text).toContain('title: ');
+    expect(text).toContain('assumptions: ');
+    expect(text).toContain('success_criteria.1.expr: ');
+    expect(text).toContain('success_criteria.0.expr: unknown metric "sharpe"');
+    expect(problems({ method: 'backtest', success_criteria: 'sharpe > 1', failure_criteria: [null, 'x'] })).toContain('title: ');
+    expect(problems(null)).toBe('(root): Invalid input: expected object, received null');
+  });
+
   it('refuses empty criteria lists and unknown fields', () => {
     expect(problems(backtestPrereg({ failure_criteria: [] }))).toContain('failure_criteria: failure_criteria lists at least one criterion');
     expect(problems({ ...backtestPrereg(), verdict: 'PASS' })).toMatch(/verdict/);

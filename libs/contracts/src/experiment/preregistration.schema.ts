@@ -45,7 +45,7 @@ export type ExperimentMethod = z.infer<typeof ExperimentMethod>;
 export const ExperimentDomain = z.enum(['general', 'trading']);
 export type ExperimentDomain = z.infer<typeof ExperimentDomain>;
 
-export const Preregistration = z
+const PreregistrationShape = z
   .object({
     title: z.string().min(1, 'title names the experiment'),
     hypothesis: z.string().min(1, 'hypothesis states what is believed and would be tested'),
@@ -57,40 +57,52 @@ export const Preregistration = z
     assumptions: z.array(z.string()).default([]),
     domain: ExperimentDomain.default('general'),
   })
-  .strict()
-  .superRefine((p, ctx) => {
-    // Written defensively: the shape may have failed too, and every problem is worth reporting at once.
-    const metrics = Array.isArray(p.method?.metrics) ? p.method.metrics : [];
-    metrics.forEach((m, i) => {
-      if (metrics.indexOf(m) !== i) {
-        ctx.addIssue({ code: 'custom', path: ['method', 'metrics', i], message: `metric "${m}" is listed twice; name each metric once` });
-      }
-    });
-    for (const kind of ['success', 'failure'] as const) {
-      const list = p[`${kind}_criteria`];
-      if (!Array.isArray(list)) continue;
-      list.forEach((c, i) => {
-        const path = [`${kind}_criteria`, i];
-        if (c?.id && c.id[0] !== (kind === 'success' ? 'S' : 'F')) {
-          ctx.addIssue({ code: 'custom', path: [...path, 'id'], message: `a ${kind} criterion's id starts with ${kind === 'success' ? 'S' : 'F'}` });
-        }
-        if (typeof c?.expr !== 'string' || !c.expr) return;
-        const problem = criterionProblem(c.expr, metrics);
-        if (problem) ctx.addIssue({ code: 'custom', path: [...path, 'expr'], message: problem });
-      });
-    }
-    const ids = criteriaOf(p).map((c) => c.id);
-    const twice = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
-    if (twice.length) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: `criterion ids are unique; ${twice.join(', ')} ${twice.length === 1 ? 'is' : 'are'} used twice (an absent id is S or F and its position, from 1)`,
-      });
-    }
+  .strict();
+
+export const Preregistration = PreregistrationShape
+  // zod skips refinements once the shape has an issue; this one runs whenever there is an object
+  // to read, so one repair call hears of every problem at once.
+  .superRefine(checkCriteria, {
+    when: (payload) => payload.value !== null && typeof payload.value === 'object' && !Array.isArray(payload.value),
   });
 export type Preregistration = z.infer<typeof Preregistration>;
 export type PreregistrationInput = z.input<typeof Preregistration>;
+
+/**
+ * The criteria parse against the method's metrics and each names a threshold; metric names and
+ * criterion ids are unique. It may run on a value whose shape failed, so every field is checked
+ * before it is read.
+ */
+function checkCriteria(p: z.output<typeof PreregistrationShape>, ctx: z.RefinementCtx): void {
+  const metrics = Array.isArray(p.method?.metrics) ? p.method.metrics.filter((m) => typeof m === 'string') : [];
+  metrics.forEach((m, i) => {
+    if (metrics.indexOf(m) !== i) {
+      ctx.addIssue({ code: 'custom', path: ['method', 'metrics', i], message: `metric "${m}" is listed twice; name each metric once` });
+    }
+  });
+  for (const kind of ['success', 'failure'] as const) {
+    const list = p[`${kind}_criteria`];
+    if (!Array.isArray(list)) continue;
+    list.forEach((c, i) => {
+      const path = [`${kind}_criteria`, i];
+      if (typeof c?.id === 'string' && c.id[0] !== (kind === 'success' ? 'S' : 'F')) {
+        ctx.addIssue({ code: 'custom', path: [...path, 'id'], message: `a ${kind} criterion's id starts with ${kind === 'success' ? 'S' : 'F'}` });
+      }
+      if (typeof c?.expr !== 'string' || !c.expr) return;
+      const problem = criterionProblem(c.expr, metrics);
+      if (problem) ctx.addIssue({ code: 'custom', path: [...path, 'expr'], message: problem });
+    });
+  }
+  const ids = criteriaOf(p).map((c) => c.id);
+  const twice = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+  if (twice.length) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message: `criterion ids are unique; ${twice.join(', ')} ${twice.length === 1 ? 'is' : 'are'} used twice (an absent id is S or F and its position, from 1)`,
+    });
+  }
+}
 
 function criterionProblem(expr: string, metrics: readonly string[]): string | null {
   try {
