@@ -40,6 +40,7 @@ export function emptyRunView(runId: string | null = null): RunView {
     build: emptyBuild(),
     people: { gate: null, decisions: [], answers: [], merge: null },
     panel: null,
+    experiment: null,
   };
 }
 

@@ -87,6 +87,9 @@ export const SAMPLE_PAYLOADS: { [T in RunEventType]: RunEventPayload<T> } = {
   appeal_started: { judges: ['vc'], scores: { vc: 5 }, caps: { max_calls: 4 } },
   appeal_completed: { judges: ['vc'], scores: { vc: 7 }, previous: { vc: 5 }, change_reasons: { vc: 'the partner letter' } },
   panel_warning: { kind: 'herding', detail: 'three judges moved together', judges: ['vc', 'pm', 'customer'] },
+  method_started: { op_id: 'run-1-M1', command: 'python3 backtest.py prices.csv', metrics: ['sharpe_oos', 'n_trades'] },
+  method_finished: { op_id: 'run-1-M1', metrics: { sharpe_oos: -0.16, n_trades: 11 }, exit_code: 0, error: null },
+  experiment_decided: { decision: 'KILL', computed: 'KILL', override_request: null, review_agrees: true, open_question: null },
 };
 
 export const SAMPLE_VERDICT = judgeVerdict;

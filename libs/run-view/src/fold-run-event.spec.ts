@@ -127,6 +127,22 @@ const CASES: { [T in RunEventType]: () => void } = {
     expect(judge(v, 'vc').score).toBe(7);
   },
   panel_warning: () => expect(panelRun('panel_warning').notices).toEqual([{ kind: 'panel_warning', sequence: 2, payload: SAMPLE_PAYLOADS.panel_warning }]),
+  method_started: () =>
+    expect(fold('method_started').experiment).toEqual({
+      method: { opId: 'run-1-M1', command: 'python3 backtest.py prices.csv', metricNames: ['sharpe_oos', 'n_trades'], metrics: null, exitCode: null, error: null, sequence: 1 },
+      decision: null,
+    }),
+  method_finished: () =>
+    expect(fold('method_started', 'method_finished').experiment!.method).toEqual({
+      opId: 'run-1-M1',
+      command: 'python3 backtest.py prices.csv',
+      metricNames: ['sharpe_oos', 'n_trades'],
+      metrics: { sharpe_oos: -0.16, n_trades: 11 },
+      exitCode: 0,
+      error: null,
+      sequence: 2,
+    }),
+  experiment_decided: () => expect(fold('experiment_decided').experiment!.decision).toEqual({ ...SAMPLE_PAYLOADS.experiment_decided, sequence: 1 }),
 };
 
 describe('foldRunEvent', () => {

@@ -2,6 +2,7 @@ import type { RunEventEnvelope, RunEventPayload, RunEventType } from '@roundtabl
 import { emptyPanelView, emptyRunView } from './empty-run-view';
 import { foldBuildEvent } from './fold-build-event';
 import { foldCallEvent } from './fold-calls';
+import { foldExperimentEvent } from './fold-experiment-event';
 import { foldPeopleEvent } from './fold-people-event';
 import { closePendingJudges, dropAbandonedTurn, foldPanelEvent } from './fold-panel-event';
 import { isLiveOnly } from './live-only-events';
@@ -27,7 +28,7 @@ export function foldRunEvent(view: RunView, ev: RunEventEnvelope): RunView {
   if (view.runId !== null && ev.run_id !== view.runId) return view;
   // A view folded from `?after=` (a resumed follow) starts its clock at the first envelope it saw.
   const seen: RunView = { ...view, runId: ev.run_id, lastSequence: ev.sequence, lastEventAt: ev.created_at, startedAt: view.startedAt ?? ev.created_at };
-  const folded = foldCallEvent(seen, ev) ?? foldBuildEvent(seen, ev) ?? foldPanelEvent(seen, ev) ?? foldPeopleEvent(seen, ev) ?? foldRunLifecycle(seen, ev);
+  const folded = foldCallEvent(seen, ev) ?? foldBuildEvent(seen, ev) ?? foldPanelEvent(seen, ev) ?? foldExperimentEvent(seen, ev) ?? foldPeopleEvent(seen, ev) ?? foldRunLifecycle(seen, ev);
   return dropAbandonedTurn(folded, ev);
 }
 

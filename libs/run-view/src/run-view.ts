@@ -51,6 +51,14 @@ export interface RunView {
   people: PeopleView;
   /** null until the run is known to be a panel (run_created says so, or a panel event arrives). */
   panel: PanelView | null;
+  /** An experiment's method and decision (issue 24); null until an experiment event arrives. */
+  experiment: ExperimentView | null;
+}
+
+/** What an experiment run's page shows beyond any run's: the method's command and what it measured, and the decision code made. */
+export interface ExperimentView {
+  method: { opId: string; command: string; metricNames: string[]; metrics: Record<string, number> | null; exitCode: number | null; error: string | null; sequence: number } | null;
+  decision: (RunEventPayload<'experiment_decided'> & { sequence: number }) | null;
 }
 
 export type RunViewStatus = 'unknown' | 'queued' | 'running' | 'awaiting_approval' | 'done' | 'halted' | 'needs_input' | 'cancelled' | 'failed';

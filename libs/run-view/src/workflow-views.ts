@@ -14,6 +14,7 @@ interface WorkflowView {
 const WORKFLOW_VIEWS: Readonly<Record<string, WorkflowView>> = {
   build: { panelView: false },
   panel: { panelView: true },
+  experiment: { panelView: false },
 };
 
 const viewOf = (workflow: string | null | undefined): WorkflowView | undefined =>

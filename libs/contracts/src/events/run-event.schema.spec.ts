@@ -69,6 +69,9 @@ const valid: { [T in RunEventType]: RunEventPayload<T> } = {
   appeal_started: { judges: ['vc'], scores: { vc: 4 } },
   appeal_completed: { judges: ['vc'], scores: { vc: 6 } },
   panel_warning: { kind: 'herding', detail: 'four judges moved by +2' },
+  method_started: { op_id: 'run-1-M1', command: 'python3 backtest.py', metrics: ['sharpe_oos'] },
+  method_finished: { op_id: 'run-1-M1', metrics: { sharpe_oos: 1.2 }, exit_code: 0, error: null },
+  experiment_decided: { decision: 'PASS', computed: 'PASS', override_request: null, review_agrees: true, open_question: null },
 };
 
 /** An obviously wrong payload per type: a required field missing or of the wrong kind. */
@@ -119,6 +122,9 @@ const invalid: Record<RunEventType, Record<string, unknown>> = {
   appeal_started: { judges: [], scores: {} },
   appeal_completed: { judges: ['vc'] },
   panel_warning: { kind: 'vibes', detail: 'x' },
+  method_started: { op_id: 'run-1-M1', command: 'x' },
+  method_finished: { op_id: 'run-1-M1', metrics: { sharpe_oos: 'high' }, exit_code: 0, error: null },
+  experiment_decided: { decision: 'MAYBE', computed: 'PASS', override_request: null, review_agrees: true, open_question: null },
 };
 
 const types = Object.keys(RUN_EVENT_PAYLOADS) as RunEventType[];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExperimentDecision } from '../experiment/experiment-decision';
 import { RunStatus } from '../run/run-vocabulary';
 import { AcceptanceCriterion } from '../run/acceptance-criterion.schema';
 import { JudgeVerdict } from '../panel/judge-verdict.schema';
@@ -205,6 +206,19 @@ export const RUN_EVENT_PAYLOADS = {
     change_reasons: z.partialRecord(JudgeRole, z.string()).optional(),
   }),
   panel_warning: z.object({ kind: PanelWarningKind, detail: z.string(), judges: z.array(JudgeRole).optional() }),
+  // The experiment workflow (issue 24).
+  /** The method's command started in the sandbox at the pinned commit. */
+  method_started: z.object({ op_id: z.string(), command: z.string(), metrics: z.array(z.string()) }),
+  /** What it measured (only stored with the preregistration's hash), or why there is nothing. */
+  method_finished: z.object({ op_id: z.string(), metrics: z.record(z.string(), z.number()).nullable(), exit_code: z.number().nullable(), error: z.string().nullable() }),
+  /** Decided by code from the criteria; an interpreter's other decision is an override request, never applied. */
+  experiment_decided: z.object({
+    decision: ExperimentDecision,
+    computed: ExperimentDecision,
+    override_request: z.object({ decision: ExperimentDecision, reason: z.string() }).nullable(),
+    review_agrees: z.boolean().nullable(),
+    open_question: z.string().nullable(),
+  }),
 } as const;
 export type RunEventType = keyof typeof RUN_EVENT_PAYLOADS;
 export type RunEventPayload<T extends RunEventType> = z.infer<(typeof RUN_EVENT_PAYLOADS)[T]>;

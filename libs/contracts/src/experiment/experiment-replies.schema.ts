@@ -23,7 +23,7 @@ export const ExperimentResult = z.object({
 export type ExperimentResult = z.infer<typeof ExperimentResult>;
 
 /** One criterion as code read it against the metrics, with the interpreter's reading beside it. */
-export const CriterionOutcome = z.object({
+export const CriterionRead = z.object({
   id: z.string(),
   kind: z.enum(['success', 'failure']),
   expr: z.string(),
@@ -32,7 +32,7 @@ export const CriterionOutcome = z.object({
   /** The interpreter's reading, with its evidence; null when it gave none (a fact-only close). */
   reading: z.object({ holds: z.boolean(), evidence: z.string() }).nullable(),
 });
-export type CriterionOutcome = z.infer<typeof CriterionOutcome>;
+export type CriterionRead = z.infer<typeof CriterionRead>;
 
 /**
  * The interpretation as the experiments row keeps it (`interpretation`): the decision is
@@ -40,7 +40,7 @@ export type CriterionOutcome = z.infer<typeof CriterionOutcome>;
  * critic that disagrees makes the decision INCONCLUSIVE and raises `open_question`.
  */
 export const ExperimentInterpretation = z.object({
-  criteria: z.array(CriterionOutcome),
+  criteria: z.array(CriterionRead),
   computed: ExperimentDecision,
   interpreter_decision: ExperimentDecision.nullable(),
   override_request: z.object({ decision: ExperimentDecision, reason: z.string() }).nullable(),

@@ -97,7 +97,9 @@ export type ExperimentRecord =
   | { kind: 'experiment_rejected'; experimentId: string }
   /** Stored only if the row still hashes to `result.prereg_hash` and has no result yet. */
   | { kind: 'experiment_result'; experimentId: string; result: ExperimentResult }
-  | { kind: 'experiment_decided'; experimentId: string; decision: ExperimentDecision; interpretation: ExperimentInterpretation };
+  | { kind: 'experiment_decided'; experimentId: string; decision: ExperimentDecision; interpretation: ExperimentInterpretation }
+  /** A critic's disagreement, put to a person (open_questions, answerable like any run's). */
+  | { kind: 'open_question'; role: ExperimentRole; question: string };
 
 export interface ExperimentDecisionRow {
   from: ExperimentStage;
