@@ -3,7 +3,7 @@ import { ImplementationEntity } from './implementation.entity';
 import { inListCheck } from './in-list.check';
 import { RunEntity } from './run.entity';
 
-export const WORKSPACE_OP_KINDS = ['prepare', 'apply', 'tests', 'read', 'merge', 'tool', 'export'] as const;
+export const WORKSPACE_OP_KINDS = ['prepare', 'apply', 'tests', 'read', 'merge', 'tool', 'export', 'experiment'] as const;
 export type WorkspaceOpKind = (typeof WORKSPACE_OP_KINDS)[number];
 export const WORKSPACE_OP_STATUSES = ['queued', 'done', 'failed'] as const;
 export type WorkspaceOpStatus = (typeof WORKSPACE_OP_STATUSES)[number];
