@@ -21,6 +21,7 @@ export {
   SANDBOX_CONTAINER_ENV,
   SANDBOX_UID,
   SANDBOX_GID,
+  SANDBOX_WORKDIR,
 } from './docker-runner';
 export type { DockerTestRunnerOptions, SandboxLimits, SandboxContainerSpec } from './docker-runner';
 export { dockerEndpoint, DEFAULT_DOCKER_SOCKET } from './docker-client';
