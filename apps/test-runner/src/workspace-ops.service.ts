@@ -29,6 +29,7 @@ import {
   openRepoWorkspace,
   PathEscapeError,
   planWorkspaceDeletions,
+  prepareCommitWorktree,
   prepareEmptyWorkspace,
   prepareRepoWorkspace,
   RepoUnusableError,
@@ -47,6 +48,9 @@ import type { TestRunnerChoice } from './sandbox-runners';
 import { runInSandboxSpan } from './sandbox-run.span';
 import { readOne } from './read-one';
 import { runEngineerTool, type ToolTestRun } from './engineer-tools';
+import { ExperimentRefusedError } from './experiment-refused.error';
+import { freshMetricsDirectory, lockedExperiment, metricsPathFor, readMetricsFile } from './experiment-run';
+import { readMetrics } from './read-metrics';
 
 const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
@@ -82,6 +86,7 @@ const RECORDED_FAILURES = [
   GitCommandError,
   GitUnavailableError,
   WorkspaceOpRowError,
+  ExperimentRefusedError,
 ];
 
 /** Appended to the output of a run outside the sandbox, so the record and every prompt say so. */
@@ -257,8 +262,8 @@ export class WorkspaceOpsService {
   }
 
   /** `command` in the workspace under `runner`; a run outside the sandbox says so at the end of its output. */
-  private async runIn(runner: TestRunner, workspace: string, command: string, timeoutS: number, runId: string): Promise<TestRunOutcome> {
-    const outcome = await runInSandboxSpan(runner, { workspace, command, timeoutMs: Math.round(timeoutS * 1000), runId });
+  private async runIn(runner: TestRunner, workspace: string, command: string, timeoutS: number, runId: string, env?: Record<string, string>): Promise<TestRunOutcome> {
+    const outcome = await runInSandboxSpan(runner, { workspace, command, timeoutMs: Math.round(timeoutS * 1000), runId, ...(env ? { env } : {}) });
     if (runner.kind === 'process') outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${PROCESS_RUNNER_NOTICE}\n`;
     return outcome;
   }
@@ -331,6 +336,56 @@ export class WorkspaceOpsService {
         duration_s: outcome.duration_s,
         timed_out: outcome.timed_out,
         oom_killed: outcome.oom_killed,
+        output_artifact_id: artifactId,
+        output_tail: outcome.output.slice(-TAIL),
+        runner: runner.kind,
+      };
+    });
+  }
+
+  /**
+   * An experiment's preregistered command (issue 24), run in the sandbox in a worktree of its
+   * repository at the pinned commit (`<root>/<runId>/experiment`), with ROUNDTABLE_METRICS naming
+   * the metrics file as the command sees it. Refused (recorded, not retried) when the experiment
+   * is missing, its stored preregistration no longer hashes to its locked hash, the op was queued
+   * for another hash, or it has a result already. The metrics are the file's, else the last JSON
+   * object line of the output; any declared metric missing or not a number, or a non-zero exit,
+   * gives no metrics and says why (read-metrics.ts). The output is stored as an artifact.
+   */
+  runExperiment(runId: string, opId: string): Promise<void> {
+    return this.perform(runId, opId, 'tests.done', async (run, op) => {
+      const request = workspaceOpRequest('experiment', op);
+      await lockedExperiment(this.ds, request);
+      // As prepare admits a run's repo: the policy's check, on the real path here.
+      const repo = await this.checks.admitRepo(request.repo);
+      // Before the worktree is touched: a refused run leaves nothing behind.
+      const runner = await this.admittedRunner(run, request.timeout_s);
+      const worktree = await prepareCommitWorktree(this.workspaceRoot, runId, repo, request.commit);
+      await freshMetricsDirectory(worktree);
+      const metricsPath = metricsPathFor(runner.kind, worktree);
+      const outcome = await this.runIn(runner, worktree, request.command, request.timeout_s, runId, { ROUNDTABLE_METRICS: metricsPath });
+      const file = await readMetricsFile(worktree, metricsPath);
+      const reading = readMetrics({
+        declared: request.metrics,
+        fileText: file.text,
+        fileShownAs: metricsPath,
+        fileProblem: file.problem,
+        output: outcome.output,
+        exitCode: outcome.exit_code,
+        timedOut: outcome.timed_out,
+      });
+      const artifactId = `${opId}-out`;
+      await this.storeArtifacts([{ id: artifactId, runId, callId: null, kind: 'test_output', path: `experiments/${opId}.log`, content: outcome.output }]);
+      return {
+        experiment_id: request.experiment_id,
+        prereg_hash: request.prereg_hash,
+        commit: request.commit,
+        command: outcome.command,
+        exit_code: outcome.exit_code,
+        duration_s: outcome.duration_s,
+        timed_out: outcome.timed_out,
+        oom_killed: outcome.oom_killed,
+        ...reading,
         output_artifact_id: artifactId,
         output_tail: outcome.output.slice(-TAIL),
         runner: runner.kind,

@@ -62,6 +62,14 @@ describe('sandboxContainerOptions', () => {
     expect(opts.Env?.map((e) => e.split('=')[0]).sort()).toEqual(['HOME', 'LANG', 'PATH', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED']);
   });
 
+  it('adds the request\'s own variables after the fixed ones, and refuses one that would replace them', () => {
+    expect(sandboxContainerOptions({ ...spec, env: { ROUNDTABLE_METRICS: '/workspace/.roundtable/metrics.json' } }).Env).toEqual([
+      ...SANDBOX_CONTAINER_ENV,
+      'ROUNDTABLE_METRICS=/workspace/.roundtable/metrics.json',
+    ]);
+    expect(() => sandboxContainerOptions({ ...spec, env: { HOME: '/root' } })).toThrow('sandbox env: HOME is set by the sandbox itself');
+  });
+
   it('takes nothing from the runner environment, whatever it holds', () => {
     const saved = { ...process.env };
     process.env.OPENAI_API_KEY = 'sk-must-not-leak';

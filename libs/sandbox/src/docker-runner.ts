@@ -5,6 +5,7 @@ import { currentOwner, formatOwner, SANDBOX_LABELS } from './container-labels';
 import { dockerEndpoint, DockerEndpoint } from './docker-client';
 import { OutputCapture } from './output-capture';
 import { OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES, PIPE_DRAIN_GRACE_MS, STDOUT_TAIL_BYTES, TIMEOUT_EXIT_CODE } from './output-limits';
+import { requestEnv } from './sandbox-env';
 import { SandboxRefusedError } from './sandbox-refused.error';
 import { SandboxUnavailableError } from './sandbox-unavailable.error';
 import { clearSetIdBits, SetIdSweep, withSetIdSweepNote } from './setid-bits';
@@ -63,6 +64,8 @@ export interface SandboxContainerSpec {
   /** formatOwner(currentOwner()) of the creating process. */
   owner: string;
   runtime?: string;
+  /** The request's own variables (TestRunRequest.env), after SANDBOX_CONTAINER_ENV. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -76,7 +79,7 @@ export function sandboxContainerOptions(spec: SandboxContainerSpec): Docker.Cont
     Cmd: ['/bin/sh', '-c', spec.command],
     WorkingDir: SANDBOX_WORKDIR,
     User: `${SANDBOX_UID}:${SANDBOX_GID}`,
-    Env: [...SANDBOX_CONTAINER_ENV],
+    Env: [...SANDBOX_CONTAINER_ENV, ...Object.entries(requestEnv(spec.env)).map(([name, value]) => `${name}=${value}`)],
     Labels: {
       [SANDBOX_LABELS.marker]: '1',
       [SANDBOX_LABELS.run]: spec.runId ?? '',
@@ -157,6 +160,7 @@ export class DockerTestRunner implements TestRunner {
           deadline: Date.now() + req.timeoutMs + DEADLINE_GRACE_MS,
           owner: formatOwner(currentOwner()),
           runtime: this.runtime,
+          env: req.env,
         }),
       );
     } catch (err) {

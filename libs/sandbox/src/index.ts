@@ -7,7 +7,7 @@ export type { DeletionPlan, WorkspaceFileChange, WriteResult } from './safe-writ
 export type { TestRunner, TestRunRequest, TestRunOutcome } from './test-runner';
 export { ProcessTestRunner } from './process-runner';
 export type { ProcessTestRunnerOptions } from './process-runner';
-export { sandboxEnv, isSecretEnvName, SANDBOX_ENV_ALLOWLIST } from './sandbox-env';
+export { sandboxEnv, isSecretEnvName, requestEnv, REQUEST_ENV_NAME, SANDBOX_ENV_ALLOWLIST } from './sandbox-env';
 export type { SandboxEnvOptions } from './sandbox-env';
 export { parseTestSummary, pytestSummaryParser, TEST_SUMMARY_PARSERS } from './test-output-parser';
 export type { TestSummary, TestSummaryParser } from './test-output-parser';
@@ -21,6 +21,7 @@ export {
   SANDBOX_CONTAINER_ENV,
   SANDBOX_UID,
   SANDBOX_GID,
+  SANDBOX_WORKDIR,
 } from './docker-runner';
 export type { DockerTestRunnerOptions, SandboxLimits, SandboxContainerSpec } from './docker-runner';
 export { dockerEndpoint, DEFAULT_DOCKER_SOCKET } from './docker-client';
@@ -45,3 +46,4 @@ export { exportRunBranch } from './export-run-branch';
 export { collectAgentChanges } from './collect-changes';
 export type { CollectedChanges } from './collect-changes';
 export type { RunBranchExport } from './export-run-branch';
+export { prepareCommitWorktree, PinnedCommitMissingError } from './commit-worktree';

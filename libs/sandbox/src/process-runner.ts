@@ -4,7 +4,7 @@ import { constants as osConstants } from 'node:os';
 import * as path from 'node:path';
 import { OutputCapture } from './output-capture';
 import { OUTPUT_HEAD_BYTES, OUTPUT_TAIL_BYTES, PIPE_DRAIN_GRACE_MS, STDOUT_TAIL_BYTES, TIMEOUT_EXIT_CODE } from './output-limits';
-import { sandboxEnv } from './sandbox-env';
+import { requestEnv, sandboxEnv } from './sandbox-env';
 import { clearSetIdBits, withSetIdSweepNote } from './setid-bits';
 import { parseTestSummary } from './test-output-parser';
 import { TestRunner, TestRunOutcome, TestRunRequest } from './test-runner';
@@ -39,7 +39,7 @@ export class ProcessTestRunner implements TestRunner {
     // engineer output, and the real HOME (with its credentials) must not be reachable by name.
     const home = path.join(path.dirname(cwd), `${path.basename(cwd)}.home`);
     await mkdir(home, { recursive: true });
-    const env = sandboxEnv(this.opts.baseEnv ?? process.env, { home, allow: this.opts.allowEnv });
+    const env = { ...sandboxEnv(this.opts.baseEnv ?? process.env, { home, allow: this.opts.allowEnv }), ...requestEnv(req.env) };
 
     const outcome = await runInProcessGroup(req, cwd, env);
     // The process group is dead by now; a file it made setuid would run as its owner (with

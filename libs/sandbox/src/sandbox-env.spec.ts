@@ -1,4 +1,4 @@
-import { isSecretEnvName, sandboxEnv } from './sandbox-env';
+import { isSecretEnvName, requestEnv, sandboxEnv } from './sandbox-env';
 
 const base: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',
@@ -69,5 +69,28 @@ describe('sandboxEnv', () => {
     ['TOKENIZERS_PARALLELISM', false],
   ])('isSecretEnvName(%s) = %s', (name, expected) => {
     expect(isSecretEnvName(name)).toBe(expected);
+  });
+});
+
+describe('requestEnv', () => {
+  it('passes names the sandbox does not set itself', () => {
+    expect(requestEnv({ ROUNDTABLE_METRICS: '/workspace/.roundtable/metrics.json', _X1: '' })).toEqual({ ROUNDTABLE_METRICS: '/workspace/.roundtable/metrics.json', _X1: '' });
+    expect(requestEnv(undefined)).toEqual({});
+  });
+
+  it.each([
+    ['lower', 'is not a usable variable name'],
+    ['1ABC', 'is not a usable variable name'],
+    ['A-B', 'is not a usable variable name'],
+    ['OPENAI_API_KEY', 'looks like a secret'],
+    ['PATH', 'is set by the sandbox itself'],
+    ['HOME', 'is set by the sandbox itself'],
+    ['PYTHONUNBUFFERED', 'is set by the sandbox itself'],
+  ])('refuses %s (%s)', (name, why) => {
+    expect(() => requestEnv({ [name]: 'x' })).toThrow(why);
+  });
+
+  it('refuses a value with a NUL byte', () => {
+    expect(() => requestEnv({ ROUNDTABLE_METRICS: 'a\0b' })).toThrow('not a string without NUL bytes');
   });
 });

@@ -21,6 +21,11 @@ export interface TestRunRequest {
   timeoutMs: number;
   /** Which run this is for: a label on the container, so a leftover one can be traced. */
   runId?: string;
+  /**
+   * Variables added to the command's environment (names /^[A-Z_][A-Z0-9_]*$/, see requestEnv in
+   * sandbox-env.ts): on top of the sandbox's own, never replacing them.
+   */
+  env?: Record<string, string>;
 }
 
 /** Implementations differ in containment (container by default, plain process on request), not in contract. */

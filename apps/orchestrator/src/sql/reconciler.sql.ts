@@ -67,8 +67,8 @@ export const PENDING_WORK = {
             jsonb_build_object('runId', run_id, 'callId', id) AS payload, due
        FROM open_calls
      UNION ALL
-     SELECT 'op', w.run_id, CASE WHEN w.kind = 'tests' THEN 'tests' ELSE 'workspace' END,
-            CASE w.kind WHEN 'tests' THEN 'tests.run' ELSE 'workspace.' || w.kind END,
+     SELECT 'op', w.run_id, CASE WHEN w.kind IN ('tests', 'experiment') THEN 'tests' ELSE 'workspace' END,
+            CASE w.kind WHEN 'tests' THEN 'tests.run' WHEN 'experiment' THEN 'experiment.run' ELSE 'workspace.' || w.kind END,
             NULL, w.id, w.kind,
             jsonb_build_object('runId', w.run_id, 'opId', w.id)
               || CASE WHEN w.kind IN ('apply', 'tests') THEN jsonb_build_object('implementationId', w.implementation_id) ELSE '{}'::jsonb END,
@@ -84,13 +84,13 @@ export const PENDING_WORK = {
         AND NOT EXISTS (SELECT 1 FROM agent_calls r WHERE r.retry_of = c.id)
         AND NOT EXISTS (SELECT 1 FROM applied_events a WHERE a.run_id = c.run_id AND a.event_key = 'agent.done:' || c.id)
      UNION ALL
-     SELECT 'op_done', w.run_id, 'orchestrator', CASE WHEN w.kind = 'tests' THEN 'tests.done' ELSE 'workspace.done' END,
+     SELECT 'op_done', w.run_id, 'orchestrator', CASE WHEN w.kind IN ('tests', 'experiment') THEN 'tests.done' ELSE 'workspace.done' END,
             NULL, w.id, 'done', jsonb_build_object('runId', w.run_id, 'opId', w.id),
             coalesce(w.finished_at, w.created_at) < now() - make_interval(secs => $1 / 1000.0)
        FROM workspace_ops w JOIN live ON live.id = w.run_id
       WHERE w.status IN ('done', 'failed')
         AND NOT EXISTS (SELECT 1 FROM applied_events a WHERE a.run_id = w.run_id
-                           AND a.event_key = CASE WHEN w.kind = 'tests' THEN 'tests.done:' ELSE 'workspace.done:' END || w.id)
+                           AND a.event_key = CASE WHEN w.kind IN ('tests', 'experiment') THEN 'tests.done:' ELSE 'workspace.done:' END || w.id)
      UNION ALL
      SELECT 'control', o.run_id, o.queue, o.job_name, o.job_id, NULL, NULL, o.payload,
             o.created_at < now() - make_interval(secs => $1 / 1000.0)

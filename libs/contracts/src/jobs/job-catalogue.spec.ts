@@ -24,6 +24,7 @@ const minimal: { [N in JobName]: Record<string, unknown> } = {
   'workspace.tool': { runId: 'r1', opId: 'o1' },
   'workspace.export': { runId: 'r1', opId: 'o1' },
   'tests.run': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
+  'experiment.run': { runId: 'r1', opId: 'o1' },
 };
 
 describe('job catalogue', () => {

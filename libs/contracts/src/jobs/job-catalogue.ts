@@ -89,6 +89,8 @@ export const JOBS = {
   },
   tests: {
     'tests.run': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),
+    /** Run an experiment's preregistered command at its pinned commit (issue 24); the op row holds the request. Reported with tests.done. */
+    'experiment.run': RunRef.extend({ opId: z.string().min(1) }),
   },
 } as const;
 

@@ -72,4 +72,47 @@ describe('workspace_ops rows, typed', () => {
       { path: 'b.py', content: null, bytes: null, truncated: false, error: 'no workspace' },
     ]);
   });
+
+  describe('experiment ops', () => {
+    const request = {
+      experiment_id: 'exp1',
+      prereg_hash: 'a'.repeat(64),
+      repo: '/repos/bt',
+      commit: 'abc1234',
+      command: 'python3 backtest.py prices.csv',
+      metrics: ['sharpe_oos', 'n_trades'],
+      timeout_s: 120,
+    };
+    const result = {
+      experiment_id: 'exp1',
+      prereg_hash: 'a'.repeat(64),
+      commit: 'abc1234',
+      command: request.command,
+      exit_code: 0,
+      duration_s: 2.5,
+      timed_out: false,
+      oom_killed: false,
+      metrics: { sharpe_oos: 1.2, n_trades: 14 },
+      metrics_error: null,
+      metrics_source: 'file',
+      output_artifact_id: 'op-out',
+      output_tail: '{"sharpe_oos": 1.2}',
+      runner: 'docker',
+    };
+
+    it('parses a queued experiment op as its request and a done one as its result', () => {
+      expect(parseWorkspaceOp({ id: 'e1', kind: 'experiment', status: 'queued', result: request })).toEqual({ id: 'e1', kind: 'experiment', status: 'queued', error: null, request });
+      expect(parseWorkspaceOp({ id: 'e1', kind: 'experiment', status: 'done', result })).toMatchObject({ status: 'done', result });
+      const failed = { ...result, metrics: null, metrics_error: 'missing metrics: n_trades', metrics_source: null };
+      expect(workspaceOpResult('experiment', 'e1', failed)).toEqual(failed);
+    });
+
+    it('refuses a hash that is not sha256 hex, a commit that is not hex, and a metric that is not a number', () => {
+      expect(() => workspaceOpRequest('experiment', { id: 'e2', result: { ...request, prereg_hash: 'abc' } })).toThrow(/^workspace op e2 \(experiment\): result\.prereg_hash: a sha256 hex digest/);
+      expect(() => workspaceOpRequest('experiment', { id: 'e2', result: { ...request, commit: 'main' } })).toThrow(/result\.commit: a commit id/);
+      expect(() => workspaceOpRequest('experiment', { id: 'e2', result: { ...request, commit: 'a'.repeat(41) } })).toThrow(/result\.commit/);
+      expect(() => workspaceOpResult('experiment', 'e3', { ...result, metrics: { sharpe_oos: 'high' } })).toThrow(/result\.metrics\.sharpe_oos/);
+      expect(() => workspaceOpResult('experiment', 'e3', { ...result, metrics_source: 'guess' })).toThrow(/result\.metrics_source/);
+    });
+  });
 });

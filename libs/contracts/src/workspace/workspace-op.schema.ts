@@ -9,7 +9,7 @@ import { ToolCall } from '../agent/tool-call.schema';
  * fields). The writer validates what it writes (workspaceOpResult), and every reader parses
  * what it reads (parseWorkspaceOp): a bad row is an error naming the op, never a guess.
  */
-export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read', 'merge', 'tool', 'export'] as const;
+export const WORKSPACE_OP_KIND = ['prepare', 'apply', 'tests', 'read', 'merge', 'tool', 'export', 'experiment'] as const;
 export type WorkspaceOpKindName = (typeof WORKSPACE_OP_KIND)[number];
 
 const Paths = z.array(z.string());
@@ -208,8 +208,51 @@ export const TestsOpResult = TestsOpRequest.extend({
 });
 export type TestsOpResult = z.infer<typeof TestsOpResult>;
 
-const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest, merge: MergeOpRequest, tool: ToolOpRequest, export: z.null() } as const;
-const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult, merge: MergeOpResult, tool: ToolOpResult, export: ExportOpResult } as const;
+/**
+ * What an experiment op asks for (issue 24): the preregistered command of experiment
+ * `experiment_id`, run in the sandbox in a worktree of `repo` at the pinned `commit`, and the
+ * metrics it must report. `prereg_hash` is the hash the orchestrator read when it queued the op;
+ * the test-runner refuses when the experiment row no longer carries (or no longer hashes to) it.
+ */
+export const ExperimentOpRequest = z.object({
+  experiment_id: z.string().min(1),
+  prereg_hash: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 hex digest (64 lowercase hex digits)'),
+  repo: z.string().min(1),
+  commit: z.string().regex(/^[0-9a-f]{7,40}$/, 'a commit id (7 to 40 lowercase hex digits)'),
+  command: z.string().min(1),
+  /** The names of the metrics the command must report, each a finite number. */
+  metrics: z.array(z.string().min(1)),
+  timeout_s: z.number().positive(),
+});
+export type ExperimentOpRequest = z.infer<typeof ExperimentOpRequest>;
+
+/**
+ * The measured run of an experiment's command. `metrics`: every declared metric, numbers, or
+ * null with `metrics_error` saying what was missing or non-numeric, where none were found, or
+ * that the command exited non-zero. `metrics_source`: the metrics file ($ROUNDTABLE_METRICS) or
+ * the last JSON object line of the output.
+ */
+export const ExperimentOpResult = z.object({
+  experiment_id: z.string().min(1),
+  prereg_hash: z.string().min(1),
+  commit: z.string().min(1),
+  command: z.string().min(1),
+  exit_code: z.number().int(),
+  duration_s: z.number().nonnegative(),
+  timed_out: z.boolean(),
+  oom_killed: z.boolean(),
+  metrics: z.record(z.string(), z.number()).nullable(),
+  metrics_error: z.string().nullable(),
+  metrics_source: z.enum(['file', 'stdout']).nullable(),
+  output_artifact_id: z.string().min(1),
+  output_tail: z.string(),
+  /** 'docker' or 'process'. */
+  runner: z.string().min(1),
+});
+export type ExperimentOpResult = z.infer<typeof ExperimentOpResult>;
+
+const REQUESTS = { prepare: z.null(), apply: z.null(), tests: TestsOpRequest, read: ReadOpRequest, merge: MergeOpRequest, tool: ToolOpRequest, export: z.null(), experiment: ExperimentOpRequest } as const;
+const RESULTS = { prepare: PrepareOpResult, apply: ApplyOpResult, tests: TestsOpResult, read: ReadOpResult, merge: MergeOpResult, tool: ToolOpResult, export: ExportOpResult, experiment: ExperimentOpResult } as const;
 
 type Requests = { [K in WorkspaceOpKindName]: z.infer<(typeof REQUESTS)[K]> };
 type Results = { [K in WorkspaceOpKindName]: z.infer<(typeof RESULTS)[K]> };
