@@ -23,6 +23,9 @@ export async function lockedExperiment(ds: DataSource, request: ExperimentOpRequ
   const id = request.experiment_id;
   const row = await ds.getRepository(ExperimentEntity).findOneBy({ id });
   if (!row) throw new ExperimentRefusedError(id, `experiment ${id} does not exist; refused`);
+  if (row.status === 'draft' || row.prereg === null || row.preregHash === null) {
+    throw new ExperimentRefusedError(id, `experiment ${id} is a draft nobody approved yet: nothing is locked, so nothing runs; refused`);
+  }
   if (preregistrationHash(row.prereg) !== row.preregHash) {
     throw new ExperimentRefusedError(id, `the stored preregistration of ${id} no longer hashes to its locked hash ${short(row.preregHash)}: it was altered after it was locked; refused`);
   }
