@@ -78,6 +78,12 @@ export function parseWithCommander(argv: string[]): CommanderParse {
   if (!ran) return { command: null, positionals: [], globals: root.opts(), options: {} };
   const options: CommanderParse['options'] = {};
   for (const o of ran.options) {
+    // A `--no-x` flag (experiment run --no-follow) is negatable to commander, which stores false under `x`
+    // when it is given and true by default; here it is what it is to the user: `no-x: true` when given.
+    if (o.negate) {
+      if (ran.getOptionValueSource(o.attributeName()) === 'cli') options[o.long!.slice(2)] = true;
+      continue;
+    }
     const value = ran.getOptionValue(o.attributeName()) as string | string[] | boolean | undefined;
     if (value !== undefined) options[o.long!.slice(2)] = value;
   }

@@ -381,7 +381,9 @@ describe('roundtable CLI commands against a stand-in API', () => {
   it('--help documents the commands and exit codes; usage errors exit 1 and point at help', async () => {
     const help = captureIo();
     expect(await runCli(['--help'], help.io)).toBe(0);
-    expect(help.stdout()).toMatch(/^ {2}call-show {2}one agent call/m);
+    // The summaries line up after the longest command name (experiment).
+    expect(help.stdout()).toMatch(/^ {2}call-show {3}one agent call/m);
+    expect(help.stdout()).toMatch(/^ {2}experiment {2}preregistered experiments/m);
     expect(help.stdout()).toMatch(/^ {2}2 {4}a followed run ended halted/m);
     expect(help.stdout()).toContain('ROUNDTABLE_TOKEN');
 

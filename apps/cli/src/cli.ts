@@ -9,6 +9,7 @@ import { callShowCommand } from './commands/call-show.command';
 import { callsCommand } from './commands/calls.command';
 import { cancelCommand } from './commands/cancel.command';
 import { evalCommand } from './commands/eval.command';
+import { experimentCommand } from './commands/experiment.command';
 import { eventsCommand } from './commands/events.command';
 import { forkCommand } from './commands/fork.command';
 import { ideaCommand } from './commands/idea.command';
@@ -43,6 +44,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   call: callCommand,
   eval: evalCommand,
   idea: ideaCommand,
+  experiment: experimentCommand,
 };
 
 interface ErrorReport {

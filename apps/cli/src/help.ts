@@ -16,7 +16,8 @@ const EXIT_LINES = [
   `  ${EXIT.HALTED}    a followed run ended halted (budget cap or unrecoverable failure) or needs_input`,
   `  ${EXIT.CANCELLED}    a followed run ended cancelled`,
   '  130  interrupted (Ctrl-C) while following; the run itself keeps going',
-  '"Followed" means run --follow, events, watch, and resume or appeal --follow; every other command exits 0 or 1.',
+  '"Followed" means run --follow, events, watch, resume or appeal --follow, and experiment run (a decided experiment',
+  'exits 0 whatever its decision); every other command exits 0 or 1.',
 ];
 
 export function mainHelp(): string {
