@@ -27,7 +27,7 @@ describe('one writer of runs.event_seq', () => {
     const writers = files.filter((f) => writesEventSeq.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
     expect(writers.sort()).toEqual([
       'apps/orchestrator/src/workflows/build/build-rows.sql.ts',
-      'apps/orchestrator/src/workflows/panel/panel-run-after-step.sql.ts',
+      'apps/orchestrator/src/sql/snapshot-run-after-step.sql.ts',
       'libs/events/src/run-event-log.ts',
     ]);
   });

@@ -13,7 +13,7 @@ import { usageOfRow } from '../../sql/run-usage.sql';
 import { commonRunColumns } from '../../step-writer';
 import { engineJobs } from '../engine-jobs';
 import { IGNORED, type JobTable, type OrchestratedWorkflow } from '../workflow-definition';
-import { UPDATE_PANEL_RUN_AFTER_STEP } from './panel-run-after-step.sql';
+import { UPDATE_SNAPSHOT_RUN_AFTER_STEP } from '../../sql/snapshot-run-after-step.sql';
 
 /**
  * The panel's job → event mapping: the engine's jobs (engine-jobs.ts: start, cancel, a
@@ -42,7 +42,7 @@ export const panelWorkflow: OrchestratedWorkflow<PanelRunState, PanelEvent, Pane
   decide: WORKFLOWS.panel.decide,
   async write(batch, { run, result, events }) {
     const s = result.state;
-    return addStatement(batch, UPDATE_PANEL_RUN_AFTER_STEP, run.id, {
+    return addStatement(batch, UPDATE_SNAPSHOT_RUN_AFTER_STEP, run.id, {
       ...commonRunColumns(run, s, result, events),
       workflowState: versioned(WORKFLOWS.panel.toStored(s), run.eventSeq + events),
     });

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { addStatement, createDataSource, createTestDatabase, ProjectEntity, RunEntity, StatementBatch, type TestDatabase } from '@roundtable/persistence';
-import { UPDATE_PANEL_RUN_AFTER_STEP, type PanelRunAfterStep } from './panel-run-after-step.sql';
+import { UPDATE_SNAPSHOT_RUN_AFTER_STEP, type SnapshotRunAfterStep } from './snapshot-run-after-step.sql';
 
 jest.setTimeout(30_000);
 
@@ -35,19 +35,19 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function update(runId: string, r: PanelRunAfterStep) {
+async function update(runId: string, r: SnapshotRunAfterStep) {
   const runner = ds.createQueryRunner();
   try {
     await runner.connect();
     const b = new StatementBatch(runner);
-    addStatement(b, UPDATE_PANEL_RUN_AFTER_STEP, runId, r);
+    addStatement(b, UPDATE_SNAPSHOT_RUN_AFTER_STEP, runId, r);
     return (await b.flush({ before: 'BEGIN', after: 'COMMIT' }))[0];
   } finally {
     await runner.release();
   }
 }
 
-const step = (over: Partial<PanelRunAfterStep> = {}): PanelRunAfterStep => ({
+const step = (over: Partial<SnapshotRunAfterStep> = {}): SnapshotRunAfterStep => ({
   status: 'running',
   stage: 'DEBATE',
   haltReason: null,

@@ -1,12 +1,12 @@
 import { statement } from '@roundtable/persistence';
-import { jsonParam } from '../../sql/step-writes.sql';
+import { jsonParam } from './step-writes.sql';
 
-/** What a panel step leaves on the run row. `config` undefined: unchanged; `verdict` null: unchanged (and confidence with it). */
-export interface PanelRunAfterStep {
+/** What a step of a workflow kept in a snapshot (the panel, the experiment) leaves on the run row. `config` undefined: unchanged; `verdict` null: unchanged (and confidence with it). */
+export interface SnapshotRunAfterStep {
   status: string;
   stage: string;
   haltReason: string | null;
-  /** The panel's state less what has a column (toStoredPanelState). */
+  /** The workflow's state less what has a column (its module's toStored). */
   workflowState: unknown;
   config: unknown;
   labelCounters: Record<string, number>;
@@ -21,20 +21,21 @@ export interface PanelRunAfterStep {
 }
 
 /**
- * The panel run's row after a step: UPDATE_RUN_AFTER_STEP's twin for the columns a panel has
- * (its stages, rounds and verdicts live in workflow_state). The build's columns a panel does not
+ * The run row after a step of a workflow whose state is all in its snapshot (the panel's verdicts
+ * and turns, the experiment's draft, result and readings live in workflow_state):
+ * UPDATE_RUN_AFTER_STEP's twin for the columns such a run has. The build's columns it does not
  * use (round, criteria, workspace …) are left as they are. The row is locked FOR UPDATE by the
  * step, so event_seq moves past the step's events here, as for the build. Answers no rows;
  * rowCount 0 means the run does not exist.
  */
-export const UPDATE_PANEL_RUN_AFTER_STEP = statement<never>()({
+export const UPDATE_SNAPSHOT_RUN_AFTER_STEP = statement<never>()({
   text: `UPDATE runs SET status = $2, stage = $3, halt_reason = $4, workflow_state = $5::jsonb, config = coalesce($6::jsonb, config),
                       label_counters = $7::jsonb, call_seq = $8,
                       verdict = coalesce($9::text, verdict), confidence = CASE WHEN $9::text IS NULL THEN confidence ELSE $10::double precision END,
                       started_at = coalesce($11::timestamptz, started_at), finished_at = coalesce($12::timestamptz, finished_at),
                       event_seq = event_seq + $13, updated_at = now()
     WHERE id = $1`,
-  params: (runId: string, r: PanelRunAfterStep): unknown[] => [
+  params: (runId: string, r: SnapshotRunAfterStep): unknown[] => [
     runId,
     r.status,
     r.stage,
