@@ -15,6 +15,7 @@ import {
 } from '@roundtable/persistence';
 import { BUILD_RUN_STATE, loadBuildRunState } from '../workflows/build/build-run-state.sql';
 import * as buildRows from '../workflows/build/build-rows.sql';
+import * as openQuestions from './open-questions.sql';
 import { lockRun } from './lock-run.sql';
 import * as reconciler from './reconciler.sql';
 import { SETTLE_FINISHED_CALL } from './settle-finished-call.sql';
@@ -98,7 +99,7 @@ describe('the orchestrator SQL folder', () => {
       ['BUILD_RUN_STATE', BUILD_RUN_STATE as Statement<never, unknown>],
       ['RECORD_CALL_OUTCOME', RECORD_CALL_OUTCOME as Statement<never, unknown>],
       ...Object.entries(jobReads),
-      ...[...Object.entries(stepWrites), ...Object.entries(buildRows)]
+      ...[...Object.entries(stepWrites), ...Object.entries(buildRows), ...Object.entries(openQuestions)]
         .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
         .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
       ...Object.entries(reconciler)
@@ -248,7 +249,7 @@ describe('the orchestrator SQL folder', () => {
       addStatement(b, buildRows.INSERT_IMPLEMENTATION, R, impl as never);
       addStatement(b, buildRows.UPDATE_IMPLEMENTATION_STATUS, R, 'I1', 'rejected', HARD);
       addStatement(b, buildRows.INSERT_SYNTHESIS, R, synthesis);
-      addStatement(b, buildRows.INSERT_OPEN_QUESTION, R, 'critic', HARD);
+      addStatement(b, openQuestions.INSERT_OPEN_QUESTION, R, 'critic', HARD);
       addStatement(b, stepWrites.INSERT_DECISIONS, R, [
         { from: 'INIT', to: 'PROPOSE', reason: HARD, refs: [HARD] },
         { from: 'PROPOSE', to: 'CRITIQUE', reason: 'second', refs: [] },

@@ -119,21 +119,6 @@ export const INSERT_SYNTHESIS = statement<never>()({
   params: (runId: string, r: SynthesisRecord): unknown[] => [r.id, runId, r.callId ?? null, r.label, r.body?.overall_verdict ?? null, r.partial, jsonParam(r.body)],
 });
 
-export const INSERT_OPEN_QUESTION = statement<never>()({
-  text: `INSERT INTO open_questions (run_id, raised_by_role, question, status) VALUES ($1, $2, $3, 'open')`,
-  params: (runId: string, role: string, question: string): unknown[] => [runId, role, question],
-});
-
-/**
- * A person's answer to the run's open question at `index` (Q<index+1>: the run's questions in
- * the order they were raised, which is their id order). Only an open question takes one.
- */
-export const ANSWER_OPEN_QUESTION = statement<never>()({
-  text: `UPDATE open_questions SET status = 'answered', answer = $3, answered_by = $4
-    WHERE id = (SELECT id FROM open_questions WHERE run_id = $1 ORDER BY id OFFSET $2 LIMIT 1) AND status = 'open'`,
-  params: (runId: string, index: number, answer: string, answeredBy: string): unknown[] => [runId, index, answer, answeredBy],
-});
-
 /** A finished test run, once (its id is `${runId}-${label}`: a replayed step adds nothing). */
 export const INSERT_TEST_RUN = statement<never>()({
   text: `INSERT INTO test_runs (id, run_id, implementation_id, label, command, exit_code, passed, failed, errors, timed_out, output_artifact_id, duration_s, runner)

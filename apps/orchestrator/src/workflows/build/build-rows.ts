@@ -2,10 +2,10 @@ import type { EntityManager } from 'typeorm';
 import { parseWorkspaceOp, type TestsOpResult } from '@roundtable/contracts';
 import { addStatement, runStatement, StatementBatch, TestRunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
 import type { DomainRecord } from '@roundtable/workflow';
+import { ANSWER_OPEN_QUESTION, INSERT_OPEN_QUESTION } from '../../sql/open-questions.sql';
 import {
   INSERT_CRITIQUE,
   INSERT_IMPLEMENTATION,
-  ANSWER_OPEN_QUESTION, INSERT_OPEN_QUESTION,
   INSERT_PROPOSAL,
   INSERT_SYNTHESIS,
   INSERT_TEST_RUN,
@@ -37,10 +37,10 @@ export function writeRecord(batch: StatementBatch, runId: string, r: DomainRecor
       addStatement(batch, INSERT_SYNTHESIS, runId, r.record);
       return;
     case 'open_question':
-      addStatement(batch, INSERT_OPEN_QUESTION, runId, r.role, r.question);
+      addStatement(batch, runId, r.role, r.question);
       return;
     case 'question_answer':
-      addStatement(batch, ANSWER_OPEN_QUESTION, runId, r.index, r.answer, r.answeredBy);
+      addStatement(batch, runId, r.index, r.answer, r.answeredBy);
       return;
   }
 }
