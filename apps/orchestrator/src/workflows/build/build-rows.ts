@@ -37,10 +37,10 @@ export function writeRecord(batch: StatementBatch, runId: string, r: DomainRecor
       addStatement(batch, INSERT_SYNTHESIS, runId, r.record);
       return;
     case 'open_question':
-      addStatement(batch, runId, r.role, r.question);
+      addStatement(batch, INSERT_OPEN_QUESTION, runId, r.role, r.question);
       return;
     case 'question_answer':
-      addStatement(batch, runId, r.index, r.answer, r.answeredBy);
+      addStatement(batch, ANSWER_OPEN_QUESTION, runId, r.index, r.answer, r.answeredBy);
       return;
   }
 }
