@@ -4,7 +4,7 @@ import { inboxKey, JobName, JobOf } from '@roundtable/contracts';
 import { addStatement, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { RunEventPublisher } from '@roundtable/events';
 import { OutboxDispatcher } from '@roundtable/service';
-import type { PanelPromptTemplates, PriceLookup, PromptTemplates } from '@roundtable/workflow';
+import type { ExperimentPromptTemplates, PanelPromptTemplates, PriceLookup, PromptTemplates } from '@roundtable/workflow';
 import { lockRun } from './sql/lock-run.sql';
 import { RUN_USAGE } from './sql/run-usage.sql';
 import { SETTLE_FINISHED_CALL } from './sql/settle-finished-call.sql';
@@ -31,6 +31,9 @@ const WITH_THE_LOCK: { [N in OrchestratorJobName]: ((batch: StatementBatch, payl
   'run.answer': null,
 };
 
+/** An experiment's method runs this long unless its preregistration says otherwise, and never longer than the max (the sandbox policy may hold it shorter). */
+const METHOD_TIMEOUT_S = { default: 600, max: 3600 } as const;
+
 export type StepOutcome = 'applied' | 'duplicate' | 'ignored';
 
 /**
@@ -50,10 +53,13 @@ export class OrchestratorStepService {
     private readonly prices?: PriceLookup,
     /** Backoff before each transient retry (PROVIDER_RETRY_DELAYS_MS); absent: the engine's default. */
     private readonly retryDelaysMs?: readonly number[],
+    /** Loaded at boot by loadExperimentPromptTemplates; without them an experiment run's step throws. */
+    private readonly experimentTemplates: ExperimentPromptTemplates | null = null,
     /** The workflows by name; checked at construction (boot) that each has a handler for every orchestrator job. */
     private readonly registry: WorkflowRegistry = workflowRegistry({
       build: { templates, prices, retryDelaysMs },
       panel: panelTemplates ? { templates: panelTemplates, prices, retryDelaysMs } : null,
+      experiment: experimentTemplates ? { templates: experimentTemplates, prices, retryDelaysMs, methodTimeoutS: METHOD_TIMEOUT_S } : null,
     }),
   ) {
     checkJobTables(registry);

@@ -13,6 +13,7 @@ import { OrchestratorSweeps } from './orchestrator-sweeps';
 import { RunReconciler } from './reconciler/run-reconciler';
 import { OutcomeCountingPublisher } from './run-outcome.metrics';
 import { defaultPromptsDir, loadPromptTemplates } from './prompt-templates';
+import { loadExperimentPromptTemplates } from './workflows/experiment/experiment-prompt-templates';
 import { loadPanelPromptTemplates } from './workflows/panel/panel-prompt-templates';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
@@ -41,6 +42,7 @@ export class OrchestratorModule {
               loadPanelPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
               tablePrices(env.PRICING_FILE),
               env.PROVIDER_RETRY_DELAYS_MS,
+              loadExperimentPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
             ),
           inject: [DS, REDIS, PRODUCER, ServiceOps],
         },

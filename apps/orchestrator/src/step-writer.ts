@@ -4,9 +4,9 @@ import { forkCallKey, jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ForkO
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
 import { checkRunEvents, runEventsInsert } from '@roundtable/events';
 import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
-import type { Command, PanelAgentCallCommand } from '@roundtable/workflow';
+import type { Command, ExperimentCommand, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
-import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, INSERT_DECISIONS, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
+import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, INSERT_DECISIONS, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
@@ -16,6 +16,9 @@ export interface WrittenStep {
   events: RunEventEnvelope[];
   status: string;
 }
+
+/** Any workflow's command: the build's, an agent call of the panel's, the experiment's method run. */
+export type AnyCommand = Command | PanelAgentCallCommand | ExperimentCommand;
 
 const idOf = (runId: string, label: string | null | undefined) => (label ? `${runId}-${label}` : null);
 
@@ -102,7 +105,7 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
  * or a repair's key the fork recorded before its stage, for the same role and stage (a fork whose
  * replies led elsewhere asks live).
  */
-export function forkedCallOf(fork: ForkOrigin | null, c: Command | PanelAgentCallCommand): { runId: string; callId: string } | null {
+export function forkedCallOf(fork: ForkOrigin | null, c: AnyCommand): { runId: string; callId: string } | null {
   if (!fork || c.kind !== 'agent_call' || !c.label) return null;
   const original = fork.calls[forkCallKey(c.label, c.attempt ?? 1, c.retry ?? 0)];
   if (!original || original.role !== c.role || original.stage !== c.stage) return null;
@@ -110,7 +113,7 @@ export function forkedCallOf(fork: ForkOrigin | null, c: Command | PanelAgentCal
 }
 
 /** Queues a command's row (for any workflow: an agent call's audit row and reservation, a workspace op) and answers its outbox job. */
-export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, nextSeq: () => number, batch: StatementBatch, fork: ForkOrigin | null = null): OutboxJob {
+export function writeCommand(runId: string, c: AnyCommand, nextSeq: () => number, batch: StatementBatch, fork: ForkOrigin | null = null): OutboxJob {
   const exec = <A extends unknown[]>(s: Statement<A, never>, ...args: A): void => {
     addStatement(batch, s, ...args);
   };
@@ -164,6 +167,9 @@ export function writeCommand(runId: string, c: Command | PanelAgentCallCommand, 
     case 'workspace.export':
       exec(INSERT_WORKSPACE_OP, runId, c.opId, 'export', null, null);
       return outboxJob('workspace.export', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'export') });
+    case 'experiment.run':
+      exec(INSERT_EXPERIMENT_OP, runId, c.opId, c);
+      return outboxJob('experiment.run', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'experiment') });
     case 'workspace.tool': {
       // The turn's tool calls ride on the op row (ToolOpRequest); the test-runner adds their results to the same result.
       const { kind: _kind, opId, ...request } = c;

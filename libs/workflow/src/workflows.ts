@@ -1,5 +1,10 @@
-import { PanelStage, Stage, type RunStage, type RunStatus, type WorkflowGraph } from '@roundtable/contracts';
+import { ExperimentStage, PanelStage, Stage, type RunStage, type RunStatus, type WorkflowGraph } from '@roundtable/contracts';
 import { BUILD_GRAPH } from './build/build-graph';
+import { EXPERIMENT_GRAPH } from './experiment/experiment-graph';
+import { experimentStateOf, toStoredExperimentState } from './experiment/experiment-stored-state';
+import { renderExperimentRunReport } from './experiment/experiment-run-report';
+import { decideExperimentRun } from './experiment/experiment.workflow';
+import { EXPERIMENT_RESUMABLE } from './experiment/resume';
 import { PANEL_GRAPH } from './panel/panel-graph';
 import { buildStateOf, toStoredBuildState } from './build/build-stored-state';
 import { decide } from './build/build.workflow';
@@ -54,6 +59,17 @@ export const WORKFLOWS = {
     // The panel's snapshot carries no sequence of its own: the orchestrator versions it (engine/state-snapshot.ts).
     toStored: toStoredPanelState,
     report: renderPanelReport,
+  },
+  experiment: {
+    name: 'experiment',
+    stages: ExperimentStage.options,
+    graph: EXPERIMENT_GRAPH,
+    resumable: EXPERIMENT_RESUMABLE,
+    decide: decideExperimentRun,
+    stateOf: experimentStateOf,
+    // Like the panel's, its snapshot is versioned by the orchestrator (engine/state-snapshot.ts).
+    toStored: toStoredExperimentState,
+    report: renderExperimentRunReport,
   },
 } as const satisfies Record<string, WorkflowModule>;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CALL_OUTCOME_COLUMNS, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
 import { statement } from '@roundtable/persistence';
-import type { AgentCallCommand, Decision, PanelAgentCallCommand } from '@roundtable/workflow';
+import type { AgentCallCommandOf, Decision } from '@roundtable/workflow';
 
 /**
  * The rows every workflow's step writes (step-writer.ts sends them in one batch with the run's
@@ -40,7 +40,7 @@ export const INSERT_AGENT_CALL = statement<never>()({
            ON CONFLICT DO NOTHING)
          INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens, cost_usd) VALUES ($1, $2, $6, 1, $18, $19)
          ON CONFLICT DO NOTHING`,
-  params: (runId: string, seq: number, c: AgentCallCommand | PanelAgentCallCommand): unknown[] => {
+  params: (runId: string, seq: number, c: AgentCallCommandOf<string, string>): unknown[] => {
     const messages = JSON.stringify(c.messages);
     return [
       c.callId,
@@ -91,7 +91,7 @@ export const INSERT_COPIED_AGENT_CALL = statement<never>()({
                 now(), ${CALL_OUTCOME_COLUMNS.map((c) => (c === 'finished_at' ? 'now()' : `o."${c}"`)).join(', ')}
            FROM agent_calls o WHERE o.id = $12 AND o.run_id = $13
          ON CONFLICT DO NOTHING`,
-  params: (runId: string, seq: number, c: AgentCallCommand | PanelAgentCallCommand, original: { runId: string; callId: string }): unknown[] => [
+  params: (runId: string, seq: number, c: AgentCallCommandOf<string, string>, original: { runId: string; callId: string }): unknown[] => [
     c.callId,
     runId,
     seq,
@@ -117,6 +117,29 @@ export const INSERT_WORKSPACE_OP = statement<never>()({
     kind,
     implementationId,
     jsonParam(request),
+  ],
+});
+
+/**
+ * The method's command of an experiment (issue 24): the request is written from the experiments
+ * row itself (its hash, repository and pinned commit), so what runs is what was locked; the step
+ * gives only the command, metrics and timeout from the preregistration it holds. No row when the
+ * experiment is not locked (a draft): nothing is queued, and the test-runner is never asked.
+ */
+export const INSERT_EXPERIMENT_OP = statement<never>()({
+  text: `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result)
+         SELECT $1, $2, 'experiment', 'queued', NULL,
+                jsonb_build_object('experiment_id', e.id, 'prereg_hash', e.prereg_hash, 'repo', e.repo, 'commit', e.commit,
+                                   'command', $4::text, 'metrics', $5::jsonb, 'timeout_s', $6::double precision)
+           FROM experiments e WHERE e.id = $3 AND e.prereg_hash IS NOT NULL
+         ON CONFLICT DO NOTHING`,
+  params: (runId: string, opId: string, c: { experimentId: string; command: string; metrics: string[]; timeoutS: number }): unknown[] => [
+    opId,
+    runId,
+    c.experimentId,
+    c.command,
+    JSON.stringify(c.metrics),
+    c.timeoutS,
   ],
 });
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { JOBS, JobOf, NewRunEvent } from '@roundtable/contracts';
 import type { RunEntity, StatementBatch } from '@roundtable/persistence';
-import type { Command, PanelAgentCallCommand } from '@roundtable/workflow';
+import type { AnyCommand } from '../step-writer';
 import type { DecisionRow } from '../sql/step-writes.sql';
 
 /** The jobs of the orchestrator queue (libs/contracts' catalogue): each is one event for one run. */
@@ -38,7 +38,7 @@ export type JobTable<E> = { [N in OrchestratorJobName]: JobHandler<N, E> | typeo
 export interface StepResultShape {
   state: { runId: string; status: string; counters: Record<string, number> };
   decisions: readonly DecisionRow[];
-  commands: readonly (Command | PanelAgentCallCommand)[];
+  commands: readonly AnyCommand[];
   events: NewRunEvent[];
 }
 

@@ -2,8 +2,9 @@ import type { EntityManager } from 'typeorm';
 import { isRequestJob, jobNamesOf, TERMINAL_RUN_STATUSES, type RunStatus } from '@roundtable/contracts';
 import { addStatement, type RunEntity, type StatementBatch } from '@roundtable/persistence';
 import { COUNT_APPLIED_REQUEST } from '../sql/step-writes.sql';
-import type { PanelStepContext, StepContext } from '@roundtable/workflow';
+import type { ExperimentStepContext, PanelStepContext, StepContext } from '@roundtable/workflow';
 import { buildWorkflow } from './build/build.workflow';
+import { experimentWorkflow } from './experiment/experiment.workflow';
 import { panelWorkflow } from './panel/panel.workflow';
 import { IGNORED, type JobInput, type OrchestratedWorkflow, type OrchestratorJobName, type StepResultShape } from './workflow-definition';
 
@@ -61,13 +62,17 @@ export function registered<S, E, R extends StepResultShape, C>(def: Orchestrated
   };
 }
 
-/** The orchestrator's registry: { build, panel }. */
-export function workflowRegistry(ctx: { build: StepContext; panel: PanelStepContext | null }): WorkflowRegistry {
+/** The orchestrator's registry: { build, panel, experiment }. */
+export function workflowRegistry(ctx: { build: StepContext; panel: PanelStepContext | null; experiment?: ExperimentStepContext | null }): WorkflowRegistry {
   return checkJobTables({
     build: registered(buildWorkflow, () => ctx.build),
     panel: registered(panelWorkflow, (run) => {
       if (!ctx.panel) throw new Error(`run ${run.id} is a panel run and this orchestrator has no panel prompt templates`);
       return ctx.panel;
+    }),
+    experiment: registered(experimentWorkflow, (run) => {
+      if (!ctx.experiment) throw new Error(`run ${run.id} is an experiment and this orchestrator has no experiment prompt templates`);
+      return ctx.experiment;
     }),
   });
 }

@@ -1,4 +1,4 @@
-import { criteriaOf, type CriterionOutcome, type ExperimentDetail } from '@roundtable/contracts';
+import { criteriaOf, type CriterionRead, type ExperimentDetail } from '@roundtable/contracts';
 
 /**
  * An experiment's record as markdown (GET /v1/experiments/:id/report), from its reply alone: what
@@ -43,7 +43,7 @@ function pinSection(d: ExperimentDetail): string[] {
   ];
 }
 
-function readingOf(o: CriterionOutcome | undefined): string {
+function readingOf(o: CriterionRead | undefined): string {
   if (!o) return 'not read yet';
   if (!o.reading) return 'no reading given';
   const agrees = o.reading.holds === o.holds ? '' : ' (disagrees with code)';
