@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { ExperimentDecision } from '../experiment/experiment-decision';
+import { ExperimentInterpretation, ExperimentResult } from '../experiment/experiment-replies.schema';
+import { Interpretation, InterpretationReview } from '../experiment/interpretation.schema';
+import { Preregistration } from '../experiment/preregistration.schema';
 import { Severity, Verdict } from '../agent/verdict.schema';
 import { Stance } from '../panel/judge-verdict.schema';
 import { PanelQualityStatus, PanelWarningKind } from '../panel/panel-quality.schema';
@@ -218,7 +222,25 @@ export const PanelRecords = z.object({
     .nullable(),
 });
 
-export const RunRecords = z.discriminatedUnion('workflow', [BuildRecords, PanelRecords]);
+/**
+ * An experiment run's records (issue 24): the preregistration it holds to (or the draft waiting at
+ * its gate), what the method measured, the reading and the review as they were written, and the
+ * decision code made with everything said beside it.
+ */
+export const ExperimentRecords = z.object({
+  workflow: z.literal('experiment'),
+  experiment_id: z.string(),
+  preregistration: Preregistration.nullable(),
+  draft: z.object({ label: z.string(), body: Preregistration }).nullable(),
+  result: ExperimentResult.nullable(),
+  interpretation: z.object({ label: z.string(), body: Interpretation }).nullable(),
+  review: z.object({ label: z.string(), body: InterpretationReview }).nullable(),
+  outcome: ExperimentInterpretation.nullable(),
+  decision: ExperimentDecision.nullable(),
+});
+export type ExperimentRecords = z.infer<typeof ExperimentRecords>;
+
+export const RunRecords = z.discriminatedUnion('workflow', [BuildRecords, PanelRecords, ExperimentRecords]);
 
 export type BuildRecords = z.infer<typeof BuildRecords>;
 export type PanelRecords = z.infer<typeof PanelRecords>;
