@@ -52,3 +52,4 @@ export * from './experiment/canonical-json';
 export * from './experiment/experiment-vocabulary';
 export * from './experiment/experiment-project-config.schema';
 export * from './experiment/experiment-replies.schema';
+export * from './experiment/load-experiment-config';

@@ -36,4 +36,5 @@ export * from './test-database';
 export * from './prepared-query';
 export * from './statement-batch';
 export * from './statement';
+export * from './experiment-hash';
 export * from './repositories/call-outcome.repository';
