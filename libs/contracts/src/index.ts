@@ -49,7 +49,15 @@ export * from './idea/worksheet.schema';
 export * from './idea/idea-replies.schema';
 export * from './idea/handoff.schema';
 export * from './experiment/canonical-json';
+export * from './experiment/criterion-language';
+export * from './experiment/preregistration.schema';
+export * from './experiment/experiment-decision';
+export * from './experiment/trading-critique.schema';
+export * from './experiment/interpretation.schema';
 export * from './experiment/experiment-vocabulary';
 export * from './experiment/experiment-project-config.schema';
 export * from './experiment/experiment-replies.schema';
 export * from './experiment/load-experiment-config';
+// Two files name a CriterionOutcome: the reply's (zod, with the interpreter's reading) is the one the
+// lib exports; experiment-decision's plain one is the same shape without the reading.
+export { CriterionOutcome } from './experiment/experiment-replies.schema';

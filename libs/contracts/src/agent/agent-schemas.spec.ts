@@ -14,13 +14,18 @@ describe('AGENT_SCHEMAS', () => {
       'FilesRequested',
       'Implementation',
       'ImplementationOrFilesRequested',
+      'Interpretation',
+      'InterpretationReview',
       'JudgeVerdict',
       'ModeratorSynthesis',
+      'Preregistration',
       'Proposal',
       'Review',
       'ReviewOrFilesRequested',
       'Revote',
       'Synthesis',
+      'TradingInterpretation',
+      'TradingInterpretationReview',
     ]);
     expect(AgentSchemaName.options.sort()).toEqual(names);
   });

@@ -11,6 +11,13 @@ import { DebateTurn } from '../panel/debate-turn.schema';
 import { JudgeVerdict } from '../panel/judge-verdict.schema';
 import { ModeratorSynthesis } from '../panel/moderator-synthesis.schema';
 import { Revote } from '../panel/revote.schema';
+import { Preregistration } from '../experiment/preregistration.schema';
+import {
+  Interpretation,
+  InterpretationReview,
+  TradingInterpretation,
+  TradingInterpretationReview,
+} from '../experiment/interpretation.schema';
 
 /**
  * The schemas an agent reply can be validated against, by the name stored in
@@ -35,6 +42,12 @@ export const AGENT_SCHEMAS = {
   DebateTurn,
   Revote,
   ModeratorSynthesis,
+  // The experiment workflow's replies (issue 24).
+  Preregistration,
+  Interpretation,
+  InterpretationReview,
+  TradingInterpretation,
+  TradingInterpretationReview,
 } as const;
 export type AgentSchemaName = keyof typeof AGENT_SCHEMAS;
 export const AgentSchemaName = z.enum(Object.keys(AGENT_SCHEMAS) as [AgentSchemaName, ...AgentSchemaName[]]);
