@@ -32,3 +32,4 @@ export * from './idea/handoff';
 export * from './idea/memory';
 export { readinessOf, readinessChecks, readinessIssues, isPlaceholder, READINESS_LIMITS } from './idea/readiness';
 export { ideaOfWorksheet, evidenceText, applyEdit, worksheetDiff, type LedgerText } from './idea/worksheet-idea';
+export * from './experiment/experiment-report';
