@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { ExperimentDetail, ExperimentList, readOperatorPolicy } from '@roundtable/contracts';
 import { preregistrationHash } from '@roundtable/persistence';
 import { ApiHarness, startApi } from './api-test-harness';
@@ -233,6 +233,23 @@ describe('drafted experiments', () => {
     expect(edit).toMatchObject({ status: 409, json: { error: 'experiment_draft' } });
     expect(edit.json.message).toContain(`POST /v1/runs/${made.json.run_id}/approve with gate "preregistration"`);
     expect((await call('POST', `/v1/experiments/${detail.id}/run`)).status).toBe(409);
+  });
+
+  it('a file with draft_from, posted as YAML: 201 with a draft whose run has started', async () => {
+    const { preregistration: _p, ...rest } = file({ ...agents(), project: 'drafted' });
+    const res = await fetch(`${api.base}/v1/experiments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.writer}`, 'content-type': 'application/yaml' },
+      body: stringifyYaml({ ...rest, draft_from: 'does momentum survive trading costs?' }),
+    });
+    expect(res.status).toBe(201);
+    const detail = ExperimentDetail.parse(await res.json());
+    expect(detail).toMatchObject({ status: 'draft', preregistration: null, source: null, commit: head, run_id: expect.stringMatching(/^run_/) });
+    expect(detail.runs.map((r) => r.id)).toEqual([detail.run_id]);
+    const [project] = await api.ds.query(`SELECT p.objective FROM projects p JOIN experiments e ON e.project_id = p.id WHERE e.id = $1`, [detail.id]);
+    expect(project.objective).toBe('does momentum survive trading costs?');
+    const runs = await call('GET', '/v1/runs');
+    expect(runs.status).toBe(200);
   });
 
   it('POST /v1/runs refuses workflow: experiment, pointing at POST /v1/experiments', async () => {
