@@ -32,6 +32,10 @@ import { RunForkService } from './run-fork.service';
 import { IdeasController } from './ideas.controller';
 import { IdeasService } from './ideas.service';
 import { IdeaHandoffService } from './idea-handoff.service';
+import { IdeaExperimentService } from './idea-experiment.service';
+import { ExperimentReads } from './experiment-reads';
+import { ExperimentsController } from './experiments.controller';
+import { ExperimentsService } from './experiments.service';
 import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
@@ -88,7 +92,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -113,6 +117,14 @@ export class ApiModule {
         },
         { provide: RunForkService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new RunForkService(ds, submission), inject: [DS, RunSubmissionService] },
         { provide: IdeaHandoffService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new IdeaHandoffService(ds, submission), inject: [DS, RunSubmissionService] },
+        { provide: ExperimentReads, useFactory: (ds: DataSource) => new ExperimentReads(ds), inject: [DS] },
+        {
+          provide: ExperimentsService,
+          useFactory: (ds: DataSource, r: Redis, submission: RunSubmissionService, reads: ExperimentReads) =>
+            new ExperimentsService(ds, submission, reads, policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy)),
+          inject: [DS, REDIS, RunSubmissionService, ExperimentReads],
+        },
+        { provide: IdeaExperimentService, useFactory: (ds: DataSource, experiments: ExperimentsService) => new IdeaExperimentService(ds, experiments), inject: [DS, ExperimentsService] },
         {
           provide: RunControlService,
           useFactory: (ds: DataSource, p: JobProducer) => new RunControlService(ds, new OutboxDispatcher(ds, p), policy),

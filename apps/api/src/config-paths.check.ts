@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { type AnyProjectConfig, autonomyPolicyIssues, type ConfigIssue, isPanelConfig, mergePolicyIssues, type OperatorPolicy, projectPolicyIssues, type ProviderConfig } from '@roundtable/contracts';
+import { type AnyProjectConfig, autonomyPolicyIssues, type ConfigIssue, type ExperimentProjectConfig, isExperimentConfig, isPanelConfig, mergePolicyIssues, type OperatorPolicy, projectPolicyIssues, type ProviderConfig } from '@roundtable/contracts';
 import { realPathOf } from './real-path';
 
 /** A path a worker will read, by the field that names it. */
@@ -25,11 +25,14 @@ async function problemWith(given: string, real: string, kind: 'file' | 'director
   }
 }
 
-function pathFields(cfg: AnyProjectConfig): PathField[] {
+/** What a submission check judges: a run's project file, or an experiment file (providers and a repo, no sandbox of its own). */
+type CheckedConfig = AnyProjectConfig | ExperimentProjectConfig;
+
+function pathFields(cfg: CheckedConfig): PathField[] {
   const fields: PathField[] = Object.entries(cfg.providers as Record<string, ProviderConfig>)
     .filter(([, pc]) => pc.type === 'replay')
     .map(([name, pc]) => ({ field: `providers.${name}.cassette`, path: (pc as { cassette: string }).cassette, kind: 'file' }));
-  if (!isPanelConfig(cfg) && cfg.repo) fields.push({ field: 'repo', path: cfg.repo, kind: 'directory' });
+  if ('repo' in cfg && cfg.repo) fields.push({ field: 'repo', path: cfg.repo, kind: 'directory' });
   return fields;
 }
 
@@ -42,7 +45,7 @@ function pathFields(cfg: AnyProjectConfig): PathField[] {
  * is then checked for existence, kind and readability, which would otherwise fail minutes later
  * inside a worker. Every issue is returned at once.
  */
-export async function submissionIssues(cfg: AnyProjectConfig, policy: OperatorPolicy): Promise<ConfigIssue[]> {
+export async function submissionIssues(cfg: CheckedConfig, policy: OperatorPolicy): Promise<ConfigIssue[]> {
   const fields = pathFields(cfg);
   const reals = new Map<string, string | null>(await Promise.all(fields.map(async (f) => [f.field, await realPathOf(f.path)] as const)));
   // A symlink loop resolves nowhere; a path no root can hold stands in for it, so the roots refuse it.
@@ -53,7 +56,8 @@ export async function submissionIssues(cfg: AnyProjectConfig, policy: OperatorPo
       pc.type === 'replay' ? { ...pc, cassette: realOf(`providers.${name}.cassette`, pc.cassette) } : pc,
     ]),
   );
-  // A panel has providers only: no repo, no sandbox, no tests.
+  // A panel has providers only: no repo, no sandbox, no tests. An experiment has a repo; its sandbox is the operator's.
+  if (isExperimentConfig(cfg)) return pathIssues(fields, reals, projectPolicyIssues({ providers, repo: realOf('repo', cfg.repo) }, policy));
   const build = isPanelConfig(cfg) ? undefined : cfg;
   const issues = projectPolicyIssues(
     {
@@ -67,6 +71,11 @@ export async function submissionIssues(cfg: AnyProjectConfig, policy: OperatorPo
   if (build) issues.push(...autonomyPolicyIssues(build.autonomy, policy));
   // A run that may merge (the merge gate, autonomy 3) writes into the repo at its end: the policy's merge_roots must hold it.
   if (build?.merge && build.repo && !issues.some((i) => i.path === 'repo')) issues.push(...mergePolicyIssues(realOf('repo', build.repo), policy));
+  return pathIssues(fields, reals, issues);
+}
+
+/** The policy's issues, then each path the policy did not refuse checked for existence, kind and readability. */
+async function pathIssues(fields: PathField[], reals: Map<string, string | null>, issues: ConfigIssue[]): Promise<ConfigIssue[]> {
   const refused = new Set(issues.map((i) => i.path));
   const inside = fields.filter((f) => !refused.has(f.field));
   const problems = await Promise.all(inside.map(async (f) => ({ f, problem: await problemWith(f.path, reals.get(f.field) ?? f.path, f.kind) })));

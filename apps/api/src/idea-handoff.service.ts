@@ -6,10 +6,10 @@ import { ApiError } from './api-error';
 import type { RunSubmissionService } from './run-submission.service';
 import { apiWorkflowOf } from './workflows/api-workflows';
 
-type Issue = { path: string; message: string };
+export type Issue = { path: string; message: string };
 
 /** Only a panel that has finished has a synthesis to hand on. */
-const DONE = RunStatus.enum.done;
+export const DONE = RunStatus.enum.done;
 
 /** What the panel's synthesis gives the build, so the build part may not say it too. */
 const FROM_THE_PANEL: Readonly<Record<string, string>> = {
@@ -24,7 +24,7 @@ function invalidHandoff(issues: Issue[]): ApiError {
   return ApiError.badRequest('invalid_handoff_request', issues.map((i) => `${i.path}: ${i.message}`).join('; '), { issues });
 }
 
-const conflict = (error: string, message: string, extra: Record<string, unknown> = {}) => new ApiError(409, { error, message, ...extra });
+export const conflict = (error: string, message: string, extra: Record<string, unknown> = {}) => new ApiError(409, { error, message, ...extra });
 
 /**
  * Handoff (issue 23): a done panel's GO (or an ITERATE's recommended experiment) handed on as a
@@ -50,7 +50,7 @@ export class IdeaHandoffService {
     if (given.length) throw invalidHandoff(given.map((k) => ({ path: `build.${k}`, message: FROM_THE_PANEL[k] })));
 
     if (!(await this.ds.getRepository(IdeaEntity).existsBy({ id: ideaId }))) throw ApiError.notFound('idea_not_found', `no idea ${ideaId}`);
-    const panel = await this.panelRun(ideaId, req.panel_run_id);
+    const panel = await panelRunOf(this.ds, ideaId, req.panel_run_id, { invalid: invalidHandoff, purpose: 'hand on' });
     if (panel.status !== DONE) {
       throw conflict('run_not_done', `panel run ${panel.id} is ${panel.status}: only a done panel's synthesis is handed on; wait for it to finish`, { status: panel.status });
     }
@@ -76,21 +76,30 @@ export class IdeaHandoffService {
     }
     return { ...submitted, handed_off_from: handoff.source, objective: handoff.objective, requirements: handoff.requirements };
   }
+}
 
-  /** The panel asked for, which must be one run on this idea; else the idea's latest done panel. */
-  private async panelRun(ideaId: string, asked: string | undefined): Promise<RunEntity> {
-    const runs = this.ds.getRepository(RunEntity);
-    if (asked !== undefined) {
-      const run = await runs.findOneBy({ id: asked });
-      if (!run || run.ideaId !== ideaId) {
-        throw invalidHandoff([{ path: 'panel_run_id', message: run ? `run ${asked} is not a panel on idea ${ideaId}` : `no run ${asked}` }]);
-      }
-      return run;
+/**
+ * The panel asked for, which must be one run on this idea; else the idea's latest done panel.
+ * `invalid` makes the 400 for a wrong panel_run_id in the caller's words; `purpose` says what the
+ * panel was wanted for in the 409 when there is none.
+ */
+export async function panelRunOf(
+  ds: DataSource,
+  ideaId: string,
+  asked: string | undefined,
+  { invalid, purpose }: { invalid: (issues: Issue[]) => ApiError; purpose: string },
+): Promise<RunEntity> {
+  const runs = ds.getRepository(RunEntity);
+  if (asked !== undefined) {
+    const run = await runs.findOneBy({ id: asked });
+    if (!run || run.ideaId !== ideaId) {
+      throw invalid([{ path: 'panel_run_id', message: run ? `run ${asked} is not a panel on idea ${ideaId}` : `no run ${asked}` }]);
     }
-    const latest = await runs.findOne({ where: { ideaId, status: DONE }, order: { finishedAt: { direction: 'DESC', nulls: 'LAST' }, createdAt: 'DESC' } });
-    if (!latest) throw conflict('no_done_panel', `idea ${ideaId} has no done panel to hand on: run a panel on it (a project file with idea_ref) and wait for it to finish`);
-    return latest;
+    return run;
   }
+  const latest = await runs.findOne({ where: { ideaId, status: DONE }, order: { finishedAt: { direction: 'DESC', nulls: 'LAST' }, createdAt: 'DESC' } });
+  if (!latest) throw conflict('no_done_panel', `idea ${ideaId} has no done panel to ${purpose}: run a panel on it (a project file with idea_ref) and wait for it to finish`);
+  return latest;
 }
 
 /** A submission's 400 is about the build part: its fields are named as the request gave them, under `build.`. */

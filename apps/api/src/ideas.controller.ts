@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { principalOf } from './bearer-auth.middleware';
+import { IdeaExperimentService } from './idea-experiment.service';
 import { IdeaHandoffService } from './idea-handoff.service';
 import { IdeasService, versionParam } from './ideas.service';
 
@@ -15,6 +16,7 @@ export class IdeasController {
   constructor(
     private readonly ideas: IdeasService,
     private readonly handoffs: IdeaHandoffService,
+    private readonly experiments: IdeaExperimentService,
   ) {}
 
   @Post()
@@ -87,5 +89,14 @@ export class IdeasController {
     const run = await this.handoffs.handoff(id, body, principalOf(res)?.name ?? 'anonymous');
     res.setHeader('Location', run.links.self);
     return run;
+  }
+
+  /** The panel's recommended experiment drafted as an experiment (issue 24): 201 with { experiment_id, run_id }; the draft's run has started; 409 when the idea has no done panel. */
+  @Post(':id/experiment')
+  @HttpCode(201)
+  async experiment(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const created = await this.experiments.draft(id, body, principalOf(res)?.name ?? 'anonymous');
+    res.setHeader('Location', `/v1/experiments/${created.experiment_id}`);
+    return created;
   }
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { type AnyProjectConfig, type ConfigIssue, EVERY_PROVIDER, isPanelConfig, type NewRunEvent, type OperatorPolicy, type ProviderWorkerRecord } from '@roundtable/contracts';
+import { type AnyProjectConfig, type ConfigIssue, EVERY_PROVIDER, type ExperimentProjectConfig, isExperimentConfig, isPanelConfig, type NewRunEvent, type OperatorPolicy, type ProviderWorkerRecord } from '@roundtable/contracts';
 import { readProviderRegistry } from './provider-registry.reader';
 import { within } from './within';
 
@@ -29,9 +29,17 @@ export interface UnservedProvider {
   start: string;
 }
 
-/** Every provider name an agent, judge or moderator calls, its fallback included. */
-export function providersUsed(config: AnyProjectConfig): Set<string> {
-  const agents = isPanelConfig(config) ? [...Object.values(config.judges), config.moderator] : Object.values(config.agents);
+/** A run's project file, or an experiment file (whose run calls its proposer, interpreter and critic). */
+type CheckedConfig = AnyProjectConfig | ExperimentProjectConfig;
+
+function agentsOf(config: CheckedConfig): { provider: string; fallback?: string }[] {
+  if (isExperimentConfig(config)) return [...(config.proposer ? [config.proposer] : []), config.interpreter, config.critic];
+  return isPanelConfig(config) ? [...Object.values(config.judges), config.moderator] : Object.values(config.agents);
+}
+
+/** Every provider name an agent, judge, moderator, interpreter or critic calls, its fallback included. */
+export function providersUsed(config: CheckedConfig): Set<string> {
+  const agents = agentsOf(config);
   const used = new Set<string>();
   for (const a of agents) {
     used.add(a.provider);
@@ -41,7 +49,7 @@ export function providersUsed(config: AnyProjectConfig): Set<string> {
 }
 
 /** Pure: which of the run's providers the live workers leave unserved, and why. */
-export function unservedProviders(config: AnyProjectConfig, workers: ProviderWorkerRecord[], policy: OperatorPolicy): UnservedProvider[] {
+export function unservedProviders(config: CheckedConfig, workers: ProviderWorkerRecord[], policy: OperatorPolicy): UnservedProvider[] {
   const out: UnservedProvider[] = [];
   for (const provider of [...providersUsed(config)].sort()) {
     const pc = config.providers[provider];
@@ -63,7 +71,7 @@ export function unservedProviders(config: AnyProjectConfig, workers: ProviderWor
 }
 
 /** The events of a run accepted while the registry did not answer: each of its providers, unchecked. */
-function uncheckedProviders(config: AnyProjectConfig): NewRunEvent[] {
+function uncheckedProviders(config: CheckedConfig): NewRunEvent[] {
   return [...providersUsed(config)].sort().map((provider) => {
     const pc = config.providers[provider];
     return {
@@ -101,7 +109,7 @@ export class ProviderAvailabilityCheck {
     private readonly policy: OperatorPolicy,
   ) {}
 
-  async check(config: AnyProjectConfig, queueUnserved: boolean): Promise<Availability> {
+  async check(config: CheckedConfig, queueUnserved: boolean): Promise<Availability> {
     const late = (e: Error) => this.log.warn(`the provider registry answered after the submission went on: ${e.message}`);
     const read = await within(readProviderRegistry(this.redis, this.prefix), REGISTRY_WAIT_MS, late).catch((e: Error) => {
       this.log.warn(`the provider registry could not be read (${e.message}): the submission's providers are not checked`);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { parse as parseYaml } from 'yaml';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, type ForkOrigin, type HandedOffFrom, IdeaRef, isPanelConfig, jobId, liftNestedProject, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, type ExperimentRunConfig, type ForkOrigin, isExperimentConfig, type HandedOffFrom, IdeaRef, isPanelConfig, jobId, liftNestedProject, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { appendRunEvents, RunEventPublisher } from '@roundtable/events';
 import { addToOutbox, OutboxDispatcher } from '@roundtable/service';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
@@ -31,7 +31,37 @@ export interface SubmittedRun {
   links: RunLinks;
 }
 
-const newId = (prefix: string): string => `${prefix}_${randomBytes(5).toString('hex')}`;
+/** A row id: the table's prefix and ten hex digits (`run_…`, `prj_…`, `exp_…`). */
+export const newId = (prefix: string): string => `${prefix}_${randomBytes(5).toString('hex')}`;
+
+/** What a run is started with: a submitted project file, or an experiment's stored file and the experiment it runs. */
+export type RunnableConfig = AnyProjectConfig | ExperimentRunConfig;
+
+/**
+ * How startRun writes a run. `projectId`: an existing project (an experiment's) instead of a new
+ * one. `alongside`: the caller's own rows, written in the run's transaction before the run row
+ * (an experiment's row, its run_id), so neither exists without the other; it may throw to refuse.
+ */
+export interface StartRunOptions {
+  projectId?: string;
+  submittedBy: string | null;
+  unserved?: NewRunEvent[];
+  alongside?: (em: EntityManager, ids: { runId: string; projectId: string }) => Promise<void>;
+}
+
+interface StoreExtras {
+  fork?: ForkOrigin | null;
+  handoff?: HandedOffFrom | null;
+  ideaRef?: IdeaRef | null;
+  claim?: IdempotencyClaim;
+}
+
+/** What stands as a run's project: a build's objective, a panel's idea, an experiment's hypothesis (or what its draft is drawn from). */
+function projectOf(config: RunnableConfig): { objective: string; requirements: string[] } {
+  if (isExperimentConfig(config)) return { objective: config.preregistration?.hypothesis ?? config.draft_from ?? config.project, requirements: [] };
+  if (isPanelConfig(config)) return { objective: `${config.idea.title}: ${config.idea.description}`, requirements: [] };
+  return { objective: config.objective, requirements: config.requirements };
+}
 
 /** The answer to a submit, the same for a replay of it: the run as it was queued. */
 const submitted = (runId: string): SubmittedRun => ({ id: runId, status: 'queued', links: runLinks(runId) });
@@ -82,41 +112,42 @@ export class RunSubmissionService {
     }
     const { body: inline, ideaRef } = await this.resolveIdeaRef(body);
     const { config, unserved } = await this.validate(inline, opts);
-    let stored: { runId: string; outboxIds: number[]; events: RunEventEnvelope[] };
     try {
-      stored = await this.store(config, unserved, claim, opts.submittedBy ?? null, { fork: opts.fork ?? null, handoff: opts.handoff ?? null }, ideaRef);
+      return await this.write(config, { submittedBy: opts.submittedBy ?? null, unserved }, { claim, fork: opts.fork ?? null, handoff: opts.handoff ?? null, ideaRef });
     } catch (e) {
       const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
       if (winner) return winner;
       throw e;
     }
+  }
+
+  /**
+   * Starts a run of an already validated config (submit's, after its checks; an experiment's, its
+   * stored file): the rows, the run_created event and the run.start outbox row in one transaction
+   * with the caller's own rows (`alongside`), then the after-commit send.
+   */
+  startRun(config: RunnableConfig, opts: StartRunOptions): Promise<SubmittedRun> {
+    return this.write(config, opts, {});
+  }
+
+  private async write(config: RunnableConfig, opts: StartRunOptions, extras: StoreExtras): Promise<SubmittedRun> {
+    const stored = await this.store(config, opts, extras);
     await this.afterCommit(stored.runId, stored.outboxIds, stored.events);
     return submitted(stored.runId);
   }
 
   /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. A fork's or a handoff's origin rides on its run row. */
-  private store(
-    config: AnyProjectConfig,
-    unserved: NewRunEvent[],
-    claim: IdempotencyClaim | undefined,
-    submittedBy: string | null,
-    { fork, handoff }: { fork: ForkOrigin | null; handoff: HandedOffFrom | null },
-    ideaRef: IdeaRef | null,
-  ) {
+  private store(config: RunnableConfig, { projectId: given, submittedBy, unserved = [], alongside }: StartRunOptions, { claim, fork = null, handoff = null, ideaRef = null }: StoreExtras) {
     return this.ds.transaction(async (em) => {
-      const projectId = newId('prj');
+      const projectId = given ?? newId('prj');
       const runId = newId('run');
       const stored = config as unknown as Record<string, unknown>;
-      // A panel's project is its idea: what it is judged on stands where a build's objective does.
-      const project = isPanelConfig(config)
-        ? { objective: `${config.idea.title}: ${config.idea.description}`, requirements: [] }
-        : { objective: config.objective, requirements: config.requirements };
-      await em.insert(ProjectEntity, {
-        id: projectId,
-        name: config.project,
-        ...project,
-        config: stored,
-      } as QueryDeepPartialEntity<ProjectEntity>);
+      if (!given) {
+        // An experiment's file is its project's config; its run's config adds the experiment's id.
+        const { experiment_id: _e, ...file } = stored;
+        await em.insert(ProjectEntity, { id: projectId, name: config.project, ...projectOf(config), config: file } as QueryDeepPartialEntity<ProjectEntity>);
+      }
+      await alongside?.(em, { runId, projectId });
       await em.insert(RunEntity, {
         id: runId,
         projectId,

@@ -57,3 +57,4 @@ export * from './experiment/interpretation.schema';
 export * from './experiment/experiment-vocabulary';
 export * from './experiment/experiment-project-config.schema';
 export * from './experiment/experiment-replies.schema';
+export * from './experiment/load-experiment-config';

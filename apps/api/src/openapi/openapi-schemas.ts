@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import { AcceptanceCriterion, CreateIdeaRequest, EditIdeaRequest, HandoffRequest, IdeaRef, LogEvidenceRequest, PanelProjectConfig, ProjectConfig } from '@roundtable/contracts';
+import { z } from 'zod';
+import { AcceptanceCriterion, CreateIdeaRequest, EditIdeaRequest, ExperimentProjectConfig, HandoffRequest, IdeaRef, LogEvidenceRequest, PanelProjectConfig, ProjectConfig } from '@roundtable/contracts';
 import * as Replies from '@roundtable/contracts';
 import { BuildRecords, PanelRecords, ProvidersReply, RunRecords } from '@roundtable/contracts';
 import { AppealRequest } from '../appeal-request.schema';
@@ -11,6 +11,10 @@ import { RUN_EVENT_FRAMES, RunEventFrame } from './run-event-frames.schema';
 
 /** A panel project file that names an idea worksheet version instead of an inline idea: the api resolves it (a version that is not ready is a 400). */
 const PanelProjectConfigByIdeaRef = PanelProjectConfig.omit({ idea: true }).extend({ idea_ref: IdeaRef });
+
+/** POST /v1/ideas/:id/experiment: an experiment file less what the idea and its panel give, and the panel to draw from. */
+const { preregistration: _p, draft_from: _d, commit: _c, workflow: _w, ...experimentFields } = ExperimentProjectConfig.shape;
+const IdeaExperimentRequest = z.object({ ...experimentFields, panel_run_id: z.string().optional() }).strict();
 
 /** Request bodies are described as a client writes them (defaults optional): zod's input side. */
 export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
@@ -24,6 +28,8 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   EditIdeaRequest,
   LogEvidenceRequest,
   HandoffRequest,
+  ExperimentProjectConfig,
+  IdeaExperimentRequest,
 };
 
 /** Replies as the API sends them: zod's output side. */
@@ -72,4 +78,8 @@ export const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   EvidenceEntry: Replies.EvidenceEntry,
   EvidenceList: Replies.EvidenceList,
   IdeaDiff: Replies.IdeaDiff,
+  ExperimentDetail: Replies.ExperimentDetail,
+  ExperimentList: Replies.ExperimentList,
+  ExperimentStarted: Replies.ExperimentStarted,
+  ExperimentEditRefused: Replies.ExperimentEditRefused,
 };

@@ -12,6 +12,9 @@ import {
 } from './load-project-config';
 import type { ProjectConfig } from './project-config.schema';
 
+/** Why `workflow: experiment` is not a run to submit. */
+export const EXPERIMENT_NOT_A_RUN = 'an experiment is preregistered with POST /v1/experiments (roundtable experiment preregister FILE), not submitted as a run';
+
 /** A project file of either workflow; `workflow` tells them apart (build is the default). */
 export type AnyProjectConfig = ProjectConfig | PanelProjectConfig;
 
@@ -33,7 +36,8 @@ function peek(input: string | unknown): Record<string, unknown> | undefined {
   return liftNestedProject(raw as Record<string, unknown>);
 }
 
-function resolveCassettes(cfg: PanelProjectConfig, opts: LoadOptions, issues: ConfigIssue[]): PanelProjectConfig {
+/** Every replay provider's cassette resolved (absolute, under the project file, or under the operator's cassette roots). */
+export function resolveCassettes<C extends { providers: PanelProjectConfig['providers'] }>(cfg: C, opts: LoadOptions, issues: ConfigIssue[]): C {
   const providers = Object.fromEntries(
     Object.entries(cfg.providers).map(([name, pc]) =>
       pc.type === 'replay' ? [name, { ...pc, cassette: resolvedPath(pc.cassette, `providers.${name}.cassette`, opts, issues, opts.resolveCassette) }] : [name, pc],
@@ -42,14 +46,23 @@ function resolveCassettes(cfg: PanelProjectConfig, opts: LoadOptions, issues: Co
   return { ...cfg, providers };
 }
 
-/** The panel's version of the build loader's cross-checks: every judge and the moderator name a declared provider. */
-function crossCheckPanel(cfg: PanelProjectConfig, env: LoadOptions['env'] | null, issues: ConfigIssue[]): void {
+type NamedAgent = [path: string, agent: { provider: string; fallback?: string }];
+
+/**
+ * The build loader's cross-checks for a workflow whose agents are not `agents.<role>` (a panel's
+ * judges and moderator, an experiment's interpreter and critic): every provider and fallback an
+ * agent names is declared, every per-provider budget names a declared provider, and (in a user's
+ * own shell only) every used provider's key is set.
+ */
+export function crossCheckAgents(
+  cfg: { providers: PanelProjectConfig['providers']; budget: { per_provider: Record<string, unknown> } },
+  agents: NamedAgent[],
+  env: LoadOptions['env'] | null,
+  issues: ConfigIssue[],
+  agentWord = 'the agents',
+): void {
   const known = Object.keys(cfg.providers);
   const used = new Set<string>();
-  const agents: [string, PanelProjectConfig['moderator']][] = [
-    ...Object.entries(cfg.judges).map(([j, a]): [string, PanelProjectConfig['moderator']] => [`judges.${j}`, a]),
-    ['moderator', cfg.moderator],
-  ];
   for (const [path, agent] of agents) {
     for (const field of ['provider', 'fallback'] as const) {
       const name = agent[field];
@@ -70,10 +83,16 @@ function crossCheckPanel(cfg: PanelProjectConfig, env: LoadOptions['env'] | null
     if ('api_key_env' in pc && !env?.[pc.api_key_env]) {
       issues.push({
         path: `providers.${name}.api_key_env`,
-        message: `provider "${name}" needs the environment variable ${pc.api_key_env}, which is not set; export it or point the judges at another provider`,
+        message: `provider "${name}" needs the environment variable ${pc.api_key_env}, which is not set; export it or point ${agentWord} at another provider`,
       });
     }
   }
+}
+
+/** The panel's agents: every judge and the moderator. */
+function crossCheckPanel(cfg: PanelProjectConfig, env: LoadOptions['env'] | null, issues: ConfigIssue[]): void {
+  const agents: NamedAgent[] = [...Object.entries(cfg.judges).map(([j, a]): NamedAgent => [`judges.${j}`, a]), ['moderator', cfg.moderator]];
+  crossCheckAgents(cfg, agents, env, issues, 'the judges');
 }
 
 function loadPanelConfig(raw: Record<string, unknown>, opts: LoadOptions): PanelProjectConfig {
@@ -98,6 +117,8 @@ function loadPanelConfig(raw: Record<string, unknown>, opts: LoadOptions): Panel
 export function loadAnyProjectConfig(input: string | unknown, opts: LoadOptions): AnyProjectConfig {
   const raw = peek(input);
   if (raw && raw.workflow === 'panel') return loadPanelConfig(raw, opts);
+  // An experiment is locked before it runs (hash, pinned commit): a submitted run would skip the lock.
+  if (raw && raw.workflow === 'experiment') throw new ProjectConfigError([{ path: 'workflow', message: EXPERIMENT_NOT_A_RUN }]);
   if (raw && raw.workflow !== undefined && raw.workflow !== 'build') {
     throw new ProjectConfigError([{ path: 'workflow', message: `unknown workflow ${JSON.stringify(raw.workflow)}; use build (the default) or panel` }]);
   }

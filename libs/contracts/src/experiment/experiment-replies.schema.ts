@@ -94,3 +94,11 @@ export const ExperimentList = z.object({
   ),
 });
 export type ExperimentList = z.infer<typeof ExperimentList>;
+
+/** POST /v1/experiments/:id/run (202) and POST /v1/ideas/:id/experiment (201): the experiment and the run just queued. */
+export const ExperimentStarted = z.object({ experiment_id: z.string(), run_id: z.string() });
+export type ExperimentStarted = z.infer<typeof ExperimentStarted>;
+
+/** The 409 of PATCH and PUT /v1/experiments/:id: `field` is the first one the body would change (null when it changes nothing). */
+export const ExperimentEditRefused = z.object({ error: z.enum(['experiment_locked', 'experiment_draft']), field: z.string().nullable(), message: z.string() });
+export type ExperimentEditRefused = z.infer<typeof ExperimentEditRefused>;

@@ -1,4 +1,7 @@
-import { criteriaOf, type CriterionRead, type ExperimentDetail } from '@roundtable/contracts';
+import { criteriaOf, type ExperimentDetail, type ExperimentInterpretation } from '@roundtable/contracts';
+
+/** One criterion as the interpretation keeps it (code's holds, the interpreter's reading). */
+type CriterionRow = ExperimentInterpretation['criteria'][number];
 
 /**
  * An experiment's record as markdown (GET /v1/experiments/:id/report), from its reply alone: what
@@ -43,7 +46,7 @@ function pinSection(d: ExperimentDetail): string[] {
   ];
 }
 
-function readingOf(o: CriterionRead | undefined): string {
+function readingOf(o: CriterionRow | undefined): string {
   if (!o) return 'not read yet';
   if (!o.reading) return 'no reading given';
   const agrees = o.reading.holds === o.holds ? '' : ' (disagrees with code)';
