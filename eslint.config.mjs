@@ -65,7 +65,7 @@ const node = Object.fromEntries(
  * not a hunt through the apps. Only such comparisons are caught: 'build' is also an npm script,
  * a CLI command and a stage's word, and those stay free. Each consumer's block names its registry.
  */
-const WORKFLOW_LITERAL = '/^(build|panel)$/';
+const WORKFLOW_LITERAL = '/^(build|panel|experiment)$/';
 const namedWorkflow = (side) =>
   `:matches([${side}.name=/workflow/i], [${side}.property.name=/workflow/i], [${side}.expression.property.name=/workflow/i])`;
 const workflowNameRule = (registry) => {

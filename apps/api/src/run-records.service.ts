@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ArtifactEntity, type RunEntity } from '@roundtable/persistence';
 import type { ImplementationRecord } from '@roundtable/workflow';
 import { ApiError } from './api-error';
-import type { BuildRecords, PanelRecords } from '@roundtable/contracts';
+import type { RunRecords } from '@roundtable/contracts';
 import { apiWorkflowOf } from './workflows/api-workflows';
 import { buildStateOfRun } from './workflows/build-records';
 import type { RunQueryService } from './run-query.service';
@@ -26,7 +26,7 @@ export class RunRecordsService {
     private readonly runs: RunQueryService,
   ) {}
 
-  async records(id: string): Promise<BuildRecords | PanelRecords> {
+  async records(id: string): Promise<RunRecords> {
     const run = await this.runs.runOrThrow(id);
     return apiWorkflowOf(run).records(run);
   }

@@ -54,8 +54,8 @@ export function styleFor(stream: OutStream, env: Record<string, string | undefin
 
 /** ACCEPT green, REJECT red, anything else that asks for more work yellow. */
 export function paintVerdict(style: Style, verdict: string): string {
-  if (verdict === 'ACCEPT' || verdict === 'GO') return style.green(verdict);
-  if (verdict === 'REJECT' || verdict === 'NO-GO') return style.red(verdict);
+  if (verdict === 'ACCEPT' || verdict === 'GO' || verdict === 'PASS') return style.green(verdict);
+  if (verdict === 'REJECT' || verdict === 'NO-GO' || verdict === 'KILL') return style.red(verdict);
   return style.yellow(verdict);
 }
 

@@ -1,4 +1,5 @@
 import type { RunEventEnvelope } from '@roundtable/contracts';
+import { experimentLines } from './experiment-lines';
 import { panelLines } from './panel-lines';
 import type { Style } from './terminal';
 
@@ -19,6 +20,7 @@ interface CliWorkflow {
 const CLI_WORKFLOWS: Readonly<Record<string, CliWorkflow>> = {
   build: { namedInHeader: false, workspaceLine: true },
   panel: { namedInHeader: true, workspaceLine: false, lines: panelLines },
+  experiment: { namedInHeader: true, workspaceLine: false, lines: experimentLines },
 };
 
 /** The workflow of that name, or undefined (none yet, or one this version does not know). */

@@ -1,4 +1,4 @@
-import type { BuildRecords, JudgeRole, ModeratorSynthesis, PanelRecords, PanelSummary } from '@roundtable/contracts';
+import type { JudgeRole, ModeratorSynthesis, PanelSummary, RunRecords } from '@roundtable/contracts';
 import type { DecisionEntity, RunEntity } from '@roundtable/persistence';
 import type { ReportAudit, WorkflowModule } from '@roundtable/workflow';
 
@@ -15,7 +15,7 @@ export interface ReportInput {
  */
 export interface ApiWorkflow {
   /** GET /v1/runs/:id/records: the run's snapshot as its page shows it. */
-  records(run: RunEntity): BuildRecords | PanelRecords;
+  records(run: RunEntity): RunRecords;
   /** What GET /v1/runs/:id adds to the run's detail (the panel's `panel` block); {} when nothing. */
   detail(run: RunEntity): { panel?: PanelSummary; solved?: { check: string; ok: boolean; evidence: string }[] };
   /** GET /v1/runs/:id/report: the run as markdown. */

@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error';
 import type { ApiWorkflow } from './api-workflow';
 import { buildApiWorkflow } from './build';
+import { experimentApiWorkflow } from './experiment';
 import { panelApiWorkflow } from './panel';
 
 export type { ApiWorkflow, ReportInput } from './api-workflow';
@@ -13,6 +14,7 @@ export type { ApiWorkflow, ReportInput } from './api-workflow';
 const API_WORKFLOWS: Readonly<Record<string, ApiWorkflow>> = {
   build: buildApiWorkflow,
   panel: panelApiWorkflow,
+  experiment: experimentApiWorkflow,
 };
 
 /** The workflows a run can be (runs.workflow), in the order lists and messages name them. */

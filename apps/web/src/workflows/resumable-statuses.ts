@@ -7,4 +7,5 @@
 export const RESUMABLE_BY_WORKFLOW = {
   build: ['halted', 'needs_input', 'failed'],
   panel: ['halted'],
+  experiment: ['halted'],
 } as const satisfies Record<string, readonly string[]>;
