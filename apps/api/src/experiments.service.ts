@@ -71,7 +71,7 @@ export class ExperimentsService {
       createdBy,
     });
     if (!file.preregistration) {
-      const run = await this.submission.startRun({ ...file, experiment_id: id }, { submittedBy: createdBy, alongside: (em, ids) => em.insert(ExperimentEntity, row(ids.projectId, ids.runId)).then(() => undefined) });
+      const run = await this.submission.startRun({ ...file, experiment_id: id, source }, { submittedBy: createdBy, alongside: (em, ids) => em.insert(ExperimentEntity, row(ids.projectId, ids.runId)).then(() => undefined) });
       return { id, runId: run.id };
     }
     await this.ds.transaction(async (em) => {
@@ -101,7 +101,7 @@ export class ExperimentsService {
     }
     const project = await this.ds.getRepository(ProjectEntity).findOneByOrFail({ id: row.projectId });
     const { draft_from: _d, proposer: _p, ...file } = project.config as ExperimentProjectConfig;
-    const config: ExperimentRunConfig = { ...file, preregistration: row.prereg as ExperimentProjectConfig['preregistration'], repo: row.repo ?? file.repo, commit: row.commit ?? file.commit, experiment_id: id };
+    const config: ExperimentRunConfig = { ...file, preregistration: row.prereg as ExperimentProjectConfig['preregistration'], repo: row.repo ?? file.repo, commit: row.commit ?? file.commit, experiment_id: id, source: (row.source as ExperimentRunConfig['source']) ?? null };
     const served = await this.providers.check(config, false);
     if (served.issues.length) throw invalid(served.issues);
     const run = await this.submission.startRun(config, { projectId: row.projectId, submittedBy, alongside: (em, ids) => this.claimRun(em, id, ids.runId) });

@@ -6,7 +6,7 @@ import { checkRunEvents, runEventsInsert } from '@roundtable/events';
 import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
 import type { Command, ExperimentCommand, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
-import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, INSERT_DECISIONS, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
+import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, INSERT_DECISIONS, INSERT_DRAFTED_EXPERIMENT, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
@@ -170,6 +170,14 @@ export function writeCommand(runId: string, c: AnyCommand, nextSeq: () => number
     case 'experiment.run':
       exec(INSERT_EXPERIMENT_OP, runId, c.opId, c);
       return outboxJob('experiment.run', { runId, opId: c.opId }, { runId, jobId: jobId(c.opId, 'experiment') });
+    case 'experiment.draft':
+      exec(INSERT_DRAFTED_EXPERIMENT, runId, c);
+      return outboxJob('run.start', { runId: c.childRunId }, { runId: c.childRunId, jobId: jobId(c.childRunId, 'start') });
+    case 'run.answer': {
+      // Another run's job: a drafted experiment's decision answers its build's open question (one per experiment).
+      const payload = { runId: c.runId, questionId: c.questionId, answer: c.answer, answeredBy: `experiment ${c.experimentId}`, experimentId: c.experimentId };
+      return outboxJob('run.answer', payload, { runId: c.runId, jobId: jobId(c.runId, 'answer', c.experimentId) });
+    }
     case 'workspace.tool': {
       // The turn's tool calls ride on the op row (ToolOpRequest); the test-runner adds their results to the same result.
       const { kind: _kind, opId, ...request } = c;

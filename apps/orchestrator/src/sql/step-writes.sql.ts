@@ -143,6 +143,39 @@ export const INSERT_EXPERIMENT_OP = statement<never>()({
   ],
 });
 
+/**
+ * A build's NEEDS_EXPERIMENT at autonomy 3 (issue 24): its experiment, drafted in a run of its
+ * own, in one statement — a project, the experiments row (a draft, its source the build and the
+ * question), the experiment run (queued, at INIT) and its run_created event. The draft is pinned
+ * to the commit the build's worktree was made from (the prepare op's base commit, in the repository
+ * the test-runner admitted), so what the experiment runs is the code the critic read.
+ */
+export const INSERT_DRAFTED_EXPERIMENT = statement<never>()({
+  text: `WITH base AS (
+           SELECT result->>'base_commit' AS sha, result->>'origin' AS repo FROM workspace_ops
+            WHERE run_id = $1 AND kind = 'prepare' AND status = 'done' AND result->>'source' = 'worktree'
+            ORDER BY created_at DESC LIMIT 1),
+         cfg AS (
+           SELECT CASE WHEN base.sha IS NULL THEN $4::jsonb ELSE jsonb_set($4::jsonb, '{commit}', to_jsonb(base.sha)) END AS config,
+                  base.sha, base.repo
+             FROM (SELECT 1) one LEFT JOIN base ON true),
+         project AS (
+           INSERT INTO projects (id, name, objective, requirements, config)
+           SELECT 'prj_' || $3, $4::jsonb->>'project', $4::jsonb->>'draft_from', '[]'::jsonb, cfg.config FROM cfg
+           ON CONFLICT DO NOTHING RETURNING id),
+         experiment AS (
+           INSERT INTO experiments (id, project_id, status, repo, commit, source, run_id, created_by, prereg, prereg_hash, locked_at)
+           SELECT $2, 'prj_' || $3, 'draft', coalesce(cfg.repo, $4::jsonb->>'repo'), cfg.sha, $4::jsonb->'source', $3, 'run ' || $1, NULL, NULL, NULL FROM cfg
+           ON CONFLICT DO NOTHING RETURNING id),
+         run AS (
+           INSERT INTO runs (id, project_id, workflow, status, stage, config, submitted_by, event_seq)
+           SELECT $3, 'prj_' || $3, 'experiment', 'queued', 'INIT', cfg.config, (SELECT submitted_by FROM runs WHERE id = $1), 1 FROM cfg
+           ON CONFLICT DO NOTHING RETURNING id)
+         INSERT INTO run_events (run_id, sequence, type, payload)
+         SELECT run.id, 1, 'run_created', jsonb_build_object('project', $4::jsonb->>'project', 'workflow', 'experiment') FROM run`,
+  params: (runId: string, c: { experimentId: string; childRunId: string; config: unknown }): unknown[] => [runId, c.experimentId, c.childRunId, jsonParam(c.config)],
+});
+
 /** A queued read op: the request rides on the row (ReadOpRequest); the test-runner adds the files it read to the same result. */
 export const INSERT_READ_OP = statement<never>()({
   text: `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,

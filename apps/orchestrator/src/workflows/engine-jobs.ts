@@ -48,7 +48,10 @@ export function engineJobs<C, G extends string>(workflow: string, stages: readon
       toEvent: ({ payload: p }) => ({ type: 'approval', gate: p.gate, decision: p.decision, note: p.note, approver: p.approver, ...(p.criteria ? { criteria: p.criteria } : {}) }),
     },
     // A needs_input run has ended, and waits for exactly this.
-    'run.answer': { afterTheEnd: true, toEvent: ({ payload: p }) => ({ type: 'answer', questionId: p.questionId, answer: p.answer, answeredBy: p.answeredBy }) },
+    'run.answer': {
+      afterTheEnd: true,
+      toEvent: ({ payload: p }) => ({ type: 'answer', questionId: p.questionId, answer: p.answer, answeredBy: p.answeredBy, ...(p.experimentId ? { experimentId: p.experimentId } : {}) }),
+    },
     'run.halt': {
       afterTheEnd: false,
       // A step that moved the run after the reconciler looked makes the halt moot (updated_at, to the ms as the entity reads it).

@@ -2,7 +2,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { formatSyntaxError, yamlSyntaxErrorAt } from './syntax-error';
 import { z } from 'zod';
 import { BuildRole } from '../run/run-vocabulary';
-import { ProjectConfig } from './project-config.schema';
+import { ProjectConfig, type AgentConfig } from './project-config.schema';
 import { permissionOf } from './role-permissions';
 
 /** One problem with a project file: where (a dotted path) and what to do about it. */
@@ -132,14 +132,20 @@ function resolvePaths(cfg: ProjectConfig, opts: LoadOptions, issues: ConfigIssue
 function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'] | null, issues: ConfigIssue[]): void {
   const known = Object.keys(cfg.providers);
   const usedProviders = new Set<string>();
-  for (const [role, agent] of Object.entries(cfg.agents)) {
+  // The agents an experiment drafted by this build is read by (issue 24) name providers like the roles do.
+  const seats: [string, AgentConfig | undefined][] = Object.entries(cfg.agents).map(([role, agent]) => [`agents.${role}`, agent]);
+  if (cfg.experiments) {
+    const { proposer, interpreter, critic } = cfg.experiments;
+    seats.push(['experiments.proposer', proposer], ['experiments.interpreter', interpreter], ['experiments.critic', critic]);
+  }
+  for (const [seat, agent] of seats) {
     if (!agent) continue; // an optional role (the reviewer) left out
     for (const field of ['provider', 'fallback'] as const) {
       const name = agent[field];
       if (!name) continue;
       if (!cfg.providers[name]) {
         issues.push({
-          path: `agents.${role}.${field}`,
+          path: `${seat}.${field}`,
           message: `unknown provider "${name}"; declare it under providers (known: ${known.join(', ')})`,
         });
       } else {

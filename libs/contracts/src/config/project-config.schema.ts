@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExperimentDomain } from '../experiment/preregistration.schema';
 import { BuildRole } from '../run/run-vocabulary';
 import { MAX_FILES_PER_REQUEST } from '../agent/files-requested.schema';
 import { SandboxConfig } from './sandbox-config.schema';
@@ -200,6 +201,31 @@ export const MergeConfig = z
   .strict();
 export type MergeConfig = z.infer<typeof MergeConfig>;
 
+/**
+ * Experiments a build may draft (issue 24): at autonomy 3, a critique's NEEDS_EXPERIMENT drafts a
+ * preregistration (the build's proposer, or `proposer` here, writes it) that waits at its gate for a person, is run,
+ * read by `interpreter` and reviewed by `critic` on another provider; its decision answers the
+ * critique's open question and the build goes on. Without this block it stays an open question.
+ */
+export const BuildExperimentsConfig = z
+  .object({
+    /** Who drafts the preregistration; default: the build's proposer. */
+    proposer: AgentConfig.optional(),
+    interpreter: AgentConfig,
+    critic: AgentConfig,
+    budget: z
+      .object({ max_calls: z.number().int().positive(), max_tokens: z.number().int().positive(), max_cost_usd: z.number().positive(), max_seconds: z.number().positive() })
+      .partial()
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((e) => e.critic.provider !== e.interpreter.provider, {
+    path: ['critic', 'provider'],
+    message: "the experiment's critic reviews the interpreter's reading from another provider; give it a provider other than the interpreter's",
+  });
+export type BuildExperimentsConfig = z.infer<typeof BuildExperimentsConfig>;
+
 export const ProjectConfig = z
   .object({
     workflow: z.enum(['build']).default('build'),
@@ -218,6 +244,9 @@ export const ProjectConfig = z
     merge: MergeConfig.optional(),
     /** NEEDS_EVIDENCE / NEEDS_EXPERIMENT from the critic: `end` the run with an open question (default), or `ask` a person and wait for the answer. */
     on_needs_evidence: z.enum(['end', 'ask']).default('end'),
+    /** `trading`: the proposer gets the domain's rules, and every critique carries the fifteen-item TradingCritique checklist (issue 24). */
+    domain: ExperimentDomain.default('general'),
+    experiments: BuildExperimentsConfig.optional(),
     budget: BudgetConfig.default(BudgetConfig.parse({})),
     providers: z.record(ProviderName, ProviderConfig).refine((p) => Object.keys(p).length > 0, 'at least one provider is required'),
     agents: BuildAgents,

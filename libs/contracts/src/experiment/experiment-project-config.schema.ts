@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentConfig, BudgetConfig, ProjectConfig } from '../config/project-config.schema';
+import type { ExperimentSource } from './experiment-replies.schema';
 import { Preregistration } from './preregistration.schema';
 
 /**
@@ -68,8 +69,12 @@ export const ExperimentProjectConfig = z
 export type ExperimentProjectConfig = z.infer<typeof ExperimentProjectConfig>;
 export type ExperimentProjectConfigInput = z.input<typeof ExperimentProjectConfig>;
 
-/** An experiment run's config as the server writes it on the run row: the file, and the experiment it runs. */
-export type ExperimentRunConfig = ExperimentProjectConfig & { experiment_id: string };
+/**
+ * An experiment run's config as the server writes it on the run row: the file, the experiment it
+ * runs, and where a drafted one came from (its decision answers the build's open question, or
+ * is logged to the idea's evidence ledger).
+ */
+export type ExperimentRunConfig = ExperimentProjectConfig & { experiment_id: string; source?: ExperimentSource | null };
 
 export function isExperimentConfig(cfg: { workflow?: unknown }): cfg is ExperimentProjectConfig {
   return cfg.workflow === 'experiment';

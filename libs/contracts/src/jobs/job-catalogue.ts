@@ -62,7 +62,13 @@ export const JOBS = {
       criteria: z.array(z.object({ id: z.string().min(1).optional(), text: z.string().min(1) })).optional(),
     }),
     /** A person's answer to an open question (Q1 …) of the run. */
-    'run.answer': RunRef.extend({ questionId: z.string().min(1), answer: z.string().min(1), answeredBy: z.string().min(1) }),
+    'run.answer': RunRef.extend({
+      questionId: z.string().min(1),
+      answer: z.string().min(1),
+      answeredBy: z.string().min(1),
+      /** The answer is an experiment's decision (issue 24: a build's NEEDS_EXPERIMENT at autonomy 3), not a person's. */
+      experimentId: z.string().min(1).optional(),
+    }),
     /** A finished panel's one appeal: new evidence, re-scored by the named judges; caps raised first, if given. */
     'run.appeal': RunRef.extend({
       evidence: z.array(z.string().min(1)).min(1),

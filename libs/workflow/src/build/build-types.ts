@@ -1,6 +1,7 @@
 import type {
   BuildRole,
   Critique,
+  ExperimentRunConfig,
   Implementation,
   NewRunEvent,
   ProjectConfig,
@@ -278,7 +279,13 @@ export type Command =
       testLabel: string;
       command: string;
       timeoutS: number;
-    };
+    }
+  /**
+   * At autonomy 3, a critique's NEEDS_EXPERIMENT: an experiment run of its own (workflow
+   * experiment, its ids derived from this run's and the question's) whose proposer drafts the
+   * preregistration; its decision comes back as the answer to `questionId` (issue 24).
+   */
+  | { kind: 'experiment.draft'; opId: string; experimentId: string; childRunId: string; questionId: string; config: ExperimentRunConfig };
 
 export interface Decision {
   from: Stage;

@@ -4,6 +4,7 @@ import { callCritic, callEngineer, callReviser, callSynthesizer } from './build-
 import { markHalted } from '../engine/closing';
 import { factOnly, haltBuild } from './build-definition';
 import { latestProposal, type Step } from './build-step';
+import { draftExperiment, mayDraftExperiment } from './experiment-draft';
 import { criteriaGate } from './gates.stage';
 
 /**
@@ -125,6 +126,7 @@ export function applyCritique(step: Step, record: CritiqueRecord, proposal: Prop
       const asks = [...body.problems.map((p) => p.description), ...body.tests_required.map((t) => `test: ${t}`)];
       const detail = asks.length ? asks.join('; ') : body.counterarguments.join('; ') || 'no detail given';
       raiseOpenQuestion(step, 'critic', `${label} (${body.verdict}) on ${proposal.label}: ${detail}`);
+      if (mayDraftExperiment(step, body.verdict)) return draftExperiment(step, label, proposal, body, refs);
       if (step.config.on_needs_evidence === 'ask') {
         markHalted(step, 'HALTED', `${label} says ${body.verdict} on ${proposal.label}: waiting for a person to answer with the evidence (on_needs_evidence: ask)`, refs);
         return factOnly(step, 'the critic needs evidence a person can give', { status: 'needs_input', stage: 'HALTED' });

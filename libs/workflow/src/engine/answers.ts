@@ -12,8 +12,8 @@ import type { StepAccumulator } from './step-accumulator';
 export interface AnswerableQuestion {
   role: string;
   question: string;
-  /** Set once a person answered it. */
-  answer?: { text: string; by: string };
+  /** Set once a person answered it (or an experiment did: `experiment` names it). */
+  answer?: { text: string; by: string; experiment?: string };
 }
 
 /** A person's answer, as the api accepted it (`answeredBy`: the token's name). */
@@ -22,6 +22,8 @@ export interface AnswerEvent {
   questionId: string;
   answer: string;
   answeredBy: string;
+  /** The answer is this experiment's decision, not a person's (issue 24). */
+  experimentId?: string;
 }
 
 export const questionId = (index: number): string => `Q${index + 1}`;
@@ -48,17 +50,24 @@ export function answerQuestion(step: AnsweringStep, event: AnswerEvent): number 
   const i = questionIndex(event.questionId, questions);
   if (i < 0 || questions[i].answer) return null;
   const next = [...questions];
-  next[i] = { ...questions[i], answer: { text: event.answer, by: event.answeredBy } };
+  next[i] = { ...questions[i], answer: { text: event.answer, by: event.answeredBy, ...(event.experimentId ? { experiment: event.experimentId } : {}) } };
   step.state.openQuestions = next;
   step.emit('question_answered', { question_id: event.questionId, answered_by: event.answeredBy, answer: event.answer });
   return i;
 }
 
-/** The answers people gave, for a prompt: each in an evidence block marked as a person's, with the question it answers. */
+/**
+ * The answers given, for a prompt: each in an evidence block marked as a person's, or as an
+ * experiment's decision (made by code from its preregistered criteria), with the question it answers.
+ */
 export function answersText(questions: readonly AnswerableQuestion[]): string {
   const answered = questions.map((q, i) => ({ q, id: questionId(i) })).filter(({ q }) => q.answer);
   if (!answered.length) return '(none)';
   return answered
-    .map(({ q, id }) => evidenceBlock(`${id}`, 'answer_from_a_person', `Question (${q.role}): ${q.question}\nAnswer (from ${q.answer!.by}, a person): ${q.answer!.text}`))
+    .map(({ q, id }) => {
+      const a = q.answer!;
+      const who = a.experiment ? `from experiment ${a.experiment}, decided by code from its preregistered criteria` : `from ${a.by}, a person`;
+      return evidenceBlock(`${id}`, a.experiment ? 'experiment_decision' : 'answer_from_a_person', `Question (${q.role}): ${q.question}\nAnswer (${who}): ${a.text}`);
+    })
     .join('\n');
 }

@@ -1,5 +1,5 @@
 import { PREREGISTRATION_GATE, type Preregistration } from '@roundtable/contracts';
-import { closeWhenSettled } from '../engine/closing';
+import { closeWhenSettled, failRun } from '../engine/closing';
 import { awaitApproval, closeGate, gateDecided, type ApprovalEvent } from '../engine/gates';
 import { askOrHalt, experimentDefinition } from './experiment-definition';
 import type { ExperimentStep } from './experiment-step';
@@ -44,6 +44,10 @@ export function onApproval(step: ExperimentStep, event: ApprovalEvent): void {
     step.records.push({ kind: 'experiment_rejected', experimentId: step.config.experiment_id });
     step.go('DONE', `${draft.label} refused by ${event.approver}: nothing is locked or run`, [draft.label]);
     return finishUndecided(step, 'done');
+  }
+  if (!step.config.commit) {
+    // A build's draft is pinned to the commit its worktree was made from; a plain directory has none.
+    return failRun(step, 'HALTED', `${draft.label} was approved, but there is no commit to pin it to: ${step.config.repo} was not used as a git repository (commit it, then preregister the experiment again)`, [draft.label]);
   }
   step.state.preregistration = draft.body;
   step.records.push({ kind: 'experiment_locked', experimentId: step.config.experiment_id, preregistration: draft.body, approver: event.approver });

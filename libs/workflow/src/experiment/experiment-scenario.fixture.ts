@@ -22,6 +22,7 @@ import type {
   ExperimentRunState,
   ExperimentStepResult,
   MethodRunCommand,
+  ParentAnswerCommand,
 } from './experiment-types';
 import { decideExperimentRun } from './experiment.workflow';
 import { initialExperimentState } from './initial-experiment-state';
@@ -97,6 +98,7 @@ export function tradingCritique(): Record<string, unknown> {
 export class ExperimentDriver extends WorkflowDriver<ExperimentRunState, ExperimentEvent, ExperimentStepResult, ExperimentDecisionRow, ExperimentRecord> {
   inFlight: ExperimentAgentCallCommand[] = [];
   methodRuns: MethodRunCommand[] = [];
+  answers: ParentAnswerCommand[] = [];
 
   constructor(config: ExperimentRunConfig = testExperimentConfig()) {
     super(
@@ -111,6 +113,7 @@ export class ExperimentDriver extends WorkflowDriver<ExperimentRunState, Experim
     const result = this.run(event);
     for (const c of result.commands) {
       if (c.kind === 'experiment.run') this.methodRuns.push(c);
+      else if (c.kind === 'run.answer') this.answers.push(c);
       else {
         this.reserve(c, 1);
         this.inFlight.push(c);

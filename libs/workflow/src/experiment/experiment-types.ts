@@ -88,7 +88,16 @@ export interface MethodRunCommand {
   timeoutS: number;
 }
 
-export type ExperimentCommand = ExperimentAgentCallCommand | MethodRunCommand;
+/** A drafted experiment's decision, sent to the build whose critique asked for it: the answer to its open question. */
+export interface ParentAnswerCommand {
+  kind: 'run.answer';
+  runId: string;
+  questionId: string;
+  answer: string;
+  experimentId: string;
+}
+
+export type ExperimentCommand = ExperimentAgentCallCommand | MethodRunCommand | ParentAnswerCommand;
 
 /** What the experiments row learns from a step (the orchestrator's experiment SQL writes each). */
 export type ExperimentRecord =
@@ -98,6 +107,8 @@ export type ExperimentRecord =
   /** Stored only if the row still hashes to `result.prereg_hash` and has no result yet. */
   | { kind: 'experiment_result'; experimentId: string; result: ExperimentResult }
   | { kind: 'experiment_decided'; experimentId: string; decision: ExperimentDecision; interpretation: ExperimentInterpretation }
+  /** The decision, logged to the evidence ledger of the idea whose recommended experiment this is. */
+  | { kind: 'idea_evidence'; experimentId: string; ideaId: string; claim: string; source: string }
   /** A critic's disagreement, put to a person (open_questions, answerable like any run's). */
   | { kind: 'open_question'; role: ExperimentRole; question: string };
 

@@ -124,7 +124,19 @@ describe('the experiment workflow: preregistered → run → interpret → revie
 });
 
 describe('a drafted experiment waits at its gate', () => {
-  const drafted = () => testExperimentConfig({ preregistration: undefined, draft_from: 'C1 says NEEDS_EXPERIMENT: does the crossover survive costs?', proposer: { provider: 'anthropic', model: 'claude-sonnet-4-5' } });
+  const drafted = (commit: string | null = 'abc1234') =>
+    testExperimentConfig({ preregistration: undefined, commit: commit ?? undefined, draft_from: 'C1 says NEEDS_EXPERIMENT: does the crossover survive costs?', proposer: { provider: 'anthropic', model: 'claude-sonnet-4-5' } });
+
+  it('approved with no commit to pin it to (a build on a plain directory): the run fails, saying so, and nothing runs', () => {
+    const d = new ExperimentDriver(drafted(null));
+    d.step({ type: 'start' });
+    d.reply('proposer', TEST_PREREG);
+    d.step({ type: 'approval', gate: 'preregistration', decision: 'approve', note: null, approver: 'ada' });
+    expect(d.state.status).toBe('failed');
+    expect(d.eventsOf('run_failed')[0].reason).toMatch(/no commit to pin it to/);
+    expect(d.methodRuns).toEqual([]);
+    expect(d.records.map((r) => r.kind)).not.toContain('experiment_locked');
+  });
 
   it('the proposer drafts, a person approves: locked, then run', () => {
     const d = new ExperimentDriver(drafted());
@@ -148,6 +160,25 @@ describe('a drafted experiment waits at its gate', () => {
     expect(d.records.map((r) => r.kind)).toEqual(['experiment_rejected']);
     expect(d.state).toMatchObject({ status: 'done', stage: 'DONE', outcome: null });
     expect(d.methodRuns).toEqual([]);
+  });
+});
+
+describe('a drafted experiment reports its decision to where it came from', () => {
+  const from = (source: NonNullable<ReturnType<typeof testExperimentConfig>['source']>) => ({ ...testExperimentConfig(), source });
+
+  it("a build's NEEDS_EXPERIMENT: the decision answers the build's open question", () => {
+    const d = toReading(KILLING, new ExperimentDriver(from({ build_run_id: 'run_b', question_id: 'Q1' })));
+    d.reply('interpreter', readingOf(KILLING, 'KILL'));
+    d.reply('critic', agreeing);
+    expect(d.answers).toEqual([{ kind: 'run.answer', runId: 'run_b', questionId: 'Q1', experimentId: 'exp_1', answer: expect.stringMatching(/^Experiment exp_1 "Crossover on a random walk" decided KILL by code .*S2 `n_trades >= 5`, F1 `sharpe_oos < 0`.*sharpe_oos=-0.16/) }]);
+  });
+
+  it("an idea's recommended experiment: the decision is logged to the idea's evidence ledger", () => {
+    const d = toReading(PASSING, new ExperimentDriver(from({ idea_id: 'idea_1', panel_run_id: 'run_p' })));
+    d.reply('interpreter', readingOf(PASSING, 'PASS'));
+    d.reply('critic', agreeing);
+    expect(d.records).toContainEqual({ kind: 'idea_evidence', experimentId: 'exp_1', ideaId: 'idea_1', claim: expect.stringContaining('decided PASS'), source: 'experiment exp_1 (run run-1)' });
+    expect(d.answers).toEqual([]);
   });
 });
 

@@ -80,6 +80,7 @@ export function finishDecided(step: ExperimentStep, status: RunStatus, notes: st
     review_agrees: outcome.review?.agrees ?? null,
     open_question: outcome.open_question,
   });
+  reportToSource(step, decision, outcome);
   const refs = [step.state.interpretation?.label, step.state.review?.label].filter((l): l is string => !!l);
   if (step.state.stage !== 'DONE') step.go('DONE', `decided by code from the criteria: ${decision}${outcome.computed !== decision ? ` (computed ${outcome.computed})` : ''}`, refs);
   step.state.status = status;
@@ -90,4 +91,28 @@ export function finishDecided(step: ExperimentStep, status: RunStatus, notes: st
 export function finishUndecided(step: ExperimentStep, status: RunStatus): void {
   step.state.status = status;
   step.emit('run_completed', { status, verdict: null, confidence: null });
+}
+
+/**
+ * Where a drafted experiment came from learns its decision: a build's open question is answered
+ * with it (the build goes on with the decision as evidence), an idea's ledger gets an
+ * experiment_result entry.
+ */
+export function reportToSource(step: ExperimentStep, decision: string, outcome: ExperimentInterpretation): void {
+  const source = step.config.source;
+  if (!source) return;
+  const id = step.config.experiment_id;
+  const title = step.state.preregistration!.title;
+  const held = outcome.criteria.filter((c) => c.holds).map((c) => `${c.id} \`${c.expr}\``);
+  const metrics = Object.entries(step.state.result!.metrics).map(([k, v]) => `${k}=${v}`).join(', ');
+  const text =
+    `Experiment ${id} "${title}" decided ${decision} by code from its preregistered criteria` +
+    `${outcome.computed !== decision ? ` (computed ${outcome.computed}; the critic disagreed)` : ''}: ` +
+    `criteria that hold: ${held.join(', ') || 'none'}; metrics: ${metrics}.` +
+    `${outcome.override_request ? ` The interpreter asked for ${outcome.override_request.decision} (not applied).` : ''}`;
+  if ('build_run_id' in source) {
+    step.commands.push({ kind: 'run.answer', runId: source.build_run_id, questionId: source.question_id, answer: text, experimentId: id });
+  } else {
+    step.records.push({ kind: 'idea_evidence', experimentId: id, ideaId: source.idea_id, claim: text, source: `experiment ${id} (run ${step.runId})` });
+  }
 }

@@ -25,6 +25,18 @@ export const STORE_EXPERIMENT_RESULT = statement<never>()({
 });
 
 export const DECIDE_EXPERIMENT = statement<never>()({
-  text: `UPDATE experiments SET decision = $2, interpretation = $3::jsonb, interpreted_at = now(), status = 'decided' WHERE id = $1 AND status = 'locked' OR (id = $1 AND status = 'decided')`,
+  text: `UPDATE experiments SET decision = $2, interpretation = $3::jsonb, interpreted_at = now(), status = 'decided' WHERE id = $1 AND status IN ('locked', 'decided')`,
   params: (id: string, decision: string, interpretation: ExperimentInterpretation): unknown[] => [id, decision, jsonParam(interpretation)],
+});
+
+/**
+ * The decision of an idea's drafted experiment, logged to the idea's evidence ledger as an
+ * experiment_result entry (E<n>, numbered from ideas.evidence_seq under the idea's row lock, as
+ * the api numbers a person's entries).
+ */
+export const LOG_IDEA_EVIDENCE = statement<never>()({
+  text: `WITH seq AS (UPDATE ideas SET evidence_seq = evidence_seq + 1, updated_at = now() WHERE id = $1 RETURNING evidence_seq)
+         INSERT INTO evidence_entries (idea_id, entry_id, seq, claim, source, kind, date, supersedes, logged_by)
+         SELECT $1, 'E' || seq.evidence_seq, seq.evidence_seq, $2, $3, 'experiment_result', current_date, NULL, $4 FROM seq`,
+  params: (ideaId: string, claim: string, source: string, experimentId: string): unknown[] => [ideaId, claim, source, `experiment ${experimentId}`],
 });

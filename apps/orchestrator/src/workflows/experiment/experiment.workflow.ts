@@ -18,7 +18,7 @@ import { UPDATE_SNAPSHOT_RUN_AFTER_STEP } from '../../sql/snapshot-run-after-ste
 import { commonRunColumns } from '../../step-writer';
 import { engineJobs } from '../engine-jobs';
 import { IGNORED, type JobTable, type OrchestratedWorkflow } from '../workflow-definition';
-import { DECIDE_EXPERIMENT, LOCK_DRAFTED_EXPERIMENT, REJECT_DRAFTED_EXPERIMENT, STORE_EXPERIMENT_RESULT } from './experiment-rows.sql';
+import { DECIDE_EXPERIMENT, LOCK_DRAFTED_EXPERIMENT, LOG_IDEA_EVIDENCE, REJECT_DRAFTED_EXPERIMENT, STORE_EXPERIMENT_RESULT } from './experiment-rows.sql';
 
 /**
  * The experiment's job → event mapping (issue 24): the engine's jobs, and the method's command
@@ -81,6 +81,9 @@ function writeRecord(batch: StatementBatch, runId: string, r: ExperimentRecord):
       return;
     case 'open_question':
       addStatement(batch, INSERT_OPEN_QUESTION, runId, r.role, r.question);
+      return;
+    case 'idea_evidence':
+      addStatement(batch, LOG_IDEA_EVIDENCE, r.ideaId, r.claim, r.source, r.experimentId);
       return;
   }
 }
