@@ -28,7 +28,7 @@ describe('a build at autonomy 3 drafts an experiment for a NEEDS_EXPERIMENT (sep
   let repo: string;
 
   const statusOf = async (id: string) => (await getJson<{ status: string; stage: string; verdict: string | null }>(pipeline.api, `/v1/runs/${id}`)).body;
-  const untilStatus = (id: string, status: string) => waitFor(`run ${id} to be ${status}`, async () => ((await statusOf(id)).status === status ? statusOf(id) : undefined), 200_000, 100);
+  const untilStatus = (id: string, status: string, ms = 60_000) => waitFor(`run ${id} to be ${status}`, async () => ((await statusOf(id)).status === status ? statusOf(id) : undefined), ms, 100);
 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-build-experiment-'));
@@ -70,13 +70,21 @@ describe('a build at autonomy 3 drafts an experiment for a NEEDS_EXPERIMENT (sep
     expect(typeof decided.prereg_hash).toBe('string');
 
     // The decision answered the build's question, and the build went on: REVISE with it, then REJECT.
-    const build = await untilStatus(buildId, 'done');
+    const build = await untilStatus(buildId, 'done').catch(async (e) => {
+      const dump = await pipeline.sql(`SELECT sequence, type, payload FROM run_events WHERE run_id = $1 ORDER BY sequence`, [buildId]);
+      const outbox = await pipeline.sql(`SELECT * FROM outbox WHERE run_id = $1`, [buildId]);
+      const applied = await pipeline.sql(`SELECT * FROM applied_events WHERE run_id = $1`, [buildId]);
+      throw new Error(`${(e as Error).message}\n${JSON.stringify({ status: await statusOf(buildId), dump: dump.slice(-6), outbox, applied }, null, 1)}\n${pipeline.logs().slice(-4000)}`);
+    });
     expect(build).toMatchObject({ verdict: 'REJECT' });
     const [question] = await pipeline.sql<{ status: string; answered_by: string; answer: string }>(`SELECT status, answered_by, answer FROM open_questions WHERE run_id = $1 ORDER BY id`, [buildId]);
     expect(question).toMatchObject({ status: 'answered', answered_by: `experiment ${experimentId}` });
     expect(question.answer).toMatch(/decided KILL by code from its preregistered criteria/);
     const calls = await pipeline.sql<{ role: string; label: string }>(`SELECT role, label FROM agent_calls WHERE run_id = $1 ORDER BY seq`, [buildId]);
-    expect(calls.map((c) => `${c.role}:${c.label}`)).toEqual(['proposer:P1', 'critic:C1', 'reviser:P2', 'critic:C2', 'synthesizer:S1']);
+    // S1 is the fact-only report written when the build stopped to wait; S2 the synthesis at its end.
+    expect(calls.map((c) => `${c.role}:${c.label}`)).toEqual(['proposer:P1', 'critic:C1', 'reviser:P2', 'critic:C2', 'synthesizer:S2']);
+    const report = await fetch(`${pipeline.api}/v1/runs/${buildId}/report`).then((r) => r.text());
+    expect(report).toContain(`experiment ${experimentId}`);
     const childCalls = await pipeline.sql<{ role: string; label: string; provider: string }>(`SELECT role, label, provider FROM agent_calls WHERE run_id = $1 ORDER BY seq`, [childId]);
     expect(childCalls).toEqual([
       { role: 'proposer', label: 'PR1', provider: 'replay_x' },
