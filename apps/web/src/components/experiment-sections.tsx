@@ -57,10 +57,8 @@ export function PreregistrationView({ prereg, idPrefix }: { prereg: Preregistrat
         </div>
         <Row label="Domain" value={prereg.domain ?? 'general'} />
       </dl>
-      <table className="stack criteria-table">
-        <caption id={`${idPrefix}-criteria-caption`} className="caption-left">
-          Criteria, as preregistered
-        </caption>
+      <h4 id={`${idPrefix}-criteria-heading`}>Criteria, as preregistered</h4>
+      <table className="stack criteria-table" aria-labelledby={`${idPrefix}-criteria-heading`}>
         <thead>
           <tr>
             <th scope="col">Criterion</th>
