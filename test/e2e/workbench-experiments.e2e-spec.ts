@@ -127,6 +127,19 @@ describe('experiments in the workbench', () => {
     await expectText(page.getByTestId('method-exit-code'), '0');
     await expectTextContaining(page.getByTestId('experiment-link'), `Experiment ${id}`);
 
+    // A preregistration altered in the store after its lock: Run is offered (nothing the page reads shows it), and the api's 409 is shown in an error card.
+    const altered = await call<{ id: string }>(pipeline.api, 'POST', '/v1/experiments', file);
+    expect(altered.status).toBe(201);
+    await pipeline.sql(`UPDATE experiments SET prereg = jsonb_set(prereg, '{failure_criteria,0,expr}', '"sharpe_oos < -5"') WHERE id = $1`, [altered.body.id]);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Experiments', exact: true }).click();
+    await page.locator(`[data-testid="experiment-row"][data-experiment="${altered.body.id}"]`).getByRole('link').first().click();
+    await page.waitForURL((u) => u.pathname === `/experiments/${altered.body.id}`);
+    await expectText(page.getByTestId('experiment-status'), 'locked');
+    await wb.button(page, 'Run').click();
+    await expectTextContaining(page.getByTestId('run-error'), 'it was altered after it was locked');
+    await expectTextContaining(page.getByTestId('run-error'), 'experiment_altered');
+    await expectCount(page.getByTestId('experiment-run'), 0);
+
     // Both pages pass axe and do not scroll sideways, at both widths.
     for (const width of [1280, 390]) {
       const ctx = await suite.browser.newContext({ viewport: { width, height: 900 } });
