@@ -6,6 +6,8 @@ import { readToken, readWithoutToken, writeToken, writeWithoutToken } from '../l
 import { AppContext } from './app-context';
 import { CallPage } from './call-page';
 import { ComparePage } from './compare-page';
+import { ExperimentPage } from './experiment-page';
+import { ExperimentsPage } from './experiment-list-page';
 import { IdeaPage } from './idea-page';
 import { IdeasPage } from './idea-list-page';
 import { Link } from './link';
@@ -117,6 +119,9 @@ export function App() {
           <Link to="/ideas" aria-current={route.page === 'ideas' || route.page === 'idea' ? 'page' : undefined}>
             Ideas
           </Link>
+          <Link to="/experiments" aria-current={route.page === 'experiments' || route.page === 'experiment' ? 'page' : undefined}>
+            Experiments
+          </Link>
         </nav>
         <span className="who muted">{me ? `${me.name ?? 'anonymous'} · ${me.role}` : ''}</span>
         {token && (
@@ -146,6 +151,10 @@ function Page({ route }: { route: Route }) {
       return <IdeasPage />;
     case 'idea':
       return <IdeaPage key={route.ideaId} ideaId={route.ideaId} version={route.version} />;
+    case 'experiments':
+      return <ExperimentsPage />;
+    case 'experiment':
+      return <ExperimentPage key={route.experimentId} experimentId={route.experimentId} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

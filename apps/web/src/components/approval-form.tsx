@@ -3,6 +3,8 @@ import type { RunDetail } from '../lib/api-types';
 import { canApprove, useApp } from './app-context';
 import { actError, Outcome } from './act-outcome';
 import { ScrollPre } from './scroll-pre';
+import { PreregistrationView } from './experiment-sections';
+import { isPreregistration } from '../lib/experiments';
 
 /** A criterion as the form holds it: `id` for a locked one (kept, reworded or dropped), none for one added here. */
 interface CriterionRow {
@@ -113,6 +115,38 @@ function MergeFacts({ subject, solved, runId }: { subject: MergeSubject; solved:
   );
 }
 
+/** A subject key's name as a label: draft_from as "Draft from". */
+const keyLabel = (key: string) => key.charAt(0).toUpperCase() + key.slice(1).replace(/_/g, ' ');
+
+/**
+ * What an approver looks at at a gate the form has no fields for: a `preregistration` in the
+ * subject readably (the draft a person locks or refuses), and the subject's other text as it is.
+ */
+export function SubjectFacts({ subject }: { subject: Record<string, unknown> }) {
+  const prereg = isPreregistration(subject.preregistration) ? subject.preregistration : null;
+  const texts = Object.entries(subject).filter(([k, v]) => k !== 'preregistration' && (typeof v === 'string' || typeof v === 'number') && v !== '');
+  return (
+    <div className="subject-facts" data-testid="gate-subject">
+      {texts.length > 0 && (
+        <dl className="worksheet">
+          {texts.map(([k, v]) => (
+            <div key={k} className="worksheet-row">
+              <dt>{keyLabel(k)}</dt>
+              <dd className="prose">{String(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {prereg && (
+        <>
+          <h4>Preregistration, as drafted</h4>
+          <PreregistrationView prereg={prereg} idPrefix="gate-prereg" />
+        </>
+      )}
+    </div>
+  );
+}
+
 /**
  * The decision at the gate a run waits at (issue 21): the criteria, editable, at the criteria
  * gate; what the merge would do at the merge gate. A token without the approve role sees the gate
@@ -150,7 +184,8 @@ export function ApprovalForm({ runId, gate, detail, onActed }: { runId: string; 
     <form onSubmit={submit} className="act-form wide" aria-label={`Approval at the ${gate.name} gate`}>
       <div>
         <p>
-          Waits at the <strong>{gate.name}</strong> gate{gate.name === 'criteria' ? ': the locked acceptance criteria, before any code is written.' : ': the merge of the run branch.'}
+          Waits at the <strong>{gate.name}</strong> gate
+          {gate.name === 'criteria' ? ': the locked acceptance criteria, before any code is written.' : gate.name === 'merge' ? ': the merge of the run branch.' : ': what it asks to approve is below.'}
         </p>
         {gate.name === 'criteria' && (
           <fieldset>
@@ -183,6 +218,7 @@ export function ApprovalForm({ runId, gate, detail, onActed }: { runId: string; 
           </fieldset>
         )}
         {gate.name === 'merge' && <MergeFacts subject={gate.subject as MergeSubject} solved={detail?.solved} runId={runId} />}
+        {gate.name !== 'merge' && gate.name !== 'criteria' && <SubjectFacts subject={gate.subject} />}
       </div>
       {allowed ? (
         <div className="act-submit">

@@ -25,7 +25,7 @@ import { workflowOfRun } from '../workflows';
 const STREAM_TEXT: Record<StreamState, string> = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', ended: 'ended' };
 
 /** What a workflow's tab is called while the run's workflow is not known yet (a reload of its URL). */
-const PENDING_TAB_LABEL: Partial<Record<RunTab, string>> = { proposals: 'Proposals', debate: 'Debate', diff: 'Diff & tests' };
+const PENDING_TAB_LABEL: Partial<Record<RunTab, string>> = { proposals: 'Proposals', debate: 'Debate', diff: 'Diff & tests', experiment: 'Experiment' };
 
 /**
  * The run page: a header (status, acts, the stream's state) over tabs, each at its own URL — the

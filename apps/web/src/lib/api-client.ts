@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, CallSummary, EvidenceEntry, ExampleProject, IdeaDetail, IdeaDiff, IdeaListItem, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
+import type { ApiErrorBody, CallDetail, CallSummary, EvidenceEntry, ExampleProject, ExperimentDetail, ExperimentList, ExperimentStarted, IdeaDetail, IdeaDiff, IdeaListItem, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -157,6 +157,21 @@ export class ApiClient {
   /** A done panel's GO (or ITERATE's experiment) handed on as a build run (its objective and requirements from the synthesis). */
   handoff = (id: string, body: { panel_run_id: string; build: Record<string, unknown> }) => this.post<{ id: string; status: string }>(`/v1/ideas/${encodeURIComponent(id)}/handoff`, body);
   logEvidence = (id: string, body: Record<string, unknown>) => this.post<EvidenceEntry>(`/v1/ideas/${encodeURIComponent(id)}/evidence`, body);
+
+  /** Experiments (issue 24), newest first; `project` and `status` filter the list. */
+  experiments(filter: { project?: string; status?: string } = {}) {
+    const q = new URLSearchParams();
+    for (const name of ['project', 'status'] as const) {
+      const v = filter[name]?.trim();
+      if (v) q.set(name, v);
+    }
+    const qs = q.toString();
+    return this.json<ExperimentList>(`/v1/experiments${qs ? `?${qs}` : ''}`).then((l) => l.items);
+  }
+  experiment = (id: string) => this.json<ExperimentDetail>(`/v1/experiments/${encodeURIComponent(id)}`);
+  experimentReport = (id: string) => this.text(`/v1/experiments/${encodeURIComponent(id)}/report`, 'text/markdown');
+  /** A run of the locked preregistration (202); a 409 says why not (a draft, a result already there, altered, a run live). */
+  runExperiment = (id: string) => this.post<ExperimentStarted>(`/v1/experiments/${encodeURIComponent(id)}/run`, {});
 
   appeal = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/appeal`, body);
 }

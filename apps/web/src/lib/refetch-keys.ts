@@ -25,6 +25,8 @@ export function recordsKey(v: RunView): string | null {
     p ? p.judges.filter((j) => j.revote).length : '-',
     p?.moderator ? 1 : 0,
     p?.appeals.map((a) => (a.after ? 2 : 1)).join('') ?? '-',
+    // An experiment's result, reading and decision are written at its method's end and its stages.
+    v.experiment ? `${v.experiment.method?.exitCode ?? v.experiment.method?.error ?? (v.experiment.method ? 'm' : '-')}|${v.experiment.decision?.decision ?? '-'}|${v.stage}` : '-',
     v.status,
   ].join('|');
 }

@@ -1,4 +1,4 @@
-import { callPath, comparePath, EMPTY_RUNS_FILTER, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
+import { callPath, comparePath, EMPTY_RUNS_FILTER, experimentPath, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
@@ -33,6 +33,14 @@ describe('routeOf', () => {
     expect(ideaPath('idea_0123456789', 3)).toBe('/ideas/idea_0123456789?version=3');
     const url = new URL(ideaPath('idea 1', 4), 'http://h');
     expect(routeOf(url.pathname, url.search)).toEqual({ page: 'idea', ideaId: 'idea 1', version: 4 });
+  });
+
+  it('reads /experiments and /experiments/<id>, and builds the path it reads (issue 24)', () => {
+    expect(routeOf('/experiments')).toEqual({ page: 'experiments' });
+    expect(routeOf('/experiments/exp_0123456789')).toEqual({ page: 'experiment', experimentId: 'exp_0123456789' });
+    expect(routeOf(experimentPath('exp 1'))).toEqual({ page: 'experiment', experimentId: 'exp 1' });
+    expect(routeOf('/experiments/exp_1/report').page).toBe('not-found');
+    expect(routeOf('/runs/r1/experiment')).toEqual({ page: 'run', runId: 'r1', tab: 'experiment' });
   });
 
   it('reads the two runs of /compare from its query, and builds the path it reads', () => {

@@ -3,7 +3,7 @@
  * others. Which of them a run shows is its workflow's (a build has proposals and a diff, a panel
  * a debate); the route knows them all.
  */
-export const RUN_TABS = ['overview', 'calls', 'proposals', 'debate', 'diff', 'report', 'events'] as const;
+export const RUN_TABS = ['overview', 'calls', 'proposals', 'debate', 'diff', 'experiment', 'report', 'events'] as const;
 export type RunTab = (typeof RUN_TABS)[number];
 const isRunTab = (s: string): s is RunTab => (RUN_TABS as readonly string[]).includes(s);
 
@@ -18,6 +18,9 @@ export type Route =
   /** The ideas (issue 23): the list with its New idea form, and one idea at a version (null: its latest). */
   | { page: 'ideas' }
   | { page: 'idea'; ideaId: string; version: number | null }
+  /** The experiments (issue 24): the list, and one experiment. */
+  | { page: 'experiments' }
+  | { page: 'experiment'; experimentId: string }
   | { page: 'not-found'; path: string };
 
 /** `search` is the location's query: /compare and /ideas/<id> read it (the runs list reads its own, runsFilterOf). */
@@ -31,6 +34,8 @@ export function routeOf(pathname: string, search = ''): Route {
   }
   if (parts.length === 1 && parts[0] === 'ideas') return { page: 'ideas' };
   if (parts.length === 2 && parts[0] === 'ideas') return { page: 'idea', ideaId: parts[1], version: versionOf(new URLSearchParams(search).get('version')) };
+  if (parts.length === 1 && parts[0] === 'experiments') return { page: 'experiments' };
+  if (parts.length === 2 && parts[0] === 'experiments') return { page: 'experiment', experimentId: parts[1] };
   if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1], tab: 'overview' };
   if (parts[0] === 'runs' && parts.length === 3 && isRunTab(parts[2]) && parts[2] !== 'overview') return { page: 'run', runId: parts[1], tab: parts[2] };
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'calls') return { page: 'call', runId: parts[1], callId: parts[3] };
@@ -45,6 +50,9 @@ function versionOf(raw: string | null): number | null {
 export const IDEAS_PATH = '/ideas';
 /** An idea's page, at a version when one is named (null or absent: the latest). */
 export const ideaPath = (ideaId: string, version: number | null = null) => `${IDEAS_PATH}/${encodeURIComponent(ideaId)}${version === null ? '' : `?version=${version}`}`;
+
+export const EXPERIMENTS_PATH = '/experiments';
+export const experimentPath = (experimentId: string) => `${EXPERIMENTS_PATH}/${encodeURIComponent(experimentId)}`;
 
 export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 /** A tab of the run page: the overview is the run's own path. */

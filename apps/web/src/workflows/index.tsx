@@ -1,5 +1,6 @@
 import { workflowOfView, type RunView } from '@roundtable/run-view';
 import { buildWebWorkflow } from './build';
+import { experimentWebWorkflow } from './experiment';
 import { panelWebWorkflow } from './panel';
 import type { WebWorkflow } from './web-workflow';
 
@@ -13,6 +14,7 @@ export type { SectionsProps, WebResume, WebTab, WebWorkflow } from './web-workfl
 const WEB_WORKFLOWS: Readonly<Record<string, WebWorkflow>> = {
   build: buildWebWorkflow,
   panel: panelWebWorkflow,
+  experiment: experimentWebWorkflow,
 };
 
 /** The workflows the runs list filters by, in the order it offers them. */
