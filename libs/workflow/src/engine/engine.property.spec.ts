@@ -7,6 +7,10 @@ import { initialPanelState } from '../panel/initial-panel-state';
 import { moderatorBody, revoteBody, testPanelConfig, TEST_PANEL_TEMPLATES, turnBody, verdictBody } from '../panel/panel-scenario.fixture';
 import type { PanelEvent, PanelRunState } from '../panel/panel-types';
 import { decidePanel } from '../panel/panel.workflow';
+import { agreeing, disagreeing, readingOf, testExperimentConfig, TEST_EXPERIMENT_TEMPLATES } from '../experiment/experiment-scenario.fixture';
+import type { ExperimentEvent, ExperimentRunState } from '../experiment/experiment-types';
+import { decideExperimentRun } from '../experiment/experiment.workflow';
+import { initialExperimentState } from '../experiment/initial-experiment-state';
 import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot, UsageTotals } from './call-types';
 import { deepFreeze } from './workflow-driver.fixture';
 
@@ -173,8 +177,10 @@ interface Stepped {
   events: NewRunEvent[];
 }
 
+type WorkflowUnderTest = 'build' | 'panel' | 'experiment';
+
 interface Adapter<S extends Stepped['state'], E> {
-  name: 'build' | 'panel';
+  name: WorkflowUnderTest;
   closingRole: string;
   step(state: S, event: E): Stepped & { state: S };
   finishedEvent(call: Finished): E;
@@ -186,7 +192,7 @@ interface Adapter<S extends Stepped['state'], E> {
   /** A valid reply for `call` in the current state. */
   validReply(state: S, call: AnyCall, r: Rand): unknown;
   /** The event an operation command (workspace, tests) comes back as, or null for none. */
-  opEvent(state: S, op: Command, r: Rand): E | null;
+  opEvent(state: S, op: Command | { kind: string; opId: string }, r: Rand): E | null;
   /** The closing artifacts recorded: with a call id (a model's) or without (fact-only). */
   closes(state: S): { model: number; factOnly: number };
 }
@@ -429,14 +435,38 @@ const panelAdapter: Adapter<PanelRunState, PanelEvent> = {
   closes: (s) => (s.moderator ? (s.moderator.callId ? { model: 1, factOnly: 0 } : { model: 0, factOnly: 1 }) : { model: 0, factOnly: 0 }),
 };
 
+const experimentAdapter: Adapter<ExperimentRunState, ExperimentEvent> = {
+  name: 'experiment',
+  closingRole: 'interpreter',
+  step: (s, e) => decideExperimentRun(s, e, { templates: TEST_EXPERIMENT_TEMPLATES, prices: PRICES, methodTimeoutS: { default: 600, max: 3600 } }),
+  finishedEvent: (call) => ({ type: 'agent_call_finished', call: call as FinishedCallOf<never, never> }),
+  cancel: () => ({ type: 'cancel', reason: 'the property test cancels' }),
+  resume: (at, raised) => ({ type: 'resume', at: at as ExperimentRunState['stage'], rerun: false, caps: raised }),
+  closingLabel: (s) => s.interpretation?.label ?? null,
+  validReply: (s, call, r) => {
+    const metrics = s.result?.metrics ?? { sharpe_oos: 0, max_drawdown: 0, n_trades: 0 };
+    if (call.role === 'critic') return r.chance(0.7) ? agreeing : disagreeing;
+    return readingOf(metrics, r.pick(['PASS', 'KILL', 'INCONCLUSIVE'] as const));
+  },
+  opEvent: (s, op, r) => {
+    if (op.kind !== 'experiment.run') return null;
+    if (r.chance(0.08)) return { type: 'method_ran', opId: op.opId, outcome: { ok: false, error: 'missing metrics: n_trades' } };
+    const metrics = { sharpe_oos: r.int(-20, 30) / 10, max_drawdown: -r.int(0, 50) / 100, n_trades: r.int(0, 40) };
+    const result = { prereg_hash: 'a'.repeat(64), commit: 'abc1234', metrics, exit_code: 0, duration_s: 1, output_artifact_id: `${s.runId}-out`, output_tail: '', run_id: s.runId };
+    return { type: 'method_ran', opId: op.opId, outcome: { ok: true, result } };
+  },
+  // The interpreter's reading closes an experiment (decided by code either way); with none, the close is fact-only.
+  closes: (s) => (s.interpretation ? { model: 1, factOnly: 0 } : TERMINAL_RUN_STATUSES.includes(s.status) && s.status !== 'cancelled' ? { model: 0, factOnly: 1 } : { model: 0, factOnly: 0 }),
+};
+
 // ---- the properties --------------------------------------------------------------------------
 
 const SEEDS = Array.from({ length: 150 }, (_, i) => i + 1);
 
 /** What the seeds reached, so that a generator gone tame fails the test instead of proving nothing. */
-const reached: Record<'build' | 'panel', Set<string>> = { build: new Set(), panel: new Set() };
+const reached: Record<WorkflowUnderTest, Set<string>> = { build: new Set(), panel: new Set(), experiment: new Set() };
 
-function checkEnd(end: { state: Stepped['state']; closingAfterHalt: number }, closes: { model: number; factOnly: number }, workflow: 'build' | 'panel'): void {
+function checkEnd(end: { state: Stepped['state']; closingAfterHalt: number }, closes: { model: number; factOnly: number }, workflow: WorkflowUnderTest): void {
   reached[workflow].add(end.state.status);
   if (closes.factOnly) reached[workflow].add('fact-only');
   if (end.state.status === 'halted' && closes.model) reached[workflow].add('closing call after a halt');
@@ -467,10 +497,21 @@ describe('the engine, property: budgets hold and every run closes once', () => {
     checkEnd(end, panelAdapter.closes(end.state), 'panel');
   });
 
+  it.each(SEEDS)('experiment, seed %i', (seed) => {
+    const r = new Rand(seed);
+    const base = testExperimentConfig();
+    const config = testExperimentConfig({ budget: randomBudget(r, Object.keys(base.providers)) });
+    const cfg = { ...config, critic: { ...config.critic, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
+    const end = run(experimentAdapter, initialExperimentState(`e${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    checkEnd(end, experimentAdapter.closes(end.state), 'experiment');
+  });
+
   it('the seeds reach every ending: done, halted with a closing call, fact-only, cancelled (and the build’s failed)', () => {
     const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted', 'retried', 'resumed'];
     expect([...reached.build]).toEqual(expect.arrayContaining([...endings, 'failed'])); // a workspace that could not be prepared
     expect([...reached.panel]).toEqual(expect.arrayContaining(endings));
+    // An experiment whose method gave no metrics fails; one halted before them closes fact-only.
+    expect([...reached.experiment]).toEqual(expect.arrayContaining(['cancelled', 'closing call after a halt', 'done', 'halted', 'retried', 'resumed', 'failed']));
   });
 
   it('the generator is seeded: the same seed, the same run', () => {
