@@ -192,7 +192,7 @@ interface Adapter<S extends Stepped['state'], E> {
   /** A valid reply for `call` in the current state. */
   validReply(state: S, call: AnyCall, r: Rand): unknown;
   /** The event an operation command (workspace, tests) comes back as, or null for none. */
-  opEvent(state: S, op: Command | { kind: string; opId: string }, r: Rand): E | null;
+  opEvent(state: S, op: Command, r: Rand): E | null;
   /** The closing artifacts recorded: with a call id (a model's) or without (fact-only). */
   closes(state: S): { model: number; factOnly: number };
 }
@@ -448,7 +448,9 @@ const experimentAdapter: Adapter<ExperimentRunState, ExperimentEvent> = {
     if (call.role === 'critic') return r.chance(0.7) ? agreeing : disagreeing;
     return readingOf(metrics, r.pick(['PASS', 'KILL', 'INCONCLUSIVE'] as const));
   },
-  opEvent: (s, op, r) => {
+  opEvent: (s, command, r) => {
+    // The harness keeps every workflow's operations as the build's Command: the experiment's is its method run.
+    const op = command as unknown as { kind: string; opId: string };
     if (op.kind !== 'experiment.run') return null;
     if (r.chance(0.08)) return { type: 'method_ran', opId: op.opId, outcome: { ok: false, error: 'missing metrics: n_trades' } };
     const metrics = { sharpe_oos: r.int(-20, 30) / 10, max_drawdown: -r.int(0, 50) / 100, n_trades: r.int(0, 40) };
