@@ -167,9 +167,9 @@ describe('roundtable experiment', () => {
     return { code, out: io.stdout(), err: io.stderr() };
   };
 
-  it('preregister FILE posts the file (variables expanded, repo absolute) and prints the id, the hash, the commit, the criteria and the next command', async () => {
-    const { code, out, err } = await run(['experiment', 'preregister', 'exp.yaml']);
-    expect({ code, err }).toEqual({ code: 0, err: '' });
+  it('preregister FILE posts the file (variables expanded, repo absolute) and prints the id alone, then the hash, the commit, the criteria and the next command on stderr', async () => {
+    const { code, out: id, err: out } = await run(['experiment', 'preregister', 'exp.yaml']);
+    expect({ code, id }).toEqual({ code: 0, id: `${EXP}\n` });
     const post = api.requests.at(-1)!;
     expect([post.method, post.url]).toEqual(['POST', '/v1/experiments']);
     const body = JSON.parse(post.body) as { repo: string; preregistration: { hypothesis: string } };
@@ -198,7 +198,7 @@ describe('roundtable experiment', () => {
     expect({ code, err }).toEqual({ code: 0, err: '' });
     expect(api.requests.find((r) => r.method === 'POST')?.url).toBe(`/v1/experiments/${EXP}/run`);
     expect(out).toContain(`[run ${RUN}] project=backtest workflow=experiment`);
-    expect(out).toContain('[INIT] workspace from /code/backtest');
+    expect(out).not.toContain('[INIT] workspace'); // an experiment has no workspace of its own: its method runs in a worktree at the pinned commit
     expect(out).toContain('-> RUN');
     expect(out).toContain(`decision: KILL (experiment ${EXP}, decided)`);
     expect(out).toContain('success S1: sharpe > 1: does not hold; interpreter: does not hold (sharpe 0.7)');

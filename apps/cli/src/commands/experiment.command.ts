@@ -187,14 +187,17 @@ export async function experimentCommand(ctx: CommandContext): Promise<number> {
         printJson(ctx, e);
         return EXIT.OK;
       }
-      printLines(ctx, [
+      // The id alone on stdout, as `run` and `idea new` print theirs: ID=$(roundtable experiment preregister f.yaml).
+      printLines(ctx, [e.id]);
+      const about = [
         `${s.bold(e.id)}  ${e.title ?? e.preregistration?.title ?? ''}`.trimEnd(),
         `status: ${e.status}`,
         `hash: ${shortHash(e.prereg_hash)}`,
         `commit: ${e.commit ?? '- (pinned when it is locked)'}`,
         ...(e.preregistration ? ['criteria:', ...preregCriteriaLines(e.preregistration)] : []),
         `next: ${commandHint(ctx, `experiment run ${e.id}`, DEFAULT_API)}`,
-      ]);
+      ];
+      ctx.io.stderr.write(about.map((l) => `${l}\n`).join(''));
       return EXIT.OK;
     }
     case 'run': {
