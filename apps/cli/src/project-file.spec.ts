@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadAnyProjectConfig } from '@roundtable/contracts';
+import { loadAnyProjectConfig, loadExperimentConfig } from '@roundtable/contracts';
 import { expandProjectVariables, loadProjectFile, ProjectFileError, resolveConfigPaths } from './project-file';
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples');
@@ -147,16 +147,22 @@ describe('project file variables (the client expands them; the API expands none)
 });
 
 describe('the examples', () => {
+  // Each example's project file, and an experiment example's experiment files (issue 24).
   const projects = readdirSync(EXAMPLES, { withFileTypes: true })
     .filter((d) => d.isDirectory() && d.name !== 'policy')
-    .map((d) => path.join(EXAMPLES, d.name, 'project.yaml'));
+    .flatMap((d) => readdirSync(path.join(EXAMPLES, d.name)).filter((f) => /^(project|experiment-[a-z-]+)\.yaml$/.test(f)).map((f) => path.join(EXAMPLES, d.name, f)));
+
+  it('every example directory has a project or experiment file', () => {
+    const dirs = readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'policy');
+    expect(new Set(projects.map((p) => path.basename(path.dirname(p))))).toEqual(new Set(dirs.map((d) => d.name)));
+  });
 
   it.each(projects.map((p) => [path.relative(EXAMPLES, p), p]))('%s loads with no variable set and is a config the API accepts (no "${" left)', (_name, file) => {
     const posted = loadProjectFile(file, process.cwd(), {});
     expect(JSON.stringify(posted)).not.toContain('${');
     // As the api reads it: variables refused; keys "set" so only the file itself is judged.
     const keys = { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', XAI_API_KEY: 'k', GEMINI_API_KEY: 'k' };
-    const cfg = loadAnyProjectConfig(posted, { env: keys, variables: 'refuse' });
+    const cfg = posted.workflow === 'experiment' ? loadExperimentConfig(posted, { env: keys, variables: 'refuse' }) : loadAnyProjectConfig(posted, { env: keys, variables: 'refuse' });
     // What the file says is what was loaded: its project, workflow and providers.
     expect(cfg.project).toBe(posted.project);
     expect(cfg.project).toMatch(/\S/);
