@@ -4,7 +4,7 @@ import { commandHint, CommandContext, printJson, printLines } from '../command-c
 import { EXIT } from '../exit-codes';
 import { loadProjectFile } from '../project-file';
 import { DEFAULT_TABLE_WIDTH, renderPlainRows, renderTable } from '../table';
-import type { Style } from '../terminal';
+import { paintVerdict, type Style } from '../terminal';
 import { followToExit } from './follow-to-exit';
 
 /*
@@ -86,16 +86,14 @@ const ACTIONS: Record<string, string[]> = {
 /** The first 12 characters of the preregistration's hash: enough to tell two apart, short enough to read. */
 const shortHash = (h: string | null): string => (h ? h.slice(0, 12) : '-');
 
-export function paintDecision(s: Style, d: string): string {
-  if (d === 'PASS') return s.green(d);
-  if (d === 'KILL') return s.red(d);
-  return s.yellow(d);
-}
+/** PASS green, KILL red, INCONCLUSIVE yellow: the terminal's verdict colours. */
+export const paintDecision = (s: Style, d: string): string => paintVerdict(s, d);
 
 /** The preregistered criteria, as written: `success S1: expr (note)`. */
 function preregCriteriaLines(p: Preregistration): string[] {
-  const line = (kind: string, c: Criterion) => `  ${kind}${c.id ? ` ${c.id}` : ''}: ${c.expr}${c.note ? ` (${c.note})` : ''}`;
-  return [...p.success_criteria.map((c) => line('success', c)), ...p.failure_criteria.map((c) => line('failure', c))];
+  // Ids as the server numbers them when the file gives none: S1, S2 … then F1, F2 …
+  const line = (kind: string, c: Criterion, id: string) => `  ${kind} ${c.id ?? id}: ${c.expr}${c.note ? ` (${c.note})` : ''}`;
+  return [...p.success_criteria.map((c, i) => line('success', c, `S${i + 1}`)), ...p.failure_criteria.map((c, i) => line('failure', c, `F${i + 1}`))];
 }
 
 /** Each criterion as code read it against the metrics, with the interpreter's reading beside it. */
@@ -279,7 +277,8 @@ function experimentArgs(ctx: CommandContext): { action: keyof typeof ACTIONS; re
   const forms = Object.entries(ACTIONS).map(([a, args]) => `experiment ${a}${args.map((x) => ` <${x}>`).join('')}`);
   if (!Object.hasOwn(ACTIONS, action)) throw new UsageError(`unknown experiment action ${action}; one of: ${forms.join(' | ')}`, 'experiment');
   const names = ACTIONS[action];
-  const positionals = target === undefined ? [] : [target];
+  // An empty argument (ID=$(…) that printed nothing) is a missing one, not a request for /v1/experiments//run.
+  const positionals = target === undefined || target.trim() === '' ? [] : [target];
   if (positionals.length !== names.length) {
     throw new UsageError(names.length ? `experiment ${action} needs ${names.map((x) => `<${x}>`).join(' ')}` : `experiment ${action} takes no argument, got ${target}`, 'experiment');
   }
