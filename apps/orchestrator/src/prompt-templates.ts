@@ -18,6 +18,8 @@ export function loadPromptTemplates(dir: string): PromptTemplates {
   };
   const templates = { preamble: read('preamble') } as PromptTemplates;
   for (const role of BuildRole.options) templates[role] = read(role);
+  // The trading domain's rules (issue 24): one template, shared with the experiment workflow.
+  templates.trading_rules = read(path.join('experiment', 'trading_rules'));
   const problems = checkPromptTemplates(templates);
   if (problems.length) throw new Error(`prompt templates in ${dir} do not match the context packs:\n  ${problems.join('\n  ')}`);
   return templates;

@@ -1,3 +1,4 @@
+import { checklistOf, TRADING_CHECKLIST } from '@roundtable/contracts';
 import { solvedChecks, SOLVED_CHECK_TEXT } from './build/solved';
 import { questionId } from './engine/answers';
 import type { BuildRunState, CritiqueRecord, Decision, DiffStatEntry, TestRunRecord } from './build/build-types';
@@ -184,6 +185,27 @@ function reviewLines(heading: string, reviews: readonly CritiqueRecord[]): strin
   return out;
 }
 
+const oneLine = (text: string, max = 240): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/**
+ * A trading build's checklists (issue 24): for each critique that carries one, the items its
+ * critic marked `problem`, one line each with the evidence; the rest are counted, not listed.
+ */
+function checklistSection(state: BuildRunState): string[] {
+  const out: string[] = [];
+  for (const c of state.critiques) {
+    const checklist = checklistOf(c.body);
+    if (!checklist) continue;
+    const problems = TRADING_CHECKLIST.filter((i) => checklist[i.key]?.status === 'problem');
+    out.push(`${c.label} on ${c.targetLabel}: ${problems.length} of ${TRADING_CHECKLIST.length} items marked problem`);
+    for (const i of problems) out.push(`- ${i.key}: ${oneLine(checklist[i.key].evidence)}`);
+  }
+  return out.length ? ['## Trading checklist', ...out] : [];
+}
+
 function disagreementSection(state: BuildRunState): string[] {
   const out = ['## Disagreements'];
   const fromSynthesis = state.synthesis?.body?.disagreements ?? [];
@@ -305,6 +327,7 @@ export function renderBuildReport(input: BuildReportInput): string {
     testSection(state),
     reviewSection(state),
     secondReviewSection(state),
+    checklistSection(state),
     disagreementSection(state),
     questionsSection(state),
     peopleSection(state),

@@ -4,10 +4,12 @@ import { AGENT_SCHEMAS, AgentSchemaName, agentJsonSchema, formatZodIssues, isAge
 const names = Object.keys(AGENT_SCHEMAS) as AgentSchemaName[];
 
 describe('AGENT_SCHEMAS', () => {
-  it('holds the schemas an agent may be asked for: the build\'s five, the file request and its three "or" forms, the engineer\'s tool turn (with and without run_tests), and the panel\'s four', () => {
+  it('holds the schemas an agent may be asked for: the build\'s five, the file request and its three "or" forms, the trading critique (and its "or" form), the engineer\'s tool turn (with and without run_tests), and the panel\'s four', () => {
     expect(names.sort()).toEqual([
       'Critique',
       'CritiqueOrFilesRequested',
+      'CritiqueWithChecklist',
+      'CritiqueWithChecklistOrFilesRequested',
       'DebateTurn',
       'EngineerTurn',
       'EngineerTurnWithTests',

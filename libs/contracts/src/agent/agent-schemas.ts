@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Critique } from './critique.schema';
+import { Critique, CritiqueWithChecklist } from './critique.schema';
 import { FilesRequested, orFilesRequested } from './files-requested.schema';
 import { AgentModeReport, Implementation } from './implementation.schema';
 import { Proposal } from './proposal.schema';
@@ -34,6 +34,9 @@ export const AGENT_SCHEMAS = {
   CritiqueOrFilesRequested: orFilesRequested(Critique),
   ImplementationOrFilesRequested: orFilesRequested(Implementation),
   ReviewOrFilesRequested: orFilesRequested(Review),
+  // A trading build's critic (issue 24, `domain: trading`): the critique with its fifteen-item checklist.
+  CritiqueWithChecklist,
+  CritiqueWithChecklistOrFilesRequested: orFilesRequested(CritiqueWithChecklist),
   // The engineer on an API provider in agent mode: one turn of its tool loop (with or without run_tests).
   EngineerTurn: ToolTurn,
   EngineerTurnWithTests: ToolTurn,

@@ -3,6 +3,7 @@ import type { CallSpec } from '../engine/definition';
 import { requestOrHalt } from '../engine/closing';
 import type { CritiqueRecord, ImplementationRecord, ProposalRecord } from './build-types';
 import {
+  CONTEXT_PLACEHOLDERS,
   criticPack,
   engineerPack,
   proposerPack,
@@ -14,6 +15,7 @@ import {
   type ContextPack,
 } from './context-packs';
 import { buildDefinition } from './build-definition';
+import { domainRules } from './pack-texts';
 import { secondReviewLabel } from './second-review';
 import type { Step } from './build-step';
 import { callEngineerTurn, engineerUsesTools } from './tool-loop';
@@ -29,6 +31,12 @@ export function agentFor(config: ProjectConfig, role: BuildRole): AgentConfig {
   return agent;
 }
 
+/** The domain's rules section (issue 24) for the roles whose templates have one; empty in a general build. */
+function withDomainRules(step: Step, role: BuildRole, values: Record<string, string>): Record<string, string> {
+  if (!CONTEXT_PLACEHOLDERS[role].includes('domain_rules')) return values;
+  return { ...values, domain_rules: domainRules(step.state, step.ctx.templates, role) };
+}
+
 export function freshSpec(step: Step, role: BuildRole, label: string, labelFamily: string | null, pack: ContextPack): BuildCallSpec {
   const agent = agentFor(step.config, role);
   return {
@@ -37,7 +45,7 @@ export function freshSpec(step: Step, role: BuildRole, label: string, labelFamil
     stage: step.state.stage,
     label,
     labelFamily,
-    messages: renderMessages(step.ctx.templates, role, pack.values),
+    messages: renderMessages(step.ctx.templates, role, withDomainRules(step, role, pack.values)),
     contextRefs: pack.contextRefs,
     attempt: 1,
     repairOf: null,

@@ -32,7 +32,10 @@ import { initialBuildState } from './initial-state';
  * that the input state is left untouched and that every event matches its catalogue schema.
  */
 
-export const TEST_TEMPLATES = templatesFromPlaceholders<PromptTemplates>(CONTEXT_PLACEHOLDERS);
+export const TEST_TEMPLATES: PromptTemplates = {
+  ...templatesFromPlaceholders<PromptTemplates>(CONTEXT_PLACEHOLDERS),
+  trading_rules: '## Trading research rules\n- No look-ahead.',
+};
 
 export function testConfig(overrides: Partial<ProjectConfigInput> = {}): ProjectConfig {
   const agent = (provider: string, model: string) => ({ provider, model, timeout_s: 60, max_tokens: 2000, temperature: 0.1 });

@@ -318,4 +318,8 @@ export interface StepContext {
   retryDelaysMs?: readonly number[];
 }
 
-export type PromptTemplates = Record<'preamble' | BuildRole, string>;
+/**
+ * The build's templates: the preamble, one per role, and `trading_rules`, the trading domain's
+ * rules section (prompts/experiment/trading_rules.md, shared with the experiment workflow).
+ */
+export type PromptTemplates = Record<'preamble' | BuildRole | 'trading_rules', string>;

@@ -44,7 +44,7 @@ const DELIVER_TOOLS =
 
 export function proposerPack(state: BuildRunState, proposalLabel: string): ContextPack {
   return {
-    values: { ...base(state), lessons: '(none)', proposal_id: proposalLabel, schema: schemaFor('proposer') },
+    values: { ...base(state), lessons: '(none)', proposal_id: proposalLabel, schema: schemaFor(state, 'proposer') },
     contextRefs: [],
   };
 }
@@ -59,7 +59,7 @@ export function criticPack(state: BuildRunState, proposal: ProposalRecord, label
       proposal_id: proposal.label,
       file_tree: fileTree(state, 'critic'),
       reading: reading.text,
-      schema: schemaFor('critic'),
+      schema: schemaFor(state, 'critic'),
     },
     contextRefs: [proposal.label, ...reading.refs],
   };
@@ -73,7 +73,7 @@ export function reviserPack(state: BuildRunState, proposal: ProposalRecord, crit
       critique: evidenceBlock(critique.label, 'critique', json(critique.body)),
       proposal_id: newLabel,
       revision_of: proposal.label,
-      schema: schemaFor('reviser'),
+      schema: schemaFor(state, 'reviser'),
     },
     contextRefs: [proposal.label, critique.label],
   };
@@ -120,7 +120,7 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord, lab
       previous_attempt: previousAttempt,
       reading: reading.text,
       deliver: engineerUsesTools(state.config) ? DELIVER_TOOLS : engineerInAgentMode(state) ? DELIVER_AGENT : DELIVER_ANSWER,
-      schema: engineerInAgentMode(state) ? JSON.stringify(agentModeReportJsonSchema()) : schemaFor('engineer'),
+      schema: engineerInAgentMode(state) ? JSON.stringify(agentModeReportJsonSchema()) : schemaFor(state, 'engineer'),
     },
     contextRefs: [...refs, ...reading.refs],
   };
@@ -146,7 +146,7 @@ export function validatorPack(state: BuildRunState, implementation: Implementati
       implementation_id: implementation.label,
       file_tree: fileTree(state, role),
       reading: reading.text,
-      schema: schemaFor(role),
+      schema: schemaFor(state, role),
     },
     contextRefs: [...files.labels, ...(lastRun ? [lastRun.label] : []), ...reading.refs],
   };
@@ -185,7 +185,7 @@ export function synthesizerPack(state: BuildRunState): ContextPack {
       unresolved_criticisms: unresolved.length ? evidenceBlock('unresolved', 'unresolved_criticisms', json(unresolved)) : '(none)',
       acceptance_criteria: criteriaText(state),
       diff: diffText(state),
-      schema: schemaFor('synthesizer'),
+      schema: schemaFor(state, 'synthesizer'),
     },
     contextRefs: [
       ...state.proposals.map((p) => p.label),

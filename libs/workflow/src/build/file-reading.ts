@@ -25,6 +25,22 @@ const OR_FILES_REQUESTED: Readonly<Partial<Record<BuildRole, AgentSchemaName>>> 
   validator: 'ReviewOrFilesRequested',
 };
 
+/**
+ * A trading build (`domain: trading`, issue 24): every critique carries the fifteen-item
+ * checklist, so the critic's reply is held to the critique with its checklist, read or not.
+ */
+const TRADING_SCHEMA_BY_ROLE: Readonly<Partial<Record<BuildRole, AgentSchemaName>>> = { critic: 'CritiqueWithChecklist' };
+const TRADING_OR_FILES_REQUESTED: Readonly<Partial<Record<BuildRole, AgentSchemaName>>> = { critic: 'CritiqueWithChecklistOrFilesRequested' };
+
+function isTrading(state: Pick<BuildRunState, 'config'>): boolean {
+  return state.config.domain === 'trading';
+}
+
+/** The role's artifact schema in this run: the role's own, or its trading form in a trading build. */
+export function artifactSchemaName(state: Pick<BuildRunState, 'config'>, role: BuildRole): AgentSchemaName {
+  return (isTrading(state) ? TRADING_SCHEMA_BY_ROLE[role] : undefined) ?? SCHEMA_BY_ROLE[role];
+}
+
 const DEFAULT_FILE_REQUESTS = FileRequestsConfig.parse({});
 
 /** The run's reading limits (a run stored before they existed gets the defaults). */
@@ -79,7 +95,8 @@ export function mayRequestFiles(state: BuildRunState, role: BuildRole, label: st
 
 /** What the reply is validated against: the role's artifact, or the artifact-or-request while requests are left. */
 export function replySchemaName(state: BuildRunState, role: BuildRole, label: string): AgentSchemaName {
-  return mayRequestFiles(state, role, label) ? OR_FILES_REQUESTED[role]! : SCHEMA_BY_ROLE[role];
+  if (!mayRequestFiles(state, role, label)) return artifactSchemaName(state, role);
+  return (isTrading(state) ? TRADING_OR_FILES_REQUESTED[role] : undefined) ?? OR_FILES_REQUESTED[role]!;
 }
 
 /**

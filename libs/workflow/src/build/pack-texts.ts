@@ -1,8 +1,9 @@
-import { agentJsonSchema, mayReadWorkspace, type BuildRole } from '@roundtable/contracts';
+import { agentJsonSchema, mayReadWorkspace, TRADING_CHECKLIST, type AgentSchemaName, type BuildRole } from '@roundtable/contracts';
 import { answersText } from '../engine/answers';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, ImplementationRecord, TestRunRecord } from './build-types';
-import { noWorkspaceNote, SCHEMA_BY_ROLE } from './file-reading';
+import { artifactSchemaName, noWorkspaceNote } from './file-reading';
+import type { PromptTemplates } from './build-types';
 
 /**
  * The texts the context packs are made of: the run's objective, requirements, criteria, file
@@ -12,13 +13,33 @@ import { noWorkspaceNote, SCHEMA_BY_ROLE } from './file-reading';
 
 export const json = (value: unknown): string => JSON.stringify(value, null, 2);
 // Memoised: converting a zod schema to JSON Schema took about half of decide()'s time on a step
-// that builds a call, and the answer depends on the role alone.
-const schemaJsonByRole = new Map<BuildRole, string>();
-export const schemaFor = (role: BuildRole): string => {
-  let json = schemaJsonByRole.get(role);
-  if (json === undefined) schemaJsonByRole.set(role, (json = JSON.stringify(agentJsonSchema(SCHEMA_BY_ROLE[role]))));
+// that builds a call, and the answer depends on the schema alone (the role's, or its trading form).
+const schemaJsonByName = new Map<AgentSchemaName, string>();
+export const schemaFor = (state: Pick<BuildRunState, 'config'>, role: BuildRole): string => {
+  const name = artifactSchemaName(state, role);
+  let json = schemaJsonByName.get(name);
+  if (json === undefined) schemaJsonByName.set(name, (json = JSON.stringify(agentJsonSchema(name))));
   return json;
 };
+
+/**
+ * The domain's rules for the proposer, critic and reviser (issue 24): a trading build gets the
+ * trading research rules (prompts/experiment/trading_rules.md, the template the experiment
+ * workflow uses too); a general build gets nothing (an empty section).
+ */
+export function domainRules(state: Pick<BuildRunState, 'config'>, templates: Pick<PromptTemplates, 'trading_rules'>, role: BuildRole): string {
+  if (state.config.domain !== 'trading') return '';
+  const rules = templates.trading_rules.trim();
+  return `\n${role === 'critic' ? `${rules}\n\n${CHECKLIST_TEXT}` : rules}\n`;
+}
+
+/** The critic's part: the checklist it must fill, item by item (the schema refuses a critique missing one). */
+const CHECKLIST_TEXT = [
+  'Fill `trading_critique` with every one of these fifteen items, each `{"status": "checked" | "not_applicable" | "problem", "evidence": "..."}`',
+  '(`multiple_testing_deflated_sharpe` also gives `n_trials`). A critique missing an item is refused. Mark `problem` where the',
+  'proposal gets it wrong, and list a blocking `problem` in `problems` as well.',
+  ...TRADING_CHECKLIST.map((i) => `- \`${i.key}\`: ${i.question}`),
+].join('\n');
 
 export function requirementsText(state: BuildRunState): string {
   const reqs = state.config.requirements;

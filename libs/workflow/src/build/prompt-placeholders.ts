@@ -18,9 +18,10 @@ const VALIDATOR_PLACEHOLDERS = [
 /** The placeholders each pack fills; a prompt template may use any subset of them. */
 export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readonly string[]>> = {
   preamble: ['role'],
-  proposer: ['objective', 'requirements', 'lessons', 'proposal_id', 'schema'],
-  critic: ['objective', 'requirements', 'answers', 'proposal', 'proposal_id', 'file_tree', 'reading', 'schema'],
-  reviser: ['objective', 'requirements', 'answers', 'proposal', 'critique', 'proposal_id', 'revision_of', 'schema'],
+  // domain_rules: the domain's rules (issue 24), filled by build-calls.ts for these three; empty in a general build.
+  proposer: ['objective', 'requirements', 'lessons', 'proposal_id', 'domain_rules', 'schema'],
+  critic: ['objective', 'requirements', 'answers', 'proposal', 'proposal_id', 'file_tree', 'reading', 'domain_rules', 'schema'],
+  reviser: ['objective', 'requirements', 'answers', 'proposal', 'critique', 'proposal_id', 'revision_of', 'domain_rules', 'schema'],
   engineer: [
     'objective',
     'requirements',
@@ -55,6 +56,8 @@ export const CONTEXT_PLACEHOLDERS: Readonly<Record<keyof PromptTemplates, readon
     'diff',
     'schema',
   ],
+  // A section, not a prompt: put in domain_rules of a trading build's proposer, critic and reviser.
+  trading_rules: [],
 };
 
 /** Placeholders a template uses that its pack never fills: check once at boot, not mid-run. */
@@ -73,7 +76,7 @@ export function checkPromptTemplates(templates: PromptTemplates): string[] {
   return problems;
 }
 
-export function renderMessages(templates: PromptTemplates, role: BuildRole, values: Record<string, string>): ChatMessage[] {
+export function renderMessages(templates: Pick<PromptTemplates, 'preamble' | BuildRole>, role: BuildRole, values: Record<string, string>): ChatMessage[] {
   return [
     { role: 'system', content: renderTemplate(templates.preamble, { role }) },
     { role: 'user', content: renderTemplate(templates[role], values) },
