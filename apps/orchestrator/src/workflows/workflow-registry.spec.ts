@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { jobNamesOf } from '@roundtable/contracts';
 import { loadPromptTemplates } from '../prompt-templates';
+import { loadExperimentPromptTemplates } from './experiment/experiment-prompt-templates';
+import { experimentWorkflow } from './experiment/experiment.workflow';
 import { loadPanelPromptTemplates } from './panel/panel-prompt-templates';
 import { checkJobTables, registered, workflowRegistry } from './workflow-registry';
 import { buildWorkflow } from './build/build.workflow';
@@ -10,18 +12,22 @@ import { IGNORED } from './workflow-definition';
 const PROMPTS = path.resolve(__dirname, '../../../../prompts');
 
 describe('the workflow registry boot check', () => {
-  it('the orchestrator registry { build, panel } has a handler, or IGNORED, for every orchestrator job in the catalogue', () => {
+  it('the orchestrator registry { build, panel, experiment } has a handler, or IGNORED, for every orchestrator job in the catalogue', () => {
     const registry = workflowRegistry({
       build: { templates: loadPromptTemplates(PROMPTS) },
       panel: { templates: loadPanelPromptTemplates(PROMPTS) },
+      experiment: { templates: loadExperimentPromptTemplates(PROMPTS), methodTimeoutS: { default: 600, max: 3600 } },
     });
-    expect(Object.keys(registry).sort()).toEqual(['build', 'panel']);
+    expect(Object.keys(registry).sort()).toEqual(['build', 'experiment', 'panel']);
     for (const w of Object.values(registry)) {
       for (const name of jobNamesOf('orchestrator')) expect(w.jobs[name as keyof typeof w.jobs]).toBeDefined();
     }
     // The panel has no workspace, tests or resume: it ignores those jobs by name, not by omission.
     expect(panelWorkflow.jobs['workspace.done']).toBe(IGNORED);
     expect(buildWorkflow.jobs['workspace.done']).not.toBe(IGNORED);
+    // The experiment's method reports as tests.done; it has no workspace of its own to prepare or apply to.
+    expect(experimentWorkflow.jobs['workspace.done']).toBe(IGNORED);
+    expect(experimentWorkflow.jobs['tests.done']).not.toBe(IGNORED);
   });
 
   it('refuses to start with a workflow missing a handler for a job, naming the workflow, the job and the fix', () => {
