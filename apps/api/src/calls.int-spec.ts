@@ -76,11 +76,11 @@ describe('GET /v1/runs/:id/calls on a panel run', () => {
   });
 
   it.each([
-    ['role=judge', 'role', 'role must be a build role (proposer, critic, reviser, engineer, validator, reviewer, synthesizer) or a panel role (vc, engineer, pm, customer, competitor, moderator), given once'],
+    ['role=judge', 'role', 'role must be a build role (proposer, critic, reviser, engineer, validator, reviewer, synthesizer) or a panel role (vc, engineer, pm, customer, competitor, moderator) or an experiment role (proposer, interpreter, critic), given once'],
     [
       'stage=LUNCH',
       'stage',
-      'stage must be a build stage (INIT, PROPOSE, CRITIQUE, REVISE, IMPLEMENT, TEST, FIX, REVIEW, SYNTHESIZE, MERGE, DONE, HALTED) or a panel stage (INIT, ROAST, DEBATE, REVOTE, MODERATE, APPEAL, DONE, HALTED), given once',
+      'stage must be a build stage (INIT, PROPOSE, CRITIQUE, REVISE, IMPLEMENT, TEST, FIX, REVIEW, SYNTHESIZE, MERGE, DONE, HALTED) or a panel stage (INIT, ROAST, DEBATE, REVOTE, MODERATE, APPEAL, DONE, HALTED) or an experiment stage (INIT, DRAFT, LOCK, RUN, INTERPRET, REVIEW, DONE, HALTED), given once',
     ],
   ])('refuses %s with a 400 naming the parameter and the names of both workflows', async (q, name, message) => {
     const res = await getJson(`/v1/runs/${runId}/calls?${q}`);

@@ -119,7 +119,7 @@ const filterValuesOf = (w: string, filter: CallFilter) => findApiWorkflow(w)!.ca
 const everyWorkflow = (filter: CallFilter) => [...new Set(WORKFLOW_NAMES.flatMap((w) => filterValuesOf(w, filter)))];
 const anyWorkflow = (filter: CallFilter) =>
   z.enum(Object.fromEntries(everyWorkflow(filter).map((v) => [v, v])), {
-    error: `${filter} must be ${WORKFLOW_NAMES.map((w) => `a ${w} ${filter} (${filterValuesOf(w, filter).join(', ')})`).join(' or ')}, given once`,
+    error: `${filter} must be ${WORKFLOW_NAMES.map((w) => `${/^[aeiou]/.test(w) ? 'an' : 'a'} ${w} ${filter} (${filterValuesOf(w, filter).join(', ')})`).join(' or ')}, given once`,
   });
 
 /** What the role and stage filters accept, for the OpenAPI document. */

@@ -305,7 +305,7 @@ describe('reading runs', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_query');
     expect(res.json.message).toContain(name);
-    if (name === 'workflow') expect(res.json.message).toBe('workflow must be one of build, panel (given once)');
+    if (name === 'workflow') expect(res.json.message).toBe('workflow must be one of build, panel, experiment (given once)');
   });
 
   it('lists calls in order, filtered by role, stage and failure', async () => {

@@ -33,7 +33,8 @@ describe('TypedProcessor: infrastructure errors and permanent failures', () => {
       redisUrl: TEST_REDIS_URL,
       prefix,
       queues: [QUEUE.tests],
-      providers: [{ provide: ProbeTestsProcessor, useFactory: () => new ProbeTestsProcessor(handlers) }],
+      // The tests queue also carries an experiment's method run (issue 24); these cases exercise tests.run.
+      providers: [{ provide: ProbeTestsProcessor, useFactory: () => new ProbeTestsProcessor({ 'experiment.run': async () => undefined, ...handlers }) }],
     });
   };
 
@@ -52,7 +53,7 @@ describe('TypedProcessor: infrastructure errors and permanent failures', () => {
   });
 
   it('refuses to be built without a handler for every job its queue carries', () => {
-    expect(() => new ProbeTestsProcessor({})).toThrow('the processor of queue tests has no handler for: tests.run (add each to its handler table)');
+    expect(() => new ProbeTestsProcessor({})).toThrow('the processor of queue tests has no handler for: tests.run, experiment.run (add each to its handler table)');
   });
 
   it('retries a job past its attempts while Postgres is unreachable, without spending them', async () => {

@@ -359,7 +359,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           summary: "The run's agent calls (one per LLM request)",
           parameters: [
             runId,
-            { name: 'role', in: 'query', description: "a build or a panel role (judges and moderator)", schema: { type: 'string', enum: CALL_ROLES } },
+            { name: 'role', in: 'query', description: "a build, a panel (judges and moderator) or an experiment role", schema: { type: 'string', enum: CALL_ROLES } },
             { name: 'stage', in: 'query', description: 'a build or a panel stage', schema: { type: 'string', enum: CALL_STAGES } },
             { name: 'failed', in: 'query', schema: { type: 'string', enum: ['true', 'false'] } },
           ],

@@ -2,20 +2,20 @@ import { ApiError } from '../api-error';
 import { apiWorkflowOf, findApiWorkflow, WORKFLOW_NAMES } from './api-workflows';
 
 describe("the api's workflow registry", () => {
-  it('knows the build and the panel, in the order lists name them', () => {
-    expect(WORKFLOW_NAMES).toEqual(['build', 'panel']);
+  it('knows the build, the panel and the experiment, in the order lists name them', () => {
+    expect(WORKFLOW_NAMES).toEqual(['build', 'panel', 'experiment']);
   });
 
   it('answers a run of a workflow it does not know with a 409 that names the known ones', () => {
     let thrown: unknown;
     try {
-      apiWorkflowOf({ id: 'r1', workflow: 'experiment' });
+      apiWorkflowOf({ id: 'r1', workflow: 'plan' });
     } catch (e) {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(ApiError);
     expect((thrown as ApiError).getStatus()).toBe(409);
-    expect((thrown as ApiError).getResponse()).toMatchObject({ error: 'unknown_workflow', message: expect.stringContaining('it knows build, panel') });
+    expect((thrown as ApiError).getResponse()).toMatchObject({ error: 'unknown_workflow', message: expect.stringContaining('it knows build, panel, experiment') });
   });
 
   it("takes no inherited property for a workflow (a run row's column is data)", () => {

@@ -26,8 +26,8 @@ describe('one writer of runs.event_seq', () => {
   it('only the step (the build and panel run UPDATEs) and the event log the api appends run_created with write it', () => {
     const writers = files.filter((f) => writesEventSeq.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
     expect(writers.sort()).toEqual([
-      'apps/orchestrator/src/workflows/build/build-rows.sql.ts',
       'apps/orchestrator/src/sql/snapshot-run-after-step.sql.ts',
+      'apps/orchestrator/src/workflows/build/build-rows.sql.ts',
       'libs/events/src/run-event-log.ts',
     ]);
   });
