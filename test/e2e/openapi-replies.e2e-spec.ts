@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gitEnv } from '@roundtable/sandbox';
 import { Pipeline, projectConfigFrom, startPipeline, TERMINAL_STATUSES, waitFor } from '@roundtable/testing';
 import { checkedFetch, type CheckedReply, OpenApiReplyChecker, type OpenApiDocument } from './support/openapi-reply-checker';
 
@@ -10,6 +12,9 @@ const REPO = path.resolve(__dirname, '../..');
 const BUILD_DEMO = path.join(REPO, 'examples/dd-demo/project.yaml');
 const PANEL_DEMO = path.join(REPO, 'examples/panel-demo/project.yaml');
 const HALTING_CASSETTE = path.join(REPO, 'test/fixtures/budget-halt/cassette.yaml');
+const EXPERIMENT_EXAMPLE = path.join(REPO, 'examples/experiment-backtest');
+// The proposer of an idea's drafted experiment (test/e2e/idea-experiment.e2e-spec.ts): it drafts the example's PASS preregistration.
+const PROPOSER_CASSETTE = path.join(REPO, 'test/fixtures/idea-experiment/proposer.cassette.yaml');
 const TOKENS = {
   write: 'e2e-openapi-write-0123456789abcdef',
   read: 'e2e-openapi-read-0123456789abcdef',
@@ -30,6 +35,10 @@ type ListedRun = { id: string; workflow: string; usage: { calls: number; tokens:
 type BuildRecords = { workflow: 'build'; proposals: unknown[]; critiques: unknown[]; implementations: { label: string; files: { path: string; bytes: number }[] }[]; test_runs: unknown[]; reviews: unknown[] };
 type PanelRecords = { workflow: 'panel'; judges: { judge: string; score: number | null }[]; debate: unknown[]; revote: unknown; moderator: unknown; appeal: unknown };
 type Event = { type: string; sequence: number };
+type Experiment = { id: string; status: string; decision: string | null; run_id: string | null; preregistration: Record<string, unknown> | null; prereg_hash: string | null };
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 /**
  * The OpenAPI document tells the truth: the four services run from their bundles on the replay
@@ -44,12 +53,23 @@ describe('every reply matches the served OpenAPI document', () => {
   let checker: OpenApiReplyChecker;
   let api: ReturnType<typeof checkedFetch>;
   const runs: Record<'build' | 'panel' | 'halted' | 'cancelled', string> = { build: '', panel: '', halted: '', cancelled: '' };
+  // The ideas test's ideas, for the experiments test: one with a done panel, one without.
+  const ideas: Record<'panelled' | 'unpanelled', string> = { panelled: '', unpanelled: '' };
   // A stand-in for the built workbench (apps/web), so the page route answers whether or not dist/apps/web was built.
   const webRoot = mkdtempSync(path.join(tmpdir(), 'rt-e2e-web-'));
   writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>workbench</title>');
+  // A git copy of the experiment example, the repository an experiment is pinned to (under the policy's /tmp root).
+  const experimentTmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-openapi-experiment-'));
+  const experimentRepo = path.join(experimentTmp, 'backtest');
 
   beforeAll(async () => {
+    cpSync(EXPERIMENT_EXAMPLE, experimentRepo, { recursive: true });
+    git(experimentRepo, 'init', '-q', '--initial-branch=main');
+    git(experimentRepo, 'add', '-A');
+    git(experimentRepo, 'commit', '-q', '-m', 'backtest example');
     pipeline = await startPipeline({
+      // The experiment example's interpreter and critic are on replay_a and replay_b; an idea's drafted experiment's proposer on replay_x.
+      providerQueues: 'replay,replay_x,replay_a,replay_b',
       apiEnv: { WEB_ROOT: webRoot },
       env: {
         API_TOKENS: `writer:${TOKENS.write}:write,reader:${TOKENS.read}:read,burst:${TOKENS.burst}:write,ideas:${TOKENS.ideas}:write`,
@@ -67,6 +87,7 @@ describe('every reply matches the served OpenAPI document', () => {
   afterAll(async () => {
     await pipeline?.stop();
     rmSync(webRoot, { recursive: true, force: true });
+    rmSync(experimentTmp, { recursive: true, force: true });
   });
 
   /** Polls GET /v1/runs/:id (each answer checked too) until the run has ended. */
@@ -107,7 +128,7 @@ describe('every reply matches the served OpenAPI document', () => {
     // What New run and the run page read: the shipped examples, and each workflow's shape.
     expect((await api<unknown[]>('GET', '/v1/examples', { token: 'read' })).body.length).toBeGreaterThan(0);
     const workflows = await api<{ name: string }[]>('GET', '/v1/workflows', { token: 'read' });
-    expect(workflows.body.map((w) => w.name).sort()).toEqual(['build', 'panel']);
+    expect(workflows.body.map((w) => w.name).sort()).toEqual(['build', 'experiment', 'panel']);
   });
 
   it('a build run: submitted, followed live, listed, read, reported, its calls filtered, its stream resumed', async () => {
@@ -263,7 +284,7 @@ describe('every reply matches the served OpenAPI document', () => {
     };
     const created = await api<{ id: string }>('POST', '/v1/ideas', { ...w, body: sheet });
     expect(created.status).toBe(201);
-    const id = created.body.id;
+    const id = (ideas.panelled = created.body.id);
     expect((await api<unknown[]>('GET', '/v1/ideas', { token: 'read' })).body.length).toBeGreaterThan(0);
     expect((await api('GET', `/v1/ideas/${id}`, { token: 'read' })).status).toBe(200);
     expect((await api('POST', `/v1/ideas/${id}/versions`, { ...w, body: { problem: 'Swaps take a median of two days to approve.' } })).status).toBe(201);
@@ -296,6 +317,7 @@ describe('every reply matches the served OpenAPI document', () => {
 
     // An unready version: the panel is refused with every failing check; the errors of each route.
     const draft = await api<{ id: string }>('POST', '/v1/ideas', { ...w, body: { title: 'TBD', problem: '', target_user: 'x', solution: '...' } });
+    ideas.unpanelled = draft.body.id;
     expect((await api<{ error: string }>('POST', '/v1/runs', { ...w, body: { ...panel, idea_ref: { id: draft.body.id, version: 1 } } })).body.error).toBe('idea_not_ready');
     expect((await api<{ error: string }>('POST', `/v1/ideas/${draft.body.id}/handoff`, { ...w, body: { build } })).body.error).toBe('no_done_panel');
     expect((await api('POST', '/v1/ideas', { ...w, body: { title: 1 } })).status).toBe(400);
@@ -314,6 +336,65 @@ describe('every reply matches the served OpenAPI document', () => {
       expect((await api(method, route, { token: 'read', body: {} })).status).toBe(403);
     }
     for (const [method, route] of [['GET', '/v1/ideas'], ['POST', '/v1/ideas']]) expect((await api(method, route, { token: 'none' })).status).toBe(401);
+  });
+
+  it('experiments: preregistered, listed, read, never edited (409s), run to its decision, not run twice, reported; an idea\'s recommended experiment drafted, and refused without a done panel', async () => {
+    const file = projectConfigFrom(path.join(EXPERIMENT_EXAMPLE, 'experiment-pass.yaml'), { repo: experimentRepo });
+    const created = await api<Experiment>('POST', '/v1/experiments', { body: file });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ status: 'locked', decision: null });
+    const id = created.body.id;
+    expect((await api<{ items: Experiment[] }>('GET', '/v1/experiments', { token: 'read' })).body.items.map((e) => e.id)).toContain(id);
+    expect((await api<{ items: Experiment[] }>('GET', '/v1/experiments?status=locked&project=experiment-backtest', { token: 'read' })).body.items.map((e) => e.id)).toContain(id);
+    expect((await api('GET', '/v1/experiments?status=finished', { token: 'read' })).status).toBe(400);
+    const detail = await api<Experiment>('GET', `/v1/experiments/${id}`, { token: 'read' });
+    expect(detail.body.prereg_hash).toBe(created.body.prereg_hash);
+    expect((await api('GET', '/v1/experiments/exp_nope', { token: 'read' })).status).toBe(404);
+
+    // Never edited: PATCH and PUT answer 409, naming the field, and the hash stays.
+    const changed = { ...detail.body.preregistration, failure_criteria: [{ expr: 'sharpe_oos < -1' }] };
+    expect((await api<{ error: string }>('PATCH', `/v1/experiments/${id}`, { body: { preregistration: changed } })).body).toMatchObject({ error: 'experiment_locked' });
+    expect((await api('PUT', `/v1/experiments/${id}`, { body: { ...file, preregistration: changed } })).status).toBe(409);
+
+    // Run (202), followed until the experiment is decided by code; a second run is refused.
+    const started = await api<{ experiment_id: string; run_id: string }>('POST', `/v1/experiments/${id}/run`);
+    expect(started.status).toBe(202);
+    expect(started.body.experiment_id).toBe(id);
+    expect(await terminal(started.body.run_id, 200_000)).toMatchObject({ status: 'done' });
+    const decided = await waitFor(`experiment ${id} to be decided`, async () => {
+      const { body } = await api<Experiment>('GET', `/v1/experiments/${id}`, { token: 'read' });
+      return body.status === 'decided' ? body : undefined;
+    });
+    expect(decided).toMatchObject({ decision: 'PASS', run_id: started.body.run_id, prereg_hash: created.body.prereg_hash });
+    expect((await api('POST', `/v1/experiments/${id}/run`)).status).toBe(409);
+    expect((await api('POST', '/v1/experiments/exp_nope/run')).status).toBe(404);
+    const report = await api('GET', `/v1/experiments/${id}/report`, { token: 'read' });
+    expect(report.status).toBe(200);
+    expect(report.text).toContain('PASS');
+
+    // The ideas test's idea has a done panel (ITERATE with a recommended experiment): drafted, 201; an idea without one, 409.
+    const request = {
+      repo: experimentRepo,
+      domain: 'trading',
+      providers: {
+        replay_x: { type: 'replay', cassette: PROPOSER_CASSETTE },
+        replay_a: { type: 'replay', cassette: path.join(EXPERIMENT_EXAMPLE, 'cassette-pass.yaml') },
+        replay_b: { type: 'replay', cassette: path.join(EXPERIMENT_EXAMPLE, 'cassette-pass.yaml') },
+      },
+      proposer: { provider: 'replay_x', model: 'claude-sonnet-4-5' },
+      interpreter: { provider: 'replay_a', model: 'claude-sonnet-4-5' },
+      critic: { provider: 'replay_b', model: 'gpt-5' },
+    };
+    expect(ideas.panelled && ideas.unpanelled).toBeTruthy();
+    const drafted = await api<{ experiment_id: string; run_id: string }>('POST', `/v1/ideas/${ideas.panelled}/experiment`, { token: 'ideas', body: request });
+    expect(drafted.status).toBe(201);
+    expect((await api<Experiment>('GET', `/v1/experiments/${drafted.body.experiment_id}`, { token: 'read' })).body).toMatchObject({ status: 'draft', run_id: drafted.body.run_id });
+    expect((await api<{ error: string }>('POST', `/v1/ideas/${ideas.unpanelled}/experiment`, { token: 'ideas', body: request })).status).toBe(409);
+    expect((await api('POST', `/v1/ideas/${ideas.panelled}/experiment`, { token: 'ideas', body: { ...request, preregistration: {} } })).status).toBe(400);
+    // The draft's run waits at its gate; cancelled, so nothing is left running.
+    await waitFor(`run ${drafted.body.run_id} to wait at its gate`, async () => ((await api<Run>('GET', `/v1/runs/${drafted.body.run_id}`, { token: 'read' })).body.status === 'awaiting_approval' ? true : undefined), 60_000);
+    expect((await api('POST', `/v1/runs/${drafted.body.run_id}/cancel`)).status).toBe(202);
+    await terminal(drafted.body.run_id);
   });
 
   it('a cancelled run, and the 409s of what has ended', async () => {
