@@ -57,7 +57,14 @@ export async function submissionIssues(cfg: CheckedConfig, policy: OperatorPolic
     ]),
   );
   // A panel has providers only: no repo, no sandbox, no tests. An experiment has a repo; its sandbox is the operator's.
-  if (isExperimentConfig(cfg)) return pathIssues(fields, reals, projectPolicyIssues({ providers, repo: realOf('repo', cfg.repo) }, policy));
+  if (isExperimentConfig(cfg)) {
+    // The method's timeout is a test run's: held to the sandbox's limit here, not first at the test-runner.
+    const timeout = cfg.preregistration?.method.timeout_s;
+    const issues = projectPolicyIssues({ providers, repo: realOf('repo', cfg.repo), ...(timeout !== undefined ? { test_timeout_s: timeout } : {}) }, policy).map((i) =>
+      i.path === 'test_timeout_s' ? { ...i, path: 'preregistration.method.timeout_s' } : i,
+    );
+    return pathIssues(fields, reals, issues);
+  }
   const build = isPanelConfig(cfg) ? undefined : cfg;
   const issues = projectPolicyIssues(
     {

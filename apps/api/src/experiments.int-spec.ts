@@ -128,6 +128,21 @@ describe('preregistering an experiment', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('takes nothing the server decides from the file: an experiment id, a source, a sandbox, a timeout over the operator\'s limit are refused, naming the field', async () => {
+    const before = await counts();
+    // What a write token would smuggle in: another experiment to write into, a build to answer, a sandbox of its own.
+    for (const [key, value] of [['experiment_id', 'exp_other'], ['source', { build_run_id: 'run_other', question_id: 'Q1' }], ['sandbox', { runner: 'process' }]] as const) {
+      const res = await call('POST', '/v1/experiments', file({ [key]: value }));
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.json.issues)).toContain(key);
+    }
+    // The method's timeout is held to the sandbox's limit (sandbox.max_timeout_s), here at preregistration, not first at the test-runner.
+    const slow = await call('POST', '/v1/experiments', file({ preregistration: { ...PREREG, method: { ...PREREG.method, timeout_s: 3600 } } }));
+    expect(slow.status).toBe(400);
+    expect(slow.json.issues).toEqual([{ path: 'preregistration.method.timeout_s', message: expect.stringMatching(/^3600 is over the limit of \d+ s set by .*sandbox\.max_timeout_s/) }]);
+    expect(await counts()).toEqual(before);
+  });
+
   it('needs a write token to preregister; a read token reads', async () => {
     const before = await counts();
     expect((await call('POST', '/v1/experiments', file(), TOKENS.reader)).status).toBe(403);
