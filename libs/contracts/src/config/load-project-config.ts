@@ -303,11 +303,10 @@ export function yamlSyntaxMessage(source: string, err: YAMLParseError): string {
 }
 
 /**
- * Parses a project file (YAML/JSON text, or an already-parsed object), expands `${VAR}`,
- * validates, resolves paths and cross-checks names. Throws ProjectConfigError listing every
- * problem at once, so a user fixes the file in one pass.
+ * YAML/JSON text or an already-parsed value, as the mapping a file of any workflow is; malformed
+ * YAML (with its line and column) or any other shape is one issue (`shape` says what it should be).
  */
-export function loadProjectConfig(input: string | unknown, opts: LoadOptions): ProjectConfig {
+export function fileMapping(input: string | unknown, shape: string): Record<string, unknown> {
   let raw: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -317,9 +316,17 @@ export function loadProjectConfig(input: string | unknown, opts: LoadOptions): P
       throw new ProjectConfigError([{ path: '', message }]);
     }
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ProjectConfigError([{ path: '', message: 'a project config is a YAML or JSON mapping (project, objective, providers, agents …)' }]);
-  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ProjectConfigError([{ path: '', message: shape }]);
+  return raw as Record<string, unknown>;
+}
+
+/**
+ * Parses a project file (YAML/JSON text, or an already-parsed object), expands `${VAR}`,
+ * validates, resolves paths and cross-checks names. Throws ProjectConfigError listing every
+ * problem at once, so a user fixes the file in one pass.
+ */
+export function loadProjectConfig(input: string | unknown, opts: LoadOptions): ProjectConfig {
+  const raw = fileMapping(input, 'a project config is a YAML or JSON mapping (project, objective, providers, agents …)');
   const issues: ConfigIssue[] = [];
   const expanded = liftNestedProject(expandEnv(raw, [], opts.variables === 'refuse' ? null : opts.env, issues) as Record<string, unknown>);
   const parsed = ProjectConfig.safeParse(expanded);

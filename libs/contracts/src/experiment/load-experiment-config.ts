@@ -1,33 +1,19 @@
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { crossCheckAgents, resolveCassettes } from '../config/load-any-project-config';
 import {
   expandEnv,
+  fileMapping,
   liftNestedProject,
   ProjectConfigError,
   resolvedPath,
-  yamlSyntaxMessage,
   zodIssuesToConfigIssues,
   type ConfigIssue,
   type LoadOptions,
 } from '../config/load-project-config';
 import { ExperimentProjectConfig } from './experiment-project-config.schema';
 
-/** YAML/JSON text or an already-parsed value, as the mapping an experiment file is; every other shape is one issue. */
-function mappingOf(input: string | unknown): Record<string, unknown> {
-  let raw: unknown = input;
-  if (typeof input === 'string') {
-    try {
-      raw = parseYaml(input);
-    } catch (e) {
-      const message = e instanceof YAMLParseError ? yamlSyntaxMessage(input, e) : `malformed YAML: ${(e as Error).message.split('\n')[0]}`;
-      throw new ProjectConfigError([{ path: '', message }]);
-    }
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ProjectConfigError([{ path: '', message: 'an experiment file is a YAML or JSON mapping (workflow: experiment, project, repo, preregistration, interpreter, critic, providers …)' }]);
-  }
-  return liftNestedProject(raw as Record<string, unknown>);
-}
+/** An experiment file's mapping (fileMapping), its `project:` block lifted like a project file's. */
+const mappingOf = (input: string | unknown): Record<string, unknown> =>
+  liftNestedProject(fileMapping(input, 'an experiment file is a YAML or JSON mapping (workflow: experiment, project, repo, preregistration, interpreter, critic, providers …)'));
 
 /**
  * Loads an experiment file (`roundtable experiment preregister FILE`, POST /v1/experiments) the
