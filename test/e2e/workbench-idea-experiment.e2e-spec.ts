@@ -166,6 +166,8 @@ describe("an idea's recommended experiment, drafted from the workbench", () => {
     await expectTextContaining(entry, 'decided PASS');
     await expectVisible(entry.getByRole('link', { name: experimentId, exact: true }));
     await expectVisible(entry.getByRole('link', { name: runId, exact: true }));
+    // The idea's experiments are listed with their decision.
+    await expectTextContaining(page.locator(`[data-testid="idea-experiment"][data-experiment="${experimentId}"]`), 'decided, PASS');
     await savePageShot(page, 'idea-experiment-ledger');
     await page.close();
   });

@@ -6,6 +6,7 @@ import { actError, Outcome } from './act-outcome';
 import { useApp } from './app-context';
 import { Link } from './link';
 import { Section } from './section';
+import { useAsync } from './use-async';
 
 /**
  * Draft the experiment (issue 24): a done panel's recommended experiment — an ITERATE's, first —
@@ -24,7 +25,10 @@ export function IdeaExperiment({ idea, canAct }: { idea: IdeaDetail; canAct: boo
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [started, setStarted] = useState<ExperimentStarted | null>(null);
-  if (!canAct && !started) return null;
+  // An idea's experiments are filed under the idea as their project (the api sets it so).
+  const drafted = useAsync(() => api.experiments({ project: idea.id }), `${idea.id}|${started?.experiment_id ?? ''}`);
+  const listed = drafted.state === 'ok' ? drafted.value : [];
+  if (!canAct && listed.length === 0) return null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -43,6 +47,29 @@ export function IdeaExperiment({ idea, canAct }: { idea: IdeaDetail; canAct: boo
   };
   return (
     <Section title="Experiment">
+      {listed.length > 0 && (
+        <ul data-testid="idea-experiments">
+          {listed.map((x) => (
+            <li key={x.id} data-testid="idea-experiment" data-experiment={x.id}>
+              <Link to={experimentPath(x.id)} className="mono">
+                {x.id}
+              </Link>{' '}
+              {x.title ?? '(preregistration not drafted yet)'} — {x.status}
+              {x.decision ? `, ${x.decision}` : ''}
+              {x.run_id && (
+                <>
+                  {' '}
+                  (run{' '}
+                  <Link to={runPath(x.run_id)} className="mono">
+                    {x.run_id}
+                  </Link>
+                  )
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       {started && (
         <div data-testid="experiment-drafted" role="status">
           <p>
@@ -58,7 +85,7 @@ export function IdeaExperiment({ idea, canAct }: { idea: IdeaDetail; canAct: boo
           </p>
         </div>
       )}
-      {candidates.length === 0 ? (
+      {!canAct ? null : candidates.length === 0 ? (
         <p className="muted">No panel on this idea is done yet: there is no recommended experiment to draft.</p>
       ) : !open ? (
         <button type="button" aria-expanded={false} aria-controls="idea-experiment-form" onClick={() => setOpen(true)}>
@@ -82,7 +109,10 @@ export function IdeaExperiment({ idea, canAct }: { idea: IdeaDetail; canAct: boo
           </div>
           <div className="field" data-field="file">
             <label htmlFor="experiment-file">Experiment settings (YAML: repo, providers, proposer, interpreter, critic, budget, domain)</label>
-            <textarea id="experiment-file" rows={12} value={text} onChange={(e) => setText(e.target.value)} aria-invalid={issues.file ? true : undefined} aria-describedby={issues.file ? 'experiment-file-issue' : undefined} spellCheck={false} />
+            <textarea id="experiment-file" rows={12} value={text} onChange={(e) => {
+                setText(e.target.value);
+                setError(null);
+              }} aria-invalid={issues.file ? true : undefined} aria-describedby={issues.file ? 'experiment-file-issue' : undefined} spellCheck={false} />
             {issues.file && (
               <span id="experiment-file-issue" className="error small">
                 {issues.file}
