@@ -23,6 +23,7 @@ describe('roundtable idea', () => {
   writeFileSync(path.join(dir, 'edit.yaml'), 'problem: TBD\n');
   writeFileSync(path.join(dir, 'list.yaml'), '- not a mapping\n');
   writeFileSync(path.join(dir, 'panel.yaml'), 'project: swap-panel\nworkflow: panel\nidea: { title: inline, description: d, target_user: u }\nproviders:\n  replay: { type: replay, cassette: cassette.yaml }\nagents:\n  vc: { provider: replay, model: "${MODEL:-m}" }\n');
+  writeFileSync(path.join(dir, 'experiment.yaml'), 'workflow: experiment\nproject: swapboard\nrepo: .\ndomain: trading\nproviders:\n  replay: { type: replay, cassette: cassettes/pass.yaml }\nproposer: { provider: replay, model: "${MODEL:-m}" }\ninterpreter: { provider: replay, model: m }\ncritic: { provider: replay, model: m }\n');
   writeFileSync(path.join(dir, 'build.yaml'), 'project: swapboard\nproviders:\n  replay: { type: replay, cassette: cassettes/build.yaml }\nagents:\n  proposer: { provider: replay, model: "${MODEL}" }\nbudget: { max_calls: 1 }\n');
 
   beforeEach(async () => {
@@ -46,6 +47,12 @@ describe('roundtable idea', () => {
         if (body.panel_run_id === 'run_nogo') return sendJson(res, 409, { error: 'handoff_refused', message: 'panel run_nogo said NO-GO on version 1: a NO-GO is not handed on' });
         return sendJson(res, 201, { id: 'run_build1', status: 'queued', links: {}, handed_off_from: { idea_id: 'idea_0123456789', version: 2, panel_run_id: 'run_p1', recommendation: 'GO' }, objective: 'o', requirements: [] });
       }
+      if (req.method === 'POST' && url === '/v1/ideas/idea_0123456789/experiment') {
+        const body = JSON.parse(req.body) as { panel_run_id?: string };
+        if (body.panel_run_id === 'run_nogo') return sendJson(res, 409, { error: 'no_recommended_experiment', message: 'panel run run_nogo has no moderator synthesis with a recommended experiment: there is nothing to draft; resume it or run a panel again' });
+        return sendJson(res, 201, { experiment_id: 'exp_0123456789', run_id: 'run_exp1' });
+      }
+      if (req.method === 'POST' && url === '/v1/ideas/idea_fresh/experiment') return sendJson(res, 409, { error: 'no_done_panel', message: 'idea idea_fresh has no done panel: run one first' });
       if (req.method === 'POST' && url === '/v1/ideas/idea_0123456789/evidence') return sendJson(res, 201, { id: 'E2', ...JSON.parse(req.body) });
       return sendJson(res, 404, { error: 'idea_not_found', message: `no idea at ${url}` });
     });
@@ -159,6 +166,47 @@ describe('roundtable idea', () => {
     expect(refused.stderr()).toContain('HTTP 409 handoff_refused: panel run_nogo said NO-GO');
     const before = api.requests.length;
     expect((await run(['idea', 'handoff', 'idea_0123456789'])).err).toContain('idea handoff needs --build FILE');
+    expect(api.requests.length).toBe(before);
+  });
+
+  it("experiment ID FILE posts the experiment file (variables expanded, paths absolute) and --panel, prints the experiment, the run and the next step; a 409 is the api's", async () => {
+    const io = captureIo({ cwd: dir, env: { MODEL: 'claude-sonnet-4-5' } });
+    const code = await runCli(['idea', 'experiment', 'idea_0123456789', 'experiment.yaml', '--panel', 'run_p1', '--api', api.url], io.io);
+    expect(io.stderr()).toBe('');
+    expect(code).toBe(0);
+    const post = api.requests.at(-1)!;
+    expect([post.method, post.url]).toEqual(['POST', '/v1/ideas/idea_0123456789/experiment']);
+    expect(JSON.parse(post.body)).toEqual({
+      workflow: 'experiment',
+      project: 'swapboard',
+      repo: dir,
+      domain: 'trading',
+      providers: { replay: { type: 'replay', cassette: path.join(dir, 'cassettes/pass.yaml') } },
+      proposer: { provider: 'replay', model: 'claude-sonnet-4-5' },
+      interpreter: { provider: 'replay', model: 'm' },
+      critic: { provider: 'replay', model: 'm' },
+      panel_run_id: 'run_p1',
+    });
+    const lines = io.stdout().trimEnd().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['experiment exp_0123456789', 'run run_exp1']);
+    expect(lines[2]).toContain(`roundtable approve run_exp1 --gate preregistration --api ${api.url}`);
+    expect(lines[3]).toContain(`roundtable experiment show exp_0123456789 --api ${api.url}`);
+
+    // Without --panel the api picks the idea's latest done panel; --json prints the reply.
+    const json = captureIo({ cwd: dir });
+    expect(await runCli(['idea', 'experiment', 'idea_0123456789', 'experiment.yaml', '--json', '--api', api.url], json.io)).toBe(0);
+    expect(JSON.parse(api.requests.at(-1)!.body)).not.toHaveProperty('panel_run_id');
+    expect(JSON.parse(json.stdout())).toEqual({ experiment_id: 'exp_0123456789', run_id: 'run_exp1' });
+
+    const none = await run(['idea', 'experiment', 'idea_fresh', 'experiment.yaml']);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain('HTTP 409 no_done_panel: idea idea_fresh has no done panel: run one first');
+    const nothing = await run(['idea', 'experiment', 'idea_0123456789', 'experiment.yaml', '--panel', 'run_nogo']);
+    expect(nothing.code).toBe(1);
+    expect(nothing.err).toContain('HTTP 409 no_recommended_experiment: panel run run_nogo has no moderator synthesis');
+    const before = api.requests.length;
+    expect((await run(['idea', 'experiment', 'idea_0123456789'])).err).toContain('idea experiment needs <idea> <file>');
+    expect((await run(['idea', 'experiment', 'idea_0123456789', 'missing.yaml'])).err).toContain('cannot read missing.yaml: no such file');
     expect(api.requests.length).toBe(before);
   });
 

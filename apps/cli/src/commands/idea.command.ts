@@ -3,8 +3,8 @@ import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { yamlSyntaxMessage } from '@roundtable/contracts';
 import { seg } from '../api-client';
-import { intOption, UsageError } from '../cli-args';
-import { CommandContext, printJson, printLines } from '../command-context';
+import { DEFAULT_API, intOption, UsageError } from '../cli-args';
+import { commandHint, CommandContext, printJson, printLines } from '../command-context';
 import { EXIT } from '../exit-codes';
 import { loadProjectFile, ProjectFileError } from '../project-file';
 import { followToExit } from './follow-to-exit';
@@ -48,6 +48,7 @@ const ACTIONS: Record<string, string[]> = {
   log: ['idea'],
   panel: ['idea', 'file'],
   handoff: ['idea'],
+  experiment: ['idea', 'file'],
 };
 
 /** A worksheet (or an edit) from a YAML or JSON file of the user's: the fields as they are, read here, sent as data. */
@@ -73,8 +74,9 @@ const lockText = (l: Lock | null): string => (l ? `locked by ${l.run_id}` : 'ope
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(', ')}]` : String(v));
 
 /**
- * `idea new FILE | edit ID FILE [--base N] | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | panel ID FILE [--version N] [--follow] | handoff ID --build FILE [--panel RUN]`:
- * ideas as versioned worksheets and their evidence ledger (issue 23), through /v1/ideas.
+ * `idea new FILE | edit ID FILE [--base N] | show ID | versions ID | diff ID A B | log ID --claim … --source … --kind … | panel ID FILE [--version N] [--follow] | handoff ID --build FILE [--panel RUN]
+ * | experiment ID FILE [--panel RUN]`: ideas as versioned worksheets and their evidence ledger (issue 23), and a
+ * done panel's recommended experiment drafted as a preregistered experiment (issue 24), through /v1/ideas.
  */
 export async function ideaCommand(ctx: CommandContext): Promise<number> {
   const { action, rest } = ideaArgs(ctx);
@@ -158,6 +160,27 @@ export async function ideaCommand(ctx: CommandContext): Promise<number> {
       const run = await client.postJson<{ id: string }>(`/v1/ideas/${seg(rest.idea)}/handoff`, { ...(typeof panel === 'string' ? { panel_run_id: panel } : {}), build });
       if (json) printJson(ctx, run);
       else printLines(ctx, [run.id]);
+      return EXIT.OK;
+    }
+    case 'experiment': {
+      // An experiment file without its preregistration (the proposer drafts it from the panel's
+      // recommended experiment), read as a project file is: ${VAR}s expanded, paths made absolute.
+      const file = loadProjectFile(rest.file, ctx.io.cwd, ctx.io.env);
+      const panel = ctx.cli.options.panel;
+      const started = await client.postJson<{ experiment_id: string; run_id: string }>(`/v1/ideas/${seg(rest.idea)}/experiment`, {
+        ...file,
+        ...(typeof panel === 'string' ? { panel_run_id: panel } : {}),
+      });
+      if (json) {
+        printJson(ctx, started);
+        return EXIT.OK;
+      }
+      printLines(ctx, [
+        `experiment ${started.experiment_id}`,
+        `run ${started.run_id}`,
+        `the proposer drafts the preregistration, then the run waits at the preregistration gate: read the draft and approve it with ${commandHint(ctx, `approve ${started.run_id} --gate preregistration`, DEFAULT_API)}`,
+        `then: ${commandHint(ctx, `experiment show ${started.experiment_id}`, DEFAULT_API)} (its decision is logged to the idea's evidence ledger)`,
+      ]);
       return EXIT.OK;
     }
     case 'log': {

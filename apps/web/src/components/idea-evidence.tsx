@@ -4,7 +4,9 @@ import type { EvidenceEntry, EvidenceKind } from '../lib/api-types';
 import { EMPTY_EVIDENCE_FORM, evidenceBodyOf, fieldIssuesOf, type EvidenceForm, type FieldIssues } from '../lib/ideas';
 import { actError, Outcome } from './act-outcome';
 import { canAct, useApp } from './app-context';
+import { experimentPath, runPath } from '../lib/route';
 import { FieldIssue, GeneralIssues } from './idea-worksheet-fields';
+import { Link } from './link';
 import { Section } from './section';
 import { errorText, useAsync } from './use-async';
 
@@ -48,7 +50,7 @@ export function IdeaEvidence({ ideaId, generation, onLogged }: { ideaId: string;
 function Entry({ e }: { e: EvidenceEntry }) {
   return (
     <li data-testid="evidence-entry" data-id={e.id} className={e.superseded_by ? 'superseded' : undefined}>
-      <strong className="mono">{e.id}</strong> <span className="badge">{e.kind}</span> <time dateTime={e.date}>{e.date}</time>
+      <strong className="mono">{e.id}</strong> <span className="badge" data-kind={e.kind}>{KIND_LABELS[e.kind] ?? e.kind}</span> <time dateTime={e.date}>{e.date}</time>
       {e.superseded_by && (
         <>
           {' '}
@@ -60,9 +62,28 @@ function Entry({ e }: { e: EvidenceEntry }) {
       {e.supersedes && <span className="muted small"> (corrects {e.supersedes})</span>}
       <p className="claim">{e.claim}</p>
       <p className="muted small">
-        {e.source} · logged by {e.logged_by}
+        <Source source={e.source} /> · logged by {e.logged_by}
       </p>
     </li>
+  );
+}
+
+/** An experiment's decision names its experiment and run (`experiment ID (run RUN)`): both linked; any other source as written. */
+function Source({ source }: { source: string }) {
+  const m = /^experiment (\S+) \(run (\S+)\)$/.exec(source);
+  if (!m) return <>{source}</>;
+  return (
+    <>
+      experiment{' '}
+      <Link to={experimentPath(m[1])} className="mono">
+        {m[1]}
+      </Link>{' '}
+      (run{' '}
+      <Link to={runPath(m[2])} className="mono">
+        {m[2]}
+      </Link>
+      )
+    </>
   );
 }
 

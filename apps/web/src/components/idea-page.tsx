@@ -4,6 +4,7 @@ import { lockTextOf, shownVersionOf, unknownVersion, versionLabelOf, versionsNew
 import { ideaPath, IDEAS_PATH, runPath } from '../lib/route';
 import { canAct, useApp } from './app-context';
 import { IdeaDiffSection } from './idea-diff';
+import { IdeaExperiment } from './idea-experiment';
 import { IdeaHandoff } from './idea-handoff';
 import { IdeaMemory } from './idea-memory';
 import { IdeaEditForm } from './idea-edit-form';
@@ -167,6 +168,7 @@ function IdeaVersionView({ detail, shown, askedUnknown, generation, onChanged }:
       <IdeaEvidence ideaId={detail.id} generation={generation} onLogged={() => onChanged()} />
       <IdeaMemory memory={detail.memory} />
       <IdeaHandoff idea={detail} canAct={canAct(me)} />
+      <IdeaExperiment idea={detail} canAct={canAct(me)} />
     </>
   );
 }

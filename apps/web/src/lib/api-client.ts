@@ -156,6 +156,8 @@ export class ApiClient {
   evidence = (id: string) => this.json<EvidenceEntry[]>(`/v1/ideas/${encodeURIComponent(id)}/evidence`);
   /** A done panel's GO (or ITERATE's experiment) handed on as a build run (its objective and requirements from the synthesis). */
   handoff = (id: string, body: { panel_run_id: string; build: Record<string, unknown> }) => this.post<{ id: string; status: string }>(`/v1/ideas/${encodeURIComponent(id)}/handoff`, body);
+  /** A done panel's recommended experiment drafted as an experiment whose run waits at the preregistration gate (201); a 409 says why not. */
+  ideaExperiment = (id: string, body: Record<string, unknown>) => this.post<ExperimentStarted>(`/v1/ideas/${encodeURIComponent(id)}/experiment`, body);
   logEvidence = (id: string, body: Record<string, unknown>) => this.post<EvidenceEntry>(`/v1/ideas/${encodeURIComponent(id)}/evidence`, body);
 
   /** Experiments (issue 24), newest first; `project` and `status` filter the list. */
