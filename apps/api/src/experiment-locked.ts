@@ -43,7 +43,7 @@ export function editRefusal(row: ExperimentEntity, file: Record<string, unknown>
   const field = firstDifference(bodyMapping(body), stored);
   if (!row.prereg || !row.lockedAt || !row.preregHash) {
     const gate = row.runId
-      ? `POST /v1/runs/${row.runId}/approve with gate "${PREREGISTRATION_GATE}" to approve or reject it`
+      ? `POST /v1/runs/${row.runId}/approvals with gate "${PREREGISTRATION_GATE}" to approve or reject it`
       : `its run's "${PREREGISTRATION_GATE}" gate`;
     return new ApiError(409, {
       error: 'experiment_draft',

@@ -11,11 +11,12 @@ import { parseQuery } from './query-params';
 /** The most GET /v1/experiments answers with; experiments are few (each is a person's preregistration). */
 export const EXPERIMENT_LIST_LIMIT = 200;
 
-/** `?project=` (the project's name) and `?status=` on GET /v1/experiments. */
+/** `?project=` (the project's name), `?status=` and `?idea=` (those drafted from an idea's panel) on GET /v1/experiments. */
 export const ExperimentListQuery = z
   .object({
     project: z.string({ error: 'project is a project name, given once' }).min(1).optional(),
     status: z.enum(ExperimentStatusName.options, { error: `status must be one of ${ExperimentStatusName.options.join(', ')} (given once)` }).optional(),
+    idea: z.string({ error: 'idea is an idea id, given once' }).min(1).optional(),
   })
   .strict();
 
@@ -46,10 +47,10 @@ export class ExperimentReads {
     const rows: ExperimentListRow[] = await this.ds.query(
       `SELECT e.id, p.name AS project, e.prereg, e.status, e.decision, e.run_id, e.created_at
          FROM experiments e JOIN projects p ON p.id = e.project_id
-        WHERE ($1::text IS NULL OR p.name = $1) AND ($2::text IS NULL OR e.status = $2)
+        WHERE ($1::text IS NULL OR p.name = $1) AND ($2::text IS NULL OR e.status = $2) AND ($4::text IS NULL OR e.source ->> 'idea_id' = $4)
         ORDER BY e.created_at DESC, e.id DESC
         LIMIT $3`,
-      [q.project ?? null, q.status ?? null, EXPERIMENT_LIST_LIMIT],
+      [q.project ?? null, q.status ?? null, EXPERIMENT_LIST_LIMIT, q.idea ?? null],
     );
     return { items: rows.map(experimentListItem) };
   }

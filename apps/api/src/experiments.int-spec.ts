@@ -246,8 +246,14 @@ describe('drafted experiments', () => {
 
     const edit = await call('PATCH', `/v1/experiments/${detail.id}`, { preregistration: PREREG });
     expect(edit).toMatchObject({ status: 409, json: { error: 'experiment_draft' } });
-    expect(edit.json.message).toContain(`POST /v1/runs/${made.json.run_id}/approve with gate "preregistration"`);
-    expect((await call('POST', `/v1/experiments/${detail.id}/run`)).status).toBe(409);
+    expect(edit.json.message).toContain(`POST /v1/runs/${made.json.run_id}/approvals with gate "preregistration"`);
+    const run409 = await call('POST', `/v1/experiments/${detail.id}/run`);
+    expect(run409.status).toBe(409);
+    expect(run409.json.message).toContain(`POST /v1/runs/${made.json.run_id}/approvals (gate "preregistration")`);
+    // The idea's experiments, by its id whatever project the file named.
+    const drafted = ExperimentList.parse((await call('GET', `/v1/experiments?idea=${idea.id}`)).json);
+    expect(drafted.items.map((e) => e.id)).toEqual([detail.id]);
+    expect(ExperimentList.parse((await call('GET', '/v1/experiments?idea=idea_other')).json).items).toEqual([]);
   });
 
   it('a file with draft_from, posted as YAML: 201 with a draft whose run has started', async () => {

@@ -90,7 +90,7 @@ export class ExperimentsService {
   async run(id: string, submittedBy: string): Promise<{ experiment_id: string; run_id: string }> {
     const row = await this.reads.row(id);
     if (row.status === 'draft' || row.status === 'rejected' || !row.prereg || !row.preregHash) {
-      throw conflict('experiment_not_locked', `experiment ${id} is ${row.status === 'rejected' ? 'rejected' : 'a draft'}: only a locked preregistration runs${row.status === 'draft' && row.runId ? `; approve its draft at POST /v1/runs/${row.runId}/approve (gate "preregistration")` : ''}`);
+      throw conflict('experiment_not_locked', `experiment ${id} is ${row.status === 'rejected' ? 'rejected' : 'a draft'}: only a locked preregistration runs${row.status === 'draft' && row.runId ? `; approve its draft at POST /v1/runs/${row.runId}/approvals (gate "preregistration")` : ''}`);
     }
     if (row.result) {
       throw conflict('experiment_has_result', `experiment ${id} already has a result (decision ${row.decision ?? 'not yet interpreted'}); a second run is refused — a changed copy is a new experiment (POST /v1/experiments)`);

@@ -30,6 +30,7 @@ export function experimentPaths(writeNote: string, tooLarge: JsonObject): JsonOb
         parameters: [
           { name: 'project', in: 'query', description: 'a project name', schema: { type: 'string' } },
           { name: 'status', in: 'query', schema: { type: 'string', enum: ['draft', 'locked', 'decided', 'rejected'] } },
+          { name: 'idea', in: 'query', description: "an idea id: the experiments drafted from its panels' recommended experiments", schema: { type: 'string' } },
         ],
         responses: { '200': json('Experiments', 'ExperimentList'), '400': error('A query parameter is not valid.'), ...AUTH_ERRORS },
       },

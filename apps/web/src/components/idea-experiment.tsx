@@ -26,7 +26,7 @@ export function IdeaExperiment({ idea, canAct }: { idea: IdeaDetail; canAct: boo
   const [error, setError] = useState<string | null>(null);
   const [started, setStarted] = useState<ExperimentStarted | null>(null);
   // An idea's experiments are filed under the idea as their project (the api sets it so).
-  const drafted = useAsync(() => api.experiments({ project: idea.id }), `${idea.id}|${started?.experiment_id ?? ''}`);
+  const drafted = useAsync(() => api.experiments({ idea: idea.id }), `${idea.id}|${started?.experiment_id ?? ''}`);
   const listed = drafted.state === 'ok' ? drafted.value : [];
   if (!canAct && listed.length === 0) return null;
   const submit = async (e: FormEvent) => {

@@ -160,10 +160,10 @@ export class ApiClient {
   ideaExperiment = (id: string, body: Record<string, unknown>) => this.post<ExperimentStarted>(`/v1/ideas/${encodeURIComponent(id)}/experiment`, body);
   logEvidence = (id: string, body: Record<string, unknown>) => this.post<EvidenceEntry>(`/v1/ideas/${encodeURIComponent(id)}/evidence`, body);
 
-  /** Experiments (issue 24), newest first; `project` and `status` filter the list. */
-  experiments(filter: { project?: string; status?: string } = {}) {
+  /** Experiments (issue 24), newest first; `project`, `status` and `idea` (drafted from its panel) filter the list. */
+  experiments(filter: { project?: string; status?: string; idea?: string } = {}) {
     const q = new URLSearchParams();
-    for (const name of ['project', 'status'] as const) {
+    for (const name of ['project', 'status', 'idea'] as const) {
       const v = filter[name]?.trim();
       if (v) q.set(name, v);
     }
