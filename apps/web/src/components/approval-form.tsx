@@ -3,7 +3,7 @@ import type { RunDetail } from '../lib/api-types';
 import { canApprove, useApp } from './app-context';
 import { actError, Outcome } from './act-outcome';
 import { ScrollPre } from './scroll-pre';
-import { PreregistrationView } from './experiment-sections';
+import { PreregistrationView } from './experiment-prereg';
 import { isPreregistration } from '../lib/experiments';
 
 /** A criterion as the form holds it: `id` for a locked one (kept, reworded or dropped), none for one added here. */
