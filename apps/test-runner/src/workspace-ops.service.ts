@@ -29,7 +29,6 @@ import {
   openRepoWorkspace,
   PathEscapeError,
   planWorkspaceDeletions,
-  prepareCommitWorktree,
   prepareEmptyWorkspace,
   prepareRepoWorkspace,
   RepoUnusableError,
@@ -49,8 +48,7 @@ import { runInSandboxSpan } from './sandbox-run.span';
 import { readOne } from './read-one';
 import { runEngineerTool, type ToolTestRun } from './engineer-tools';
 import { ExperimentRefusedError } from './experiment-refused.error';
-import { freshMetricsDirectory, lockedExperiment, metricsPathFor, readMetricsFile } from './experiment-run';
-import { readMetrics } from './read-metrics';
+import { runExperimentOp, type ExperimentOpHost } from './experiment-op';
 
 const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
@@ -343,54 +341,22 @@ export class WorkspaceOpsService {
     });
   }
 
-  /**
-   * An experiment's preregistered command (issue 24), run in the sandbox in a worktree of its
-   * repository at the pinned commit (`<root>/<runId>/experiment`), with ROUNDTABLE_METRICS naming
-   * the metrics file as the command sees it. Refused (recorded, not retried) when the experiment
-   * is missing, its stored preregistration no longer hashes to its locked hash, the op was queued
-   * for another hash, or it has a result already. The metrics are the file's, else the last JSON
-   * object line of the output; any declared metric missing or not a number, or a non-zero exit,
-   * gives no metrics and says why (read-metrics.ts). The output is stored as an artifact.
-   */
+  /** An experiment's preregistered command (issue 24), run at its pinned commit: experiment-op.ts says how. */
   runExperiment(runId: string, opId: string): Promise<void> {
-    return this.perform(runId, opId, 'tests.done', async (run, op) => {
-      const request = workspaceOpRequest('experiment', op);
-      await lockedExperiment(this.ds, request);
-      // As prepare admits a run's repo: the policy's check, on the real path here.
-      const repo = await this.checks.admitRepo(request.repo);
-      // Before the worktree is touched: a refused run leaves nothing behind.
-      const runner = await this.admittedRunner(run, request.timeout_s);
-      const worktree = await prepareCommitWorktree(this.workspaceRoot, runId, repo, request.commit);
-      await freshMetricsDirectory(worktree);
-      const metricsPath = metricsPathFor(runner.kind, worktree);
-      const outcome = await this.runIn(runner, worktree, request.command, request.timeout_s, runId, { ROUNDTABLE_METRICS: metricsPath });
-      const file = await readMetricsFile(worktree, metricsPath);
-      const reading = readMetrics({
-        declared: request.metrics,
-        fileText: file.text,
-        fileShownAs: metricsPath,
-        fileProblem: file.problem,
-        output: outcome.output,
-        exitCode: outcome.exit_code,
-        timedOut: outcome.timed_out,
-      });
-      const artifactId = `${opId}-out`;
-      await this.storeArtifacts([{ id: artifactId, runId, callId: null, kind: 'test_output', path: `experiments/${opId}.log`, content: outcome.output }]);
-      return {
-        experiment_id: request.experiment_id,
-        prereg_hash: request.prereg_hash,
-        commit: request.commit,
-        command: outcome.command,
-        exit_code: outcome.exit_code,
-        duration_s: outcome.duration_s,
-        timed_out: outcome.timed_out,
-        oom_killed: outcome.oom_killed,
-        ...reading,
-        output_artifact_id: artifactId,
-        output_tail: outcome.output.slice(-TAIL),
-        runner: runner.kind,
-      };
-    });
+    return this.perform(runId, opId, 'tests.done', (run, op) => runExperimentOp(this.experimentHost(), run, op));
+  }
+
+  /** What the experiment op uses of this service. */
+  private experimentHost(): ExperimentOpHost {
+    return {
+      ds: this.ds,
+      workspaceRoot: this.workspaceRoot,
+      outputTail: TAIL,
+      admitRepo: (repo) => this.checks.admitRepo(repo),
+      admittedRunner: (run, timeoutS) => this.admittedRunner(run, timeoutS),
+      runIn: (...args) => this.runIn(...args),
+      storeArtifacts: (rows) => this.storeArtifacts(rows),
+    };
   }
 
   /**
