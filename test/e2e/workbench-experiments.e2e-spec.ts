@@ -126,6 +126,8 @@ describe('experiments in the workbench', () => {
     await expectCount(page.getByTestId('criterion-row'), 4);
     await expectText(page.getByTestId('method-exit-code'), '0');
     await expectTextContaining(page.getByTestId('experiment-link'), `Experiment ${id}`);
+    // An experiment's run is not forked (its result is stored once): the ended run's Act list offers no Fork.
+    await expectCount(page.getByRole('button', { name: 'Fork run' }), 0);
 
     // A preregistration altered in the store after its lock: Run is offered (nothing the page reads shows it), and the api's 409 is shown in an error card.
     const altered = await call<{ id: string }>(pipeline.api, 'POST', '/v1/experiments', file);

@@ -187,6 +187,10 @@ describe('a locked experiment', () => {
     expect(live).toMatchObject({ status: 409, json: { error: 'experiment_run_live', run_id: runId } });
 
     await api.ds.query(`UPDATE runs SET status = 'done', stage = 'DONE' WHERE id = $1`, [runId]);
+    // Its ended run is not forked either: a second look is a new experiment.
+    const fork = await call('POST', `/v1/runs/${runId}/fork`, { from: 'INTERPRET' });
+    expect(fork).toMatchObject({ status: 409, json: { error: 'run_not_forkable' } });
+    expect(fork.json.message).toContain('a changed copy is a new experiment (POST /v1/experiments)');
     const result = { prereg_hash: 'x', commit: head, metrics: { sharpe_oos: 0.7, max_dd: 0.1 }, exit_code: 0, duration_s: 1, output_artifact_id: 'art_1', output_tail: '', run_id: runId };
     await api.ds.query(`UPDATE experiments SET result = $2, decision = 'PASS', status = 'decided' WHERE id = $1`, [id, JSON.stringify(result)]);
     const twice = await call('POST', `/v1/experiments/${id}/run`);

@@ -5,6 +5,7 @@ import { ApiError } from './api-error';
 import { callsBeforeStage, ForkRefusal, type OriginalCallRow } from './fork-calls';
 import { ForkRequest, overlay } from './fork-request.schema';
 import type { RunSubmissionService, SubmittedRun } from './run-submission.service';
+import { apiWorkflowOf } from './workflows/api-workflows';
 
 export interface ForkedRun extends SubmittedRun {
   forked_from: { run_id: string; stage: string; copied_calls: number };
@@ -40,6 +41,8 @@ export class RunForkService {
     const req = parsed.data;
     const run = await this.ds.getRepository(RunEntity).findOneBy({ id: runId });
     if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
+    const notForkable = apiWorkflowOf(run).noFork;
+    if (notForkable) throw new ApiError(409, { error: 'run_not_forkable', message: `run ${runId} cannot be forked: ${notForkable}` });
     if (!ENDED.has(run.status)) {
       throw new ApiError(409, {
         error: 'run_not_ended',

@@ -302,7 +302,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
             '400': error('The body is not valid, the run made no call at that stage, or the forked config is refused (the field is named).'),
             '413': tooLarge,
             '404': error('No such run.'),
-            '409': error('The run has not ended (run_not_ended).'),
+            '409': error('The run has not ended (run_not_ended), or its workflow is not forked: an experiment is run once (run_not_forkable).'),
             ...WRITE_ERRORS,
           },
         },

@@ -25,6 +25,8 @@ export interface ApiWorkflow {
    * otherwise why it has none, for the 409 (e.g. 'a panel changes no files').
    */
   noFiles: string | null;
+  /** POST /v1/runs/:id/fork: null when a run of it may be forked; otherwise why not, for the 409. */
+  noFork: string | null;
   /** The workflow's module (libs/workflow): the statuses a resume is accepted on and the stages it may name. */
   module: WorkflowModule;
   /** A project file of this workflow may name an idea worksheet version (`idea_ref`) for the idea it judges; its runs' appeals may cite the idea's ledger. */

@@ -19,6 +19,7 @@ export const buildApiWorkflow: ApiWorkflow = {
       handedOffFrom: run.handedOffFrom,
     }),
   noFiles: null,
+  noFork: null,
   module: WORKFLOWS.build,
   judgesIdeas: false,
   // A build's verdict is on its own work: nothing to hand on.

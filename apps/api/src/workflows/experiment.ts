@@ -33,6 +33,8 @@ export const experimentApiWorkflow: ApiWorkflow = {
       audit,
     }),
   noFiles: "an experiment changes no files: its method runs in a worktree at the pinned commit, and what it measured is on GET /v1/experiments/:id",
+  // Its result is stored once, with the preregistration's hash: run again from a stage, it would be a second look.
+  noFork: 'an experiment is run once and its result stored once; a changed copy is a new experiment (POST /v1/experiments), not a fork of its run',
   module: WORKFLOWS.experiment,
   judgesIdeas: false,
   verdictOf: () => null,

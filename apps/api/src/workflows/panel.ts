@@ -15,6 +15,7 @@ export const panelApiWorkflow: ApiWorkflow = {
       audit,
     }),
   noFiles: 'a panel changes no files',
+  noFork: null,
   module: WORKFLOWS.panel,
   judgesIdeas: true,
   verdictOf: (run) => {

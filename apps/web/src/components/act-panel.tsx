@@ -248,7 +248,7 @@ export function ActPanel({ runId, view, detail, onActed }: { runId: string; view
     ...(workflow?.appeal
       ? [{ key: 'appeal', title: 'Appeal the panel', wide: true, when: (st: string) => offersAppeal(st, appealUsed), render: () => <AppealForm runId={runId} workflow={workflow} detail={detail} onActed={onActed} /> }]
       : []),
-    { key: 'fork', title: 'Fork: run again from a stage', wide: true, when: offersFork, render: () => <ForkForm runId={runId} view={view} detail={detail} editInputs={workflow?.forkEditsInputs ?? false} /> },
+    { key: 'fork', title: 'Fork: run again from a stage', wide: true, when: (s) => offersFork(s) && (workflow?.fork ?? true), render: () => <ForkForm runId={runId} view={view} detail={detail} editInputs={workflow?.forkEditsInputs ?? false} /> },
   ];
   const shown = acts.filter((a) => a.when(status));
   return (

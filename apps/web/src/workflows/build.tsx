@@ -20,6 +20,7 @@ export const buildWebWorkflow: WebWorkflow = {
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.build), fromStages: RESUME_STAGES },
   appeal: false,
   forkEditsInputs: true,
+  fork: true,
   judgesIdeas: false,
   compareRows: (run, records) => buildCompareRows(run, records as BuildRecords | null),
 };

@@ -20,5 +20,6 @@ export const experimentWebWorkflow: WebWorkflow = {
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.experiment), fromStages: null },
   appeal: false,
   forkEditsInputs: false,
+  fork: false,
   judgesIdeas: false,
 };

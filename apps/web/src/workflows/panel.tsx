@@ -17,6 +17,7 @@ export const panelWebWorkflow: WebWorkflow = {
   resume: { statuses: new Set(RESUMABLE_BY_WORKFLOW.panel), fromStages: null },
   appeal: true,
   forkEditsInputs: false,
+  fork: true,
   judgesIdeas: true,
   compareRows: (run, records) => panelCompareRows(run, records as PanelRecords | null),
 };

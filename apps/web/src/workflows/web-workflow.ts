@@ -51,6 +51,8 @@ export interface WebWorkflow {
   appeal: boolean;
   /** The Fork form offers the run's objective and requirements to edit (a panel's idea is not those fields: its edits are YAML). */
   forkEditsInputs: boolean;
+  /** The Act list offers Fork on an ended run (the api refuses a fork of an experiment's run: its result is stored once). */
+  fork: boolean;
   /** It judges an idea: an idea page runs it on a worksheet version (its project file takes `idea_ref`, issue 23). */
   judgesIdeas: boolean;
   /**
