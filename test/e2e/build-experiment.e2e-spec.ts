@@ -1,18 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gitEnv } from '@roundtable/sandbox';
 import { mergePolicy } from './support/calc-repos';
 import { getJson, postJson, projectConfigFrom, startPipeline, submitRun, waitFor, type Pipeline } from '@roundtable/testing';
+import { backtestRepo, headOf } from './support/backtest-repo';
 
 jest.setTimeout(240_000);
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/build-experiment/project.yaml');
-const EXAMPLE = path.resolve(__dirname, '../../examples/experiment-backtest');
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 /**
  * A build at autonomy 3 whose critic says NEEDS_EXPERIMENT (issue 24), every service its own
@@ -35,10 +30,7 @@ describe('a build at autonomy 3 drafts an experiment for a NEEDS_EXPERIMENT (sep
     // The operator allows autonomy 3 here, and merging into repositories under `mergeable`.
     const { mergeable, policyFile } = mergePolicy(tmp);
     repo = path.join(mergeable, 'backtest');
-    cpSync(EXAMPLE, repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'backtest');
+    backtestRepo(repo);
     pipeline = await startPipeline({ providerQueues: 'replay,replay_x,replay_a,replay_b', env: { ROUNDTABLE_POLICY: policyFile } });
   });
 
@@ -48,7 +40,7 @@ describe('a build at autonomy 3 drafts an experiment for a NEEDS_EXPERIMENT (sep
   });
 
   it('drafts, waits at the gate, is approved, runs, is interpreted, and the build goes on with the decision', async () => {
-    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    const head = headOf(repo);
     const submitted = await submitRun(pipeline.api, projectConfigFrom(FIXTURE, { repo }));
     expect([submitted.status, submitted.status === 202 ? null : submitted.body]).toEqual([202, null]);
     const buildId = submitted.body.id as string;

@@ -1,18 +1,14 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExperimentDetail } from '@roundtable/contracts';
 import { preregistrationHash } from '@roundtable/persistence';
-import { gitEnv } from '@roundtable/sandbox';
 import { getJson, postJson, projectConfigFrom, startPipeline, waitForTerminal, type Pipeline } from '@roundtable/testing';
+import { backtestRepo, headOf } from './support/backtest-repo';
 
 jest.setTimeout(240_000);
 
 const EXAMPLE = path.resolve(__dirname, '../../examples/experiment-backtest');
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 /**
  * Experiments end to end (issue 24), every service its own process and the method in the Docker
@@ -40,10 +36,7 @@ describe('experiments: preregister → lock → run → interpret (separate proc
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-experiment-'));
     repo = path.join(tmp, 'backtest');
-    cpSync(EXAMPLE, repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'backtest example');
+    backtestRepo(repo);
     pipeline = await startPipeline({ providerQueues: 'replay_a,replay_b' });
   });
 
@@ -53,7 +46,7 @@ describe('experiments: preregister → lock → run → interpret (separate proc
   });
 
   it('a random walk: locked at the repository HEAD, run in the sandbox, read, reviewed, and KILLED by code', async () => {
-    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    const head = headOf(repo);
     const { id, runId, run, detail } = await preregisterAndRun('kill');
     expect(run).toMatchObject({ status: 'done', stage: 'DONE', verdict: 'KILL' });
     expect(detail).toMatchObject({ status: 'decided', decision: 'KILL', commit: head, run_id: runId });

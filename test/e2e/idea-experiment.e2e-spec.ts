@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExperimentDetail } from '@roundtable/contracts';
-import { gitEnv } from '@roundtable/sandbox';
 import { getJson, postJson, startPipeline, waitFor, waitForTerminal, type Pipeline } from '@roundtable/testing';
 import { panelOnVersion, SWAPBOARD_WORKSHEET } from './support/idea-worksheets';
+import { backtestRepo, headOf } from './support/backtest-repo';
 
 jest.setTimeout(240_000);
 
@@ -13,9 +12,6 @@ const REPO = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(REPO, 'examples/experiment-backtest');
 const PROPOSER_CASSETTE = path.join(REPO, 'test/fixtures/idea-experiment/proposer.cassette.yaml');
 const PASS_CASSETTE = path.join(EXAMPLE, 'cassette-pass.yaml');
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 type Evidence = { id: string; claim: string; source: string; kind: string; logged_by?: string };
 
@@ -37,10 +33,7 @@ describe("an idea's recommended experiment: drafted, approved at its gate, run, 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-idea-experiment-'));
     repo = path.join(tmp, 'backtest');
-    cpSync(EXAMPLE, repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'backtest example');
+    backtestRepo(repo);
     pipeline = await startPipeline({ providerQueues: 'replay,replay_x,replay_a,replay_b' });
   });
 
@@ -56,7 +49,7 @@ describe("an idea's recommended experiment: drafted, approved at its gate, run, 
     });
 
   it('drafts the panel\'s recommended experiment, waits at the gate, runs once approved, decides PASS and logs it to the ledger', async () => {
-    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    const head = headOf(repo);
     const created = await postJson<{ id: string }>(pipeline.api, '/v1/ideas', SWAPBOARD_WORKSHEET);
     expect(created.status).toBe(201);
     const ideaId = created.body.id;

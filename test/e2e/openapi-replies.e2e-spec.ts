@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gitEnv } from '@roundtable/sandbox';
 import { Pipeline, projectConfigFrom, startPipeline, TERMINAL_STATUSES, waitFor } from '@roundtable/testing';
 import { checkedFetch, type CheckedReply, OpenApiReplyChecker, type OpenApiDocument } from './support/openapi-reply-checker';
+import { backtestRepo } from './support/backtest-repo';
 
 jest.setTimeout(240_000);
 
@@ -37,9 +36,6 @@ type PanelRecords = { workflow: 'panel'; judges: { judge: string; score: number 
 type Event = { type: string; sequence: number };
 type Experiment = { id: string; status: string; decision: string | null; run_id: string | null; preregistration: Record<string, unknown> | null; prereg_hash: string | null };
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
-
 /**
  * The OpenAPI document tells the truth: the four services run from their bundles on the replay
  * provider, and every reply of every route exercised here (each build and panel route, their
@@ -63,10 +59,7 @@ describe('every reply matches the served OpenAPI document', () => {
   const experimentRepo = path.join(experimentTmp, 'backtest');
 
   beforeAll(async () => {
-    cpSync(EXPERIMENT_EXAMPLE, experimentRepo, { recursive: true });
-    git(experimentRepo, 'init', '-q', '--initial-branch=main');
-    git(experimentRepo, 'add', '-A');
-    git(experimentRepo, 'commit', '-q', '-m', 'backtest example');
+    backtestRepo(experimentRepo);
     pipeline = await startPipeline({
       // The experiment example's interpreter and critic are on replay_a and replay_b; an idea's drafted experiment's proposer on replay_x.
       providerQueues: 'replay,replay_x,replay_a,replay_b',

@@ -1,24 +1,20 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { gitEnv } from '@roundtable/sandbox';
 import { projectConfigFrom } from '@roundtable/testing';
 import { expectNoSeriousA11yViolations, savePageShot } from './support/workbench-a11y';
 import { eventually, expectCount, expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
 import { openTab, openWithToken, workbench as wb } from './support/workbench-pages';
 import { workbenchSuite } from './support/workbench-suite';
+import { backtestRepo, headOf } from './support/backtest-repo';
 
 jest.setTimeout(300_000);
 
 const EXAMPLE = path.resolve(__dirname, '../../examples/experiment-backtest');
 const TOKEN = `experiments-${randomBytes(12).toString('hex')}`;
 const DECIDED_MS = 200_000;
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 /** The api with this file's write token: the status and the JSON answer. */
 async function call<T>(api: string, method: 'GET' | 'POST', urlPath: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -54,10 +50,7 @@ describe('experiments in the workbench', () => {
   beforeAll(() => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-wb-experiment-'));
     repo = path.join(tmp, 'backtest');
-    cpSync(EXAMPLE, repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'backtest example');
+    backtestRepo(repo);
   });
 
   afterAll(() => {
@@ -66,7 +59,7 @@ describe('experiments in the workbench', () => {
 
   it('runs a preregistered experiment from its page and shows the KILL code decided, on the experiment page and the run page', async () => {
     const { pipeline } = suite;
-    const head = git(repo, 'rev-parse', 'HEAD').trim();
+    const head = headOf(repo);
     const file = projectConfigFrom(path.join(EXAMPLE, 'experiment-kill.yaml'), { repo });
     const created = await call<{ id: string; prereg_hash: string }>(pipeline.api, 'POST', '/v1/experiments', file);
     expect(created.status).toBe(201);

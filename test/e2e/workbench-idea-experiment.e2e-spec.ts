@@ -1,16 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { gitEnv } from '@roundtable/sandbox';
 import { waitFor } from '@roundtable/testing';
 import { panelOnVersion, SWAPBOARD_WORKSHEET } from './support/idea-worksheets';
 import { expectNoSeriousA11yViolations, savePageShot } from './support/workbench-a11y';
 import { eventually, expectCount, expectText, expectTextContaining, expectVisible } from './support/workbench-expect';
 import { openWithToken, workbench as wb } from './support/workbench-pages';
 import { workbenchSuite } from './support/workbench-suite';
+import { backtestRepo } from './support/backtest-repo';
 
 jest.setTimeout(300_000);
 
@@ -20,9 +19,6 @@ const PROPOSER_CASSETTE = path.join(REPO, 'test/fixtures/idea-experiment/propose
 const PASS_CASSETTE = path.join(EXAMPLE, 'cassette-pass.yaml');
 const TOKEN = `idea-experiment-${randomBytes(12).toString('hex')}`;
 const DECIDED_MS = 200_000;
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=fixture', '-c', 'user.email=fixture@localhost', ...args], { cwd, env: gitEnv(), encoding: 'utf8' });
 
 /** The api with this file's token: the status and the JSON answer. */
 async function call<T>(api: string, method: 'GET' | 'POST', urlPath: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -54,10 +50,7 @@ describe("an idea's recommended experiment, drafted from the workbench", () => {
   beforeAll(() => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-wb-idea-experiment-'));
     repo = path.join(tmp, 'backtest');
-    cpSync(EXAMPLE, repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'backtest example');
+    backtestRepo(repo);
   });
 
   afterAll(() => {

@@ -2,9 +2,10 @@
  * An experiment's metrics, read from what its command left: the metrics file if it holds a
  * JSON object, else the last line of the output that is one. Every declared metric must be
  * there and a finite number; otherwise there are no metrics, and the error says which were
- * missing or not numbers. Private to the test-runner for now (issue 24: libs/contracts'
- * experiment-decision.ts may take its place).
+ * missing or not numbers. Which line and which metrics are libs/contracts' rules
+ * (experiment-decision.ts); what is the test-runner's is where it looks and what it says.
  */
+import { metricsFromOutput, metricsProblems } from '@roundtable/contracts';
 
 export interface MetricsReading {
   metrics: Record<string, number> | null;
@@ -23,32 +24,11 @@ function asObject(text: string): JsonObject | null {
   }
 }
 
-/** The last line of the output that parses as a JSON object (notes a runner appends after it are skipped). */
-export function lastJsonObjectLine(output: string): JsonObject | null {
-  const lines = output.split(/\r?\n/);
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i].trim();
-    if (!line.startsWith('{') || !line.endsWith('}')) continue;
-    const parsed = asObject(line);
-    if (parsed) return parsed;
-  }
-  return null;
-}
+/** The last line of the output that parses as a JSON object (contracts' rule, shared with anyone reading a method's output). */
+export const lastJsonObjectLine = (output: string): JsonObject | null => metricsFromOutput(output);
 
-/** `missing metrics: a, b; non-numeric metrics: c ("abc")`, or null when every declared metric is a finite number. */
-export function metricProblems(declared: readonly string[], raw: JsonObject): string | null {
-  const missing = declared.filter((name) => !Object.prototype.hasOwnProperty.call(raw, name) || raw[name] === undefined);
-  const nonNumeric = declared.filter((name) => !missing.includes(name) && !(typeof raw[name] === 'number' && Number.isFinite(raw[name])));
-  const parts: string[] = [];
-  if (missing.length) parts.push(`missing metrics: ${missing.join(', ')}`);
-  if (nonNumeric.length) parts.push(`non-numeric metrics: ${nonNumeric.map((name) => `${name} (${shown(raw[name])})`).join(', ')}`);
-  return parts.length ? parts.join('; ') : null;
-}
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
-}
+/** `missing metrics: a, b; non-numeric metrics: c ("abc")`, or null when every declared metric is a finite number (contracts' metricsProblems). */
+export const metricProblems = (declared: readonly string[], raw: JsonObject): string | null => metricsProblems({ method: { metrics: declared } }, raw);
 
 export interface MetricsInput {
   declared: readonly string[];

@@ -5,6 +5,7 @@ import { experimentPath, runPath } from '../lib/route';
 import { actError, Outcome } from './act-outcome';
 import { useApp } from './app-context';
 import { Link } from './link';
+import { PanelPicker } from './panel-picker';
 import { Section } from './section';
 import { useAsync } from './use-async';
 
@@ -96,17 +97,7 @@ export function IdeaExperiment({ idea, canAct }: { idea: IdeaDetail; canAct: boo
           <p className="muted">
             The panel's recommended experiment becomes a draft: the run's proposer writes its preregistration (hypothesis, method, criteria), pinned to the repository's HEAD, and the run waits for a person to approve it at its gate before anything runs.
           </p>
-          <div className="field" data-field="panel_run_id">
-            <label htmlFor="experiment-panel">Panel</label>
-            <select id="experiment-panel" value={panel} onChange={(e) => setPanel(e.target.value)}>
-              {candidates.map((m) => (
-                <option key={m.run_id} value={m.run_id}>
-                  {m.run_id} — {m.recommendation}
-                  {m.version !== null ? ` on version ${m.version}` : ''}
-                </option>
-              ))}
-            </select>
-          </div>
+          <PanelPicker id="experiment-panel" panels={candidates} value={panel} onChange={setPanel} />
           <div className="field" data-field="file">
             <label htmlFor="experiment-file">Experiment settings (YAML: repo, providers, proposer, interpreter, critic, budget, domain)</label>
             <textarea id="experiment-file" rows={12} value={text} onChange={(e) => {

@@ -6,6 +6,7 @@ import { judgesIdeas } from '../workflows';
 import { actError, Outcome } from './act-outcome';
 import { useApp } from './app-context';
 import { Link } from './link';
+import { PanelPicker } from './panel-picker';
 import { Section } from './section';
 import { errorText, useAsync } from './use-async';
 
@@ -59,17 +60,7 @@ export function IdeaHandoff({ idea, canAct }: { idea: IdeaDetail; canAct: boolea
       ) : !canAct ? null : (
         <form onSubmit={submit} className="act-form wide" aria-label="Hand on as a build">
           <p className="muted">A build run whose objective and requirements come from the panel's synthesis (a GO builds the solution, an ITERATE its recommended experiment); its report links back here.</p>
-          <div className="field" data-field="panel_run_id">
-            <label htmlFor="handoff-panel">Panel</label>
-            <select id="handoff-panel" value={panel} onChange={(e) => setPanel(e.target.value)}>
-              {candidates.map((m) => (
-                <option key={m.run_id} value={m.run_id}>
-                  {m.run_id} — {m.recommendation}
-                  {m.version !== null ? ` on version ${m.version}` : ''}
-                </option>
-              ))}
-            </select>
-          </div>
+          <PanelPicker id="handoff-panel" panels={candidates} value={panel} onChange={setPanel} />
           <div className="field" data-field="build">
             <label htmlFor="handoff-build">Build settings (YAML: providers, agents, budget, tests)</label>
             {examples.state === 'error' && <p className="error small">Could not load the build example: {errorText(examples.error)}</p>}

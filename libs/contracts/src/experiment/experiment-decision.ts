@@ -51,7 +51,7 @@ export function decideExperiment(prereg: Preregistration, metrics: Record<string
  * engineer's fix): every declared metric that is missing, and every one that is not a finite
  * number. Null when all are there.
  */
-export function metricsProblems(prereg: Pick<Preregistration, 'method'>, raw: unknown): string | null {
+export function metricsProblems(prereg: { method: { metrics: readonly string[] } }, raw: unknown): string | null {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return `the metrics are not a JSON object (found ${shown(raw)})`;
   }

@@ -2,6 +2,7 @@ import type { BuildRole, Critique, Problem, Proposal } from '@roundtable/contrac
 import type { AcceptanceCriterion, CritiqueRecord, FinishedCall, ProposalRecord } from './build-types';
 import { callCritic, callEngineer, callReviser, callSynthesizer } from './build-calls';
 import { markHalted } from '../engine/closing';
+import { raiseQuestion } from '../engine/answers';
 import { factOnly, haltBuild } from './build-definition';
 import { latestProposal, type Step } from './build-step';
 import { draftExperiment, mayDraftExperiment } from './experiment-draft';
@@ -57,9 +58,7 @@ export function lockCriteria(step: Step, proposal: ProposalRecord, critique: Cri
 }
 
 export function raiseOpenQuestion(step: Step, role: BuildRole, question: string): void {
-  step.state.openQuestions = [...(step.state.openQuestions ?? []), { role, question }];
-  step.records.push({ kind: 'open_question', role, question });
-  step.emit('open_question_raised', { role, question });
+  raiseQuestion(step, role, question);
 }
 
 export function onCritique(step: Step, call: FinishedCall, label: string, body: Critique): void {

@@ -41,6 +41,17 @@ export const unanswered = (questions: readonly AnswerableQuestion[]): number => 
 type AnsweringStep = StepAccumulator<{ runId: string; stage: string; counters: Record<string, number>; config: unknown; openQuestions?: AnswerableQuestion[] }, string, unknown, unknown>;
 
 /**
+ * Raises question Q<n> from `role`: on the state (the next id is its place), as an open_question
+ * record (its open_questions row) and an open_question_raised event. Any workflow's: a build's
+ * critic needing evidence, an experiment's critic disagreeing with a reading.
+ */
+export function raiseQuestion(step: AnsweringStep, role: string, question: string): void {
+  step.state.openQuestions = [...(step.state.openQuestions ?? []), { role, question }];
+  step.records.push({ kind: 'open_question', role, question });
+  step.emit('open_question_raised', { role, question });
+}
+
+/**
  * Records the answer to an open question: the question's index when it applied, else null. A
  * question answered already, or one the run does not have, changes nothing (the api refuses both
  * before a job is sent).

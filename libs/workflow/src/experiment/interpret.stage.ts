@@ -1,4 +1,5 @@
 import { decideExperiment, type ExperimentInterpretation, type Interpretation, type InterpretationReview, type RunStatus } from '@roundtable/contracts';
+import { raiseQuestion } from '../engine/answers';
 import { askOrHalt } from './experiment-definition';
 import { decisionOf, type ExperimentStep } from './experiment-step';
 import type { ExperimentFinishedCall } from './experiment-types';
@@ -67,11 +68,7 @@ export function finishDecided(step: ExperimentStep, status: RunStatus, notes: st
   const outcome = interpretationOf(step, notes);
   step.state.outcome = outcome;
   const decision = decisionOf(step.state)!;
-  if (outcome.open_question) {
-    step.state.openQuestions = [...(step.state.openQuestions ?? []), { role: 'critic', question: outcome.open_question }];
-    step.records.push({ kind: 'open_question', role: 'critic', question: outcome.open_question });
-    step.emit('open_question_raised', { role: 'critic', question: outcome.open_question });
-  }
+  if (outcome.open_question) raiseQuestion(step, 'critic', outcome.open_question);
   step.records.push({ kind: 'experiment_decided', experimentId: step.config.experiment_id, decision, interpretation: outcome });
   step.emit('experiment_decided', {
     decision,
