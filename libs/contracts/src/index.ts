@@ -58,3 +58,6 @@ export * from './experiment/experiment-vocabulary';
 export * from './experiment/experiment-project-config.schema';
 export * from './experiment/experiment-replies.schema';
 export * from './experiment/load-experiment-config';
+export * from './eval/eval-suite.schema';
+export * from './eval/eval-request.schema';
+export * from './eval/eval-detail';
