@@ -4,6 +4,9 @@ import { ArtifactEntity } from './artifact.entity';
 import { BudgetReservationEntity } from './budget-reservation.entity';
 import { CritiqueEntity } from './critique.entity';
 import { DecisionEntity } from './decision.entity';
+import { EvalCellEntity } from './eval-cell.entity';
+import { EvalTaskEntity } from './eval-task.entity';
+import { EvalEntity } from './eval.entity';
 import { EvidenceEntryEntity } from './evidence-entry.entity';
 import { ExperimentEntity } from './experiment.entity';
 import { HypothesisEntity } from './hypothesis.entity';
@@ -49,4 +52,7 @@ export const ALL_ENTITIES = [
   OutboxEntity,
   BudgetReservationEntity,
   AppliedEventEntity,
+  EvalEntity,
+  EvalTaskEntity,
+  EvalCellEntity,
 ] as const;

@@ -24,6 +24,8 @@ import { ProjectEntity } from './project.entity';
 @Index('ix_runs_handed_off_from_idea_id', { synchronize: false })
 // "Which panels were run on this idea (and version)": GET /v1/ideas/:id.
 @Index('ix_runs_idea_id_version', ['ideaId', 'ideaVersion'])
+// "Which runs does this eval cell have": the scorer and GET /v1/evals/:id.
+@Index('ix_runs_eval_cell_id', ['evalCellId'])
 @Check('ck_runs_status', inListCheck('status', RunStatus.options))
 export class RunEntity {
   @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_runs' })
@@ -143,6 +145,10 @@ export class RunEntity {
   /** A build handed on from an idea panel's synthesis: the idea, version, panel run and its recommendation (HandedOffFrom); null for any other run. Written by the api at submission. */
   @Column({ name: 'handed_off_from', type: 'jsonb', nullable: true })
   handedOffFrom!: HandedOffFrom | null;
+
+  /** The eval cell (issue 25) this run is one answer of; null for any other run. Written by the api at submission. */
+  @Column({ name: 'eval_cell_id', type: 'text', nullable: true })
+  evalCellId!: string | null;
 
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;
