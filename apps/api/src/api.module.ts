@@ -36,6 +36,9 @@ import { IdeaExperimentService } from './idea-experiment.service';
 import { ExperimentReads } from './experiment-reads';
 import { ExperimentsController } from './experiments.controller';
 import { ExperimentsService } from './experiments.service';
+import { EvalReads } from './evals/eval-reads';
+import { EvalsController } from './evals/evals.controller';
+import { EvalsService } from './evals/evals.service';
 import { RunEventHub } from './run-event-hub';
 import { RunEventsController } from './run-events.controller';
 import { RunEventsService } from './run-events.service';
@@ -92,7 +95,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, EvalsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -118,6 +121,8 @@ export class ApiModule {
         { provide: RunForkService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new RunForkService(ds, submission), inject: [DS, RunSubmissionService] },
         { provide: IdeaHandoffService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new IdeaHandoffService(ds, submission), inject: [DS, RunSubmissionService] },
         { provide: ExperimentReads, useFactory: (ds: DataSource) => new ExperimentReads(ds), inject: [DS] },
+        { provide: EvalReads, useFactory: (ds: DataSource) => new EvalReads(ds), inject: [DS] },
+        { provide: EvalsService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new EvalsService(ds, submission), inject: [DS, RunSubmissionService] },
         {
           provide: ExperimentsService,
           useFactory: (ds: DataSource, r: Redis, submission: RunSubmissionService, reads: ExperimentReads) =>

@@ -47,6 +47,15 @@ export interface StartRunOptions {
   submittedBy: string | null;
   unserved?: NewRunEvent[];
   alongside?: (em: EntityManager, ids: { runId: string; projectId: string }) => Promise<void>;
+  /** The eval cell (issue 25) the run answers for. */
+  evalCellId?: string;
+}
+
+/** A run written in a caller's transaction (storeIn), to be announced after its commit (announce). */
+export interface StoredRun {
+  runId: string;
+  outboxIds: number[];
+  events: RunEventEnvelope[];
 }
 
 interface StoreExtras {
@@ -137,8 +146,26 @@ export class RunSubmissionService {
   }
 
   /** The rows, the run_created event (and provider_unserved ones) and the run.start outbox row, in one transaction. A fork's or a handoff's origin rides on its run row. */
-  private store(config: RunnableConfig, { projectId: given, submittedBy, unserved = [], alongside }: StartRunOptions, { claim, fork = null, handoff = null, ideaRef = null }: StoreExtras) {
-    return this.ds.transaction(async (em) => {
+  private store(config: RunnableConfig, opts: StartRunOptions, extras: StoreExtras): Promise<StoredRun> {
+    return this.ds.transaction((em) => this.storeIn(em, config, opts, extras));
+  }
+
+  /**
+   * A project file's checks as a submit makes them (schema, operator policy, paths, providers),
+   * for a caller that starts several runs at once (an eval) and refuses them all before writing any.
+   */
+  check(body: unknown, opts: SubmitOptions = {}): Promise<{ config: AnyProjectConfig; unserved: NewRunEvent[] }> {
+    return this.validate(body, opts);
+  }
+
+  /** The run's rows in the caller's transaction (an eval writes its runs with its own rows); announce() after the commit. */
+  async storeIn(
+    em: EntityManager,
+    config: RunnableConfig,
+    { projectId: given, submittedBy, unserved = [], alongside, evalCellId }: StartRunOptions,
+    { claim, fork = null, handoff = null, ideaRef = null }: StoreExtras = {},
+  ): Promise<StoredRun> {
+    {
       const projectId = given ?? newId('prj');
       const runId = newId('run');
       const stored = config as unknown as Record<string, unknown>;
@@ -160,6 +187,7 @@ export class RunSubmissionService {
         handedOffFrom: handoff,
         ideaId: ideaRef?.id ?? null,
         ideaVersion: ideaRef?.version ?? null,
+        evalCellId: evalCellId ?? null,
         ...(claim ? { idempotencyPrincipal: claim.principal, idempotencyKey: claim.key, requestHash: claim.requestHash } : {}),
       } as QueryDeepPartialEntity<RunEntity>);
       // The version a panel scores is locked by it in the same transaction: it can no longer change under the score.
@@ -175,7 +203,12 @@ export class RunSubmissionService {
         { runId, queue: QUEUE.orchestrator, jobName: 'run.start', jobId: jobId(runId, 'start'), payload: { runId } },
       ]);
       return { runId, outboxIds, events };
-    });
+    }
+  }
+
+  /** After the commit of runs written with storeIn: their run.start sent and run_created published. */
+  async announce(runs: readonly StoredRun[]): Promise<void> {
+    await Promise.all(runs.map((r) => this.afterCommit(r.runId, r.outboxIds, r.events)));
   }
 
   /**

@@ -85,6 +85,11 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
 
   let seq = run.callSeq;
   const jobs = result.commands.map((c) => writeCommand(runId, c, () => ++seq, writes, run.forkedFrom ?? null));
+  // A run that answers for an eval cell (issue 25) asks for its cell to be scored as it ends, in
+  // the step that ends it: the scorer waits for the cell's other runs (a vote's samples) itself.
+  if (run.evalCellId && finishedNow(run.status, result.state.status)) {
+    jobs.push(outboxJob('eval.score', { runId, cellId: run.evalCellId }, { runId, jobId: jobId(runId, 'evalscore') }));
+  }
 
   const events = runEventsInsert(runId, run.eventSeq, result.events);
   if (result.events.length) writes.add(events.sql, events.params);

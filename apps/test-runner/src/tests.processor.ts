@@ -12,6 +12,7 @@ export class TestsProcessor extends TypedProcessor {
     super(new JobRoutes('tests', QUEUE.tests, {
         'tests.run': (p) => inWorkspaceOpSpan('tests.run', p, () => ops.runTests(p.runId, p.opId)),
         'experiment.run': (p) => inWorkspaceOpSpan('experiment.run', p, () => ops.runExperiment(p.runId, p.opId)),
+        'eval.score': (p) => ops.scoreEvalCell(p.cellId),
       }), { service: 'test-runner', ...settings });
   }
 }

@@ -49,6 +49,7 @@ import { readOne } from './read-one';
 import { runEngineerTool, type ToolTestRun } from './engineer-tools';
 import { ExperimentRefusedError } from './experiment-refused.error';
 import { runExperimentOp, type ExperimentOpHost } from './experiment-op';
+import { scoreEvalCell } from './eval/eval-scorer';
 
 const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
@@ -344,6 +345,14 @@ export class WorkspaceOpsService {
   /** An experiment's preregistered command (issue 24), run at its pinned commit: experiment-op.ts says how. */
   runExperiment(runId: string, opId: string): Promise<void> {
     return this.perform(runId, opId, 'tests.done', (run, op) => runExperimentOp(this.experimentHost(), run, op));
+  }
+
+  /** An eval cell (issue 25) scored once its runs have ended: eval/eval-scorer.ts says how. Not a run's op: nothing is reported back. */
+  scoreEvalCell(cellId: string): Promise<void> {
+    return scoreEvalCell(
+      { ds: this.ds, workspaceRoot: this.workspaceRoot, outputTail: TAIL, admittedRunner: (run, t) => this.admittedRunner(run, t), runIn: (...args) => this.runIn(...args) },
+      cellId,
+    );
   }
 
   /** What the experiment op uses of this service. */

@@ -25,6 +25,7 @@ const minimal: { [N in JobName]: Record<string, unknown> } = {
   'workspace.export': { runId: 'r1', opId: 'o1' },
   'tests.run': { runId: 'r1', opId: 'o1', implementationId: 'i1' },
   'experiment.run': { runId: 'r1', opId: 'o1' },
+  'eval.score': { runId: 'r1', cellId: 'c1' },
 };
 
 describe('job catalogue', () => {

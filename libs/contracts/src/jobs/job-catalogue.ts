@@ -97,6 +97,11 @@ export const JOBS = {
     'tests.run': RunRef.extend({ opId: z.string().min(1), implementationId: z.string().min(1) }),
     /** Run an experiment's preregistered command at its pinned commit (issue 24); the op row holds the request. Reported with tests.done. */
     'experiment.run': RunRef.extend({ opId: z.string().min(1) }),
+    /**
+     * Score an eval cell (issue 25) once its runs have ended: sent when one of them ends (`runId`),
+     * so a vote's cell is asked once per sample and scored by the ask that finds them all ended.
+     */
+    'eval.score': RunRef.extend({ cellId: z.string().min(1) }),
   },
 } as const;
 

@@ -1,0 +1,88 @@
+import type { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { type AnyProjectConfig, type CodingTaskRequest, EvalRequest, type NewRunEvent, type PanelIdeaTaskRequest } from '@roundtable/contracts';
+import { EvalCellEntity, EvalEntity, EvalTaskEntity } from '@roundtable/persistence';
+import { deriveEvalArms, EvalConfigError, runProjectFor, type EvalArm } from '@roundtable/workflow';
+import { ApiError } from '../api-error';
+import { newId, type RunSubmissionService, type StoredRun } from '../run-submission.service';
+
+type EvalTask = CodingTaskRequest | PanelIdeaTaskRequest;
+
+/** One run to start: its cell, and its project file as checked. */
+interface PlannedRun {
+  cellId: string;
+  config: AnyProjectConfig;
+  unserved: NewRunEvent[];
+}
+
+const issuesOf = (e: { issues: readonly { path: PropertyKey[]; message: string }[] }) => e.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+
+/**
+ * Starts an eval (issue 25): every task under every configuration — the given ones and the
+ * baselines derived from the first (libs/workflow eval-configs.ts) — as ordinary runs, each at
+ * the eval's budget per task (a vote's N samples share it). Every run's project file goes through
+ * the same checks as a submit (schema, operator policy, providers) and one refusal refuses the
+ * eval, naming the configuration and the task, before anything is written. The eval, its tasks
+ * (hidden tests in their own column), its cells and all its runs are written in one transaction.
+ */
+export class EvalsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly submission: RunSubmissionService,
+  ) {}
+
+  async create(body: unknown, submittedBy: string): Promise<{ id: string }> {
+    const parsed = EvalRequest.safeParse(body);
+    if (!parsed.success) throw ApiError.badRequest('invalid_eval', `the eval request is not valid: ${issuesOf(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues: issuesOf(parsed.error) });
+    const request = parsed.data;
+    let arms: EvalArm[];
+    try {
+      arms = deriveEvalArms(request);
+    } catch (e) {
+      if (e instanceof EvalConfigError) throw ApiError.badRequest('invalid_eval', e.message);
+      throw e;
+    }
+    const tasks: EvalTask[] = request.tasks;
+    const cells = tasks.flatMap((task) => arms.map((arm) => ({ id: newId('evc'), task, arm })));
+    const planned = await this.checkRuns(cells, request.budget, request.suite);
+
+    const id = newId('eval');
+    const stored = await this.ds.transaction(async (em) => {
+      await em.insert(EvalEntity, { id, suite: request.suite, score: request.score, status: 'running', budget: request.budget, configs: arms, submittedBy } as QueryDeepPartialEntity<EvalEntity>);
+      await em.insert(
+        EvalTaskEntity,
+        tasks.map((t, position) => {
+          const { hidden, ...spec } = t as CodingTaskRequest & PanelIdeaTaskRequest;
+          return { evalId: id, taskId: t.id, position, difficulty: t.difficulty, spec, hidden: hidden ?? null };
+        }) as QueryDeepPartialEntity<EvalTaskEntity>[],
+      );
+      await em.insert(EvalCellEntity, cells.map((c) => ({ id: c.id, evalId: id, taskId: c.task.id, config: c.arm.name, status: 'running' })) as QueryDeepPartialEntity<EvalCellEntity>[]);
+      const runs: StoredRun[] = [];
+      for (const p of planned) runs.push(await this.submission.storeIn(em, p.config, { submittedBy, unserved: p.unserved, evalCellId: p.cellId }));
+      return runs;
+    });
+    await this.submission.announce(stored);
+    return { id };
+  }
+
+  /** Every run's project file checked as a submit checks one; all refusals at once, each naming its configuration and task. */
+  private async checkRuns(cells: { id: string; task: EvalTask; arm: EvalArm }[], budget: EvalRequest['budget'], suite: string): Promise<PlannedRun[]> {
+    const planned: PlannedRun[] = [];
+    const issues: { path: string; message: string }[] = [];
+    for (const { id, task, arm } of cells) {
+      const project = runProjectFor(arm, task, budget, suite);
+      try {
+        const { config, unserved } = await this.submission.check(project);
+        for (let i = 0; i < arm.samples; i++) planned.push({ cellId: id, config, unserved });
+      } catch (e) {
+        const err = e instanceof ApiError ? (e.getResponse() as { issues?: { path: string; message: string }[]; message?: string }) : null;
+        if (!err) throw e;
+        for (const i of err.issues ?? [{ path: '', message: err.message ?? 'refused' }]) issues.push({ path: `configs.${arm.name}.${i.path}`.replace(/\.$/, ''), message: `task ${task.id}: ${i.message}` });
+      }
+      // One configuration's problem is the same for every task: stop at the first task that shows it.
+      if (issues.length) break;
+    }
+    if (issues.length) throw ApiError.badRequest('invalid_eval', `a configuration cannot run: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+    return planned;
+  }
+}
