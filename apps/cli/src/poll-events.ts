@@ -64,7 +64,8 @@ export interface PollOptions {
   signal?: AbortSignal;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+/** Waits ms, or less when the signal aborts (Ctrl-C). */
+export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);
     signal?.addEventListener(

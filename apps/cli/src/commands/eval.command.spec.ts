@@ -107,9 +107,9 @@ describe('roundtable eval panel --grader: tier 2 against the fake wire server (t
 
     const bad = captureIo({ cwd: dir, env: { GRADER_KEY: KEY } });
     expect(await runCli(['eval', 'build', '--grader', 'anthropic'], bad.io)).toBe(1);
-    expect(bad.stderr()).toContain('eval has no suite "build" (known: panel)');
+    expect(bad.stderr()).toContain('--grader grades the panel golden set: eval panel --grader <provider> (got "build")');
     const noGrader = captureIo({ cwd: dir, env: {} });
-    expect(await runCli(['eval', 'panel'], noGrader.io)).toBe(1);
+    expect(await runCli(['eval', 'panel', '--grader', ''], noGrader.io)).toBe(1);
     expect(noGrader.stderr()).toContain('eval panel needs --grader <provider>');
   });
 });
