@@ -105,6 +105,28 @@ describe('RunReconciler against real Postgres and Redis', () => {
     expect(await producer.queue(QUEUE.orchestrator).getJob(jobId(callId, 'done'))).toMatchObject({ name: 'agent.done', data: { runId, callId } });
   });
 
+  it("sends an eval cell's eval.score again when Redis lost it, once all of the cell's runs have ended, and not before", async () => {
+    await ds.query(`INSERT INTO evals (id, suite, score, budget, configs) VALUES ('eval_recon', 'coding', 'hidden_tests', '{}', '[]')`);
+    await ds.query(`INSERT INTO eval_cells (id, eval_id, task_id, config) VALUES ('evc_recon', 'eval_recon', 't1', 'team')`);
+    const ids = [`run_recon_e1_${++n}`, `run_recon_e2_${n}`];
+    for (const [i, id] of ids.entries()) {
+      await ds.getRepository(RunEntity).insert({
+        id, projectId: 'prj_recon', workflow: 'build', status: i === 0 ? 'done' : 'running', stage: 'DONE', config: stored, evalCellId: 'evc_recon', finishedAt: i === 0 ? new Date(Date.now() - 60_000) : null,
+      } as QueryDeepPartialEntity<RunEntity>);
+    }
+    // One sample still going: nothing to score yet.
+    expect((await reconciler.sweep()).resent.filter((r) => r.kind === 'score')).toEqual([]);
+    // Both ended (the last one's step sent eval.score, and Redis lost it): sent again, under the last run's id.
+    await ds.query(`UPDATE runs SET status = 'halted', finished_at = now() - interval '1 minute' + interval '1 second' WHERE id = $1`, [ids[1]]);
+    const report = await reconciler.sweep();
+    expect(report.resent.filter((r) => r.kind === 'score')).toEqual([{ kind: 'score', queue: QUEUE.tests, jobId: jobId(ids[1], 'evalscore') }]);
+    expect(await producer.queue(QUEUE.tests).getJob(jobId(ids[1], 'evalscore'))).toMatchObject({ name: 'eval.score', data: { runId: ids[1], cellId: 'evc_recon' } });
+    // Scored: never asked again.
+    await ds.query(`UPDATE eval_cells SET status = 'scored', passed = true WHERE id = 'evc_recon'`);
+    await deleteRedisPrefix(redis, prefix);
+    expect((await reconciler.sweep()).resent.filter((r) => r.kind === 'score')).toEqual([]);
+  });
+
   it('retries a tests job that failed while Postgres was away, and sends it again when Redis lost it', async () => {
     const { runId } = await proposingRun();
     const opId = `${runId}-op-tests`;

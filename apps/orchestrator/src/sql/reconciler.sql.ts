@@ -1,3 +1,5 @@
+import { TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+
 /**
  * The reconciler's statements (see ../reconciler/run-reconciler.ts). Each is a typed constant: its text,
  * how its parameters are built, and the row it answers.
@@ -17,7 +19,7 @@ export interface ReconcileLockRow {
 }
 
 /** What a pending item is waiting for, and where its job lives. */
-export type PendingKind = 'call' | 'op' | 'call_done' | 'op_done' | 'control';
+export type PendingKind = 'call' | 'op' | 'call_done' | 'op_done' | 'control' | 'score';
 
 export interface PendingWorkRow {
   kind: PendingKind;
@@ -46,6 +48,8 @@ export interface PendingWorkRow {
  *   (agent.done, workspace.done, tests.done, sent by the worker, not the outbox) was never applied.
  * - control: a run.start / run.cancel / run.resume / run.appeal from the outbox (any run status:
  *   a resume asks a halted run) that was never applied, written in the last day.
+ * - score: an eval cell (issue 25) still unscored whose runs have all ended: its `eval.score`,
+ *   as the step that ended its last run sent it (that run's id in the job id).
  * Parameters: $1 how old (ms) a row must be before its missing job is sent again, $2 the lease
  * margin (ms) over a running call's timeout, $3 the timeout assumed for a call without one.
  * Live runs are found by ix_runs_status and their rows by their run_id indexes.
@@ -98,11 +102,21 @@ export const PENDING_WORK = {
       WHERE o.queue = 'orchestrator' AND o.run_id IS NOT NULL AND o.created_at > now() - interval '1 day'
         AND o.job_name IN ('run.start', 'run.cancel', 'run.resume', 'run.appeal', 'run.approve', 'run.answer')
         AND NOT EXISTS (SELECT 1 FROM applied_events a WHERE a.run_id = o.run_id
-                           AND a.event_key = CASE WHEN o.job_name IN ('run.resume', 'run.appeal', 'run.approve', 'run.answer') THEN o.job_name || ':' || o.job_id ELSE o.job_name END)`,
+                           AND a.event_key = CASE WHEN o.job_name IN ('run.resume', 'run.appeal', 'run.approve', 'run.answer') THEN o.job_name || ':' || o.job_id ELSE o.job_name END)
+     UNION ALL
+     SELECT 'score', last.id, 'tests', 'eval.score', NULL, last.id, 'evalscore',
+            jsonb_build_object('runId', last.id, 'cellId', c.id),
+            coalesce(last.finished_at, now()) < now() - make_interval(secs => $1 / 1000.0)
+       FROM eval_cells c
+       CROSS JOIN LATERAL (SELECT r.id, r.finished_at FROM runs r WHERE r.eval_cell_id = c.id
+                            ORDER BY r.finished_at DESC NULLS FIRST, r.id DESC LIMIT 1) last
+      WHERE c.status = 'running'
+        AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.eval_cell_id = c.id AND NOT (r.status = ANY ($4::text[])))`,
   params: (o: { resendAfterMs: number; leaseMarginMs: number; defaultCallTimeoutMs: number }): unknown[] => [
     o.resendAfterMs,
     o.leaseMarginMs,
     o.defaultCallTimeoutMs,
+    [...TERMINAL_RUN_STATUSES],
   ],
 } as const;
 
