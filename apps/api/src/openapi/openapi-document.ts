@@ -4,6 +4,7 @@ import { CALL_ROLES, CALL_STAGES, WORKFLOWS } from '../query-params';
 import { MAX_FILE_PATH_CHARS } from '../workspace-file-path';
 import { WORKBENCH_CSP } from '../workbench.handler';
 import { AUTH_ERRORS, callId, error, json, location, ref, runId, WRITE_ERRORS } from './openapi-parts';
+import { evalPaths } from './eval-paths';
 import { experimentPaths } from './experiment-paths';
 import { ideaPaths } from './idea-paths';
 import { REPLY_SCHEMAS, REQUEST_SCHEMAS } from './openapi-schemas';
@@ -135,6 +136,7 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
       },
       ...ideaPaths(writeNote, tooLarge),
       ...experimentPaths(writeNote, tooLarge),
+      ...evalPaths(writeNote, tooLarge),
       '/v1/providers': {
         get: {
           summary: 'The live provider-workers: per provider, who serves it, which key variables are set there, CLI versions, queue depth',

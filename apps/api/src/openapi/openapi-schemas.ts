@@ -30,6 +30,7 @@ export const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
   HandoffRequest,
   ExperimentProjectConfig,
   IdeaExperimentRequest,
+  EvalRequest: Replies.EvalRequest,
 };
 
 /** Replies as the API sends them: zod's output side. */
@@ -82,4 +83,6 @@ export const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   ExperimentList: Replies.ExperimentList,
   ExperimentStarted: Replies.ExperimentStarted,
   ExperimentEditRefused: Replies.ExperimentEditRefused,
+  EvalDetail: Replies.EvalDetail,
+  EvalList: Replies.EvalList,
 };
