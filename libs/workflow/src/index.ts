@@ -42,3 +42,4 @@ export { renderExperimentReport } from './experiment/experiment-report';
 export { decisionOf as experimentDecisionOf } from './experiment/experiment-step';
 export * from './eval/eval-stats';
 export * from './eval/eval-summary';
+export * from './eval/eval-configs';
