@@ -43,3 +43,4 @@ export { decisionOf as experimentDecisionOf } from './experiment/experiment-step
 export * from './eval/eval-stats';
 export * from './eval/eval-summary';
 export * from './eval/eval-configs';
+export * from './eval/eval-vote';
