@@ -44,3 +44,4 @@ export * from './eval/eval-stats';
 export * from './eval/eval-summary';
 export * from './eval/eval-configs';
 export * from './eval/eval-vote';
+export * from './eval/eval-report';
