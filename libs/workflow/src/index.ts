@@ -40,3 +40,8 @@ export * from './experiment/experiment-stored-state';
 export { renderExperimentRunReport, type ExperimentReportInput } from './experiment/experiment-run-report';
 export { renderExperimentReport } from './experiment/experiment-report';
 export { decisionOf as experimentDecisionOf } from './experiment/experiment-step';
+export * from './eval/eval-stats';
+export * from './eval/eval-summary';
+export * from './eval/eval-configs';
+export * from './eval/eval-vote';
+export * from './eval/eval-report';
