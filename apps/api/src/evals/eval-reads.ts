@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import type { EvalBudget, EvalCellStatus, EvalCellView, EvalConfigView, EvalDetail, EvalListItem } from '@roundtable/contracts';
+import type { EvalBudget, EvalCellStatus, EvalCellView, EvalDetail, EvalListItem } from '@roundtable/contracts';
 import { EvalEntity } from '@roundtable/persistence';
-import { evalPlotSvg, summarizeEval, type EvalArm } from '@roundtable/workflow';
+import { evalConfigView, evalPlotSvg, summarizeEval, type EvalArm } from '@roundtable/workflow';
 import { ApiError } from '../api-error';
 import { parseQuery } from '../query-params';
 
@@ -32,14 +32,6 @@ interface CellRunRow {
   cost_usd: number;
   seconds: number;
 }
-
-/** Every role's provider/model in a configuration's project, distinct, in role order. */
-function modelsOf(project: Record<string, unknown>): string[] {
-  const agents = (project.agents ?? {}) as Record<string, { provider?: string; model?: string } | undefined>;
-  return [...new Set(Object.values(agents).flatMap((a) => (a?.provider && a.model ? [`${a.provider}/${a.model}`] : [])))];
-}
-
-export const configView = (a: EvalArm): EvalConfigView => ({ name: a.name, kind: a.kind, source: a.source, samples: a.samples, models: modelsOf(a.project) });
 
 /**
  * What the evals routes read (issue 25): the list, an eval's detail with its summary (libs/workflow
@@ -94,7 +86,7 @@ export class EvalReads {
           seconds: scored ? Number(c.seconds) : Math.max(0, ...own.map((r) => Number(r.seconds))),
         };
       });
-    const configs = arms.map(configView);
+    const configs = arms.map(evalConfigView);
     return {
       id: row.id,
       suite: row.suite,

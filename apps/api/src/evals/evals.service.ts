@@ -48,7 +48,7 @@ export class EvalsService {
 
     const id = newId('eval');
     const stored = await this.ds.transaction(async (em) => {
-      await em.insert(EvalEntity, { id, suite: request.suite, score: request.score, status: 'running', budget: request.budget, configs: arms, submittedBy } as QueryDeepPartialEntity<EvalEntity>);
+      await em.insert(EvalEntity, { id, suite: request.suite, score: request.score, status: 'running', budget: request.budget, configs: arms, submittedBy } as unknown as QueryDeepPartialEntity<EvalEntity>);
       await em.insert(
         EvalTaskEntity,
         tasks.map((t, position) => {

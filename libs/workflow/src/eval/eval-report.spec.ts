@@ -137,7 +137,7 @@ describe('evalMatrix', () => {
     expect(cellMark(undefined)).toBe('·');
     expect(cellMark(cell('a', 't', true))).toBe('✓');
     expect(cellMark(cell('a', 't', false))).toBe('✗');
-    expect(cellMark(cell('a', 't', null, { status: 'scoring' }))).toBe('·');
+    expect(cellMark(cell('a', 't', null, { status: 'running' }))).toBe('·');
     expect(cellMark(cell('a', 't', null, { status: 'error' }))).toBe('!');
   });
 });

@@ -88,7 +88,6 @@ export function cellMark(cell: EvalCellView | undefined): string {
     case 'error':
       return '!';
     case 'running':
-    case 'scoring':
       return '·';
   }
 }
