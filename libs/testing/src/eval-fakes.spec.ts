@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Critique, Implementation, loadEvalSuite, Proposal, Review, Synthesis, type EvalDifficulty, type LoadedCodingTask, type LoadedEvalSuite } from '@roundtable/contracts';
+import { Critique, Implementation, loadEvalSuite, Proposal, Review, Synthesis, type EvalDifficulty, type LoadedCodingSuite, type LoadedCodingTask } from '@roundtable/contracts';
 import { evalFakeScript, evalFakeSolution, uniqueObjectiveMatches } from './eval-fakes';
 import { parseFakeScript } from './fake-llm/fake-script';
 import { ScriptEngine } from './fake-llm/script-engine';
@@ -14,7 +14,7 @@ function task(id: string, difficulty: EvalDifficulty, objective: string): Loaded
   };
 }
 
-const suite: LoadedEvalSuite = {
+const suite: LoadedCodingSuite = {
   dir: '/suite',
   suite: { name: 'mini', description: 'd', score: 'hidden_tests' },
   score: 'hidden_tests',
@@ -85,10 +85,10 @@ describe('evalFakeScript', () => {
     expect(() => uniqueObjectiveMatches([{ id: 'a', objective: 'Implement f() in m.py' }, { id: 'b', objective: 'Implement f() in m.py, with tests' }])).toThrow(/eval task a: its objective has no substring that is unique/);
   });
 
-  it('refuses a verdict suite and a task without solutions', () => {
-    const ideas: LoadedEvalSuite = { dir: '/i', suite: { name: 'ideas', description: 'd', score: 'verdict' }, score: 'verdict', tasks: [] };
-    expect(() => evalFakeScript(ideas, 'strong')).toThrow(/plays coding suites; ideas is scored by verdict/);
-    const bare = { ...suite, tasks: [{ ...task('x1', 'easy', 'Implement something else in x.py'), solutions: null }] } as LoadedEvalSuite;
+  it('refuses a task without solutions, and one whose hidden files carry no sentinel', () => {
+    const bare: LoadedCodingSuite = { ...suite, tasks: [{ ...task('x1', 'easy', 'Implement something else in x.py'), solutions: null }] };
     expect(() => evalFakeScript(bare, 'strong')).toThrow(/eval task x1: no solutions/);
+    const unmarked: LoadedCodingSuite = { ...suite, tasks: [{ ...task('x2', 'easy', 'Implement something else in x.py'), hidden: [{ path: 'test_x2.py', content: 'def test_hidden_a():\n    pass\n' }] }] };
+    expect(() => evalFakeScript(unmarked, 'strong')).toThrow(/eval task x2: no hidden file starts with "# eval-hidden: x2"/);
   });
 });

@@ -1,4 +1,4 @@
-import type { EvalDifficulty, LoadedCodingTask, LoadedEvalSuite } from '@roundtable/contracts';
+import type { EvalDifficulty, LoadedCodingSuite, LoadedCodingTask } from '@roundtable/contracts';
 import type { FakeScriptEntryInput, FakeScriptInput } from './fake-llm/fake-script';
 
 /**
@@ -30,17 +30,17 @@ export function evalFakeSolution(model: EvalFakeModel, difficulty: EvalDifficult
   return model === 'strong' || difficulty === 'easy' ? 'good' : 'flawed';
 }
 
-/** The sentinel lines and hidden test function names of a task: what no prompt may show. */
-export function hiddenMarkers(task: LoadedCodingTask): { sentinels: string[]; testNames: string[] } {
-  const sentinels = new Set<string>();
+/** A task's sentinel line (`# eval-hidden: <id>`, the first line of its hidden files) and hidden test function names: what no prompt may show. */
+export function hiddenMarkers(task: LoadedCodingTask): { sentinel: string; testNames: string[] } {
+  const sentinel = `${HIDDEN_SENTINEL_PREFIX} ${task.task.id}`;
+  if (!task.hidden.some((file) => file.content.split('\n', 1)[0].trim() === sentinel)) {
+    throw new Error(`eval task ${task.task.id}: no hidden file starts with "${sentinel}"`);
+  }
   const testNames = new Set<string>();
   for (const file of task.hidden) {
-    const first = file.content.split('\n', 1)[0].trim();
-    if (first.startsWith(HIDDEN_SENTINEL_PREFIX)) sentinels.add(first);
     for (const m of file.content.matchAll(new RegExp(`^\\s*(?:async\\s+)?def\\s+(${HIDDEN_TEST_PREFIX}\\w+)`, 'gm'))) testNames.add(m[1]);
   }
-  if (sentinels.size === 0) throw new Error(`eval task ${task.task.id}: no hidden file starts with "${HIDDEN_SENTINEL_PREFIX} ${task.task.id}"`);
-  return { sentinels: [...sentinels], testNames: [...testNames].sort() };
+  return { sentinel, testNames: [...testNames].sort() };
 }
 
 /** Characters a prompt may render differently (quoted, escaped); a match avoids them. */
@@ -73,12 +73,12 @@ export function uniqueObjectiveMatches(objectives: { id: string; objective: stri
 function engineerEntry(task: LoadedCodingTask, model: EvalFakeModel, match: string): FakeScriptEntryInput {
   if (!task.solutions) throw new Error(`eval task ${task.task.id}: no solutions/ to answer with (evalFakeScript needs solutions/good and solutions/flawed)`);
   const kind = evalFakeSolution(model, task.task.difficulty);
-  const { sentinels, testNames } = hiddenMarkers(task);
+  const { sentinel, testNames } = hiddenMarkers(task);
   return {
     role: 'engineer',
     match,
     times: TIMES,
-    forbids: [...sentinels, ...testNames],
+    forbids: [sentinel, ...testNames],
     reply: {
       proposal_id: 'P1',
       files: Object.entries(task.solutions[kind]).map(([path, content]) => ({ path, content })),
@@ -148,9 +148,8 @@ function genericEntries(): FakeScriptEntryInput[] {
   ];
 }
 
-/** The script for the fake LLM server playing `model` over every task of a `hidden_tests` suite. */
-export function evalFakeScript(suite: LoadedEvalSuite, model: EvalFakeModel): FakeScriptInput {
-  if (suite.score !== 'hidden_tests') throw new Error(`evalFakeScript plays coding suites; ${suite.suite.name} is scored by ${suite.score}`);
+/** The script for the fake LLM server playing `model` over every task of a `hidden_tests` suite (narrow a loaded suite by its `score`). */
+export function evalFakeScript(suite: LoadedCodingSuite, model: EvalFakeModel): FakeScriptInput {
   const matches = uniqueObjectiveMatches(suite.tasks.map((t) => ({ id: t.task.id, objective: t.task.objective })));
   return { replies: [...suite.tasks.map((t) => engineerEntry(t, model, matches.get(t.task.id)!)), ...genericEntries()] };
 }

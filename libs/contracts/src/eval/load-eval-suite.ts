@@ -82,7 +82,7 @@ function parseWith<S extends z.ZodType>(schema: S, raw: unknown, file: string, i
 const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory();
 
 /** Every regular file under `dir`, as path relative to it → content, sorted by path. */
-export function readTree(dir: string): Record<string, string> {
+export function readSuiteFiles(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (sub: string): void => {
     for (const entry of readdirSync(join(dir, sub), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -113,14 +113,14 @@ function loadCodingTask(suiteDir: string, id: string, issues: EvalSuiteIssue[]):
   if (!isDir(join(dir, 'hidden'))) {
     issues.push({ file: `${id}/hidden/`, path: '', message: `is missing; task ${id} needs its hidden tests in hidden/` });
   } else {
-    hidden = Object.entries(readTree(join(dir, 'hidden'))).map(([path, content]) => ({ path, content }));
+    hidden = Object.entries(readSuiteFiles(join(dir, 'hidden'))).map(([path, content]) => ({ path, content }));
     if (hidden.length === 0) issues.push({ file: `${id}/hidden/`, path: '', message: `is empty; task ${id} needs at least one hidden test file` });
   }
   let solutions: LoadedCodingTask['solutions'] = null;
   if (isDir(join(dir, 'solutions'))) {
     const tree = (kind: 'good' | 'flawed'): Record<string, string> => {
       const p = join(dir, 'solutions', kind);
-      const files = isDir(p) ? readTree(p) : {};
+      const files = isDir(p) ? readSuiteFiles(p) : {};
       if (Object.keys(files).length === 0) {
         issues.push({ file: `${id}/solutions/${kind}/`, path: '', message: `is missing or empty; task ${id}'s solutions/ holds both good/ and flawed/` });
       }

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { HIDDEN_TESTS_DIR } from './eval-suite.schema';
-import { loadEvalSuite, readTree, type LoadedCodingTask } from './load-eval-suite';
+import { loadEvalSuite, readSuiteFiles, type LoadedCodingTask } from './load-eval-suite';
 
 /**
  * The suites shipped in evals/ are what they claim: every coding task's good solution passes its
@@ -121,7 +121,7 @@ describe('evals/coding', () => {
     const seen: Record<string, string> = {
       objective: t.task.objective,
       requirements: t.task.requirements.join('\n'),
-      ...Object.fromEntries(Object.entries(t.starter ? readTree(t.starter) : {}).map(([p, c]) => [`starter/${p}`, c])),
+      ...Object.fromEntries(Object.entries(t.starter ? readSuiteFiles(t.starter) : {}).map(([p, c]) => [`starter/${p}`, c])),
       ...Object.fromEntries(Object.entries(t.solutions!.good).map(([p, c]) => [`solutions/good/${p}`, c])),
       ...Object.fromEntries(Object.entries(t.solutions!.flawed).map(([p, c]) => [`solutions/flawed/${p}`, c])),
     };
