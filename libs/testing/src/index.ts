@@ -18,3 +18,4 @@ export * from './in-memory-tracing';
 export * from './test-span';
 export * from './provider-registry-stand-in';
 export * from './browser';
+export * from './eval-fakes';
