@@ -191,3 +191,25 @@ describe('solo pipeline: tests, fix rounds and the fact-only close', () => {
     // (fix round 1 was entered when T1 failed; its engineer call was the one max_calls refused)
   });
 });
+
+describe('solo pipeline: the engineer reads and works as it does in a team run', () => {
+  it('a file request on a repository is read, and the engineer is asked again from the objective', () => {
+    const d = solo({ repo: '/repos/app' }).begin(['dd.py']);
+    expect(pending(d).schemaName).toBe('ImplementationOrFilesRequested');
+    d.reply({ paths: ['dd.py'], reason: 'to see the code' });
+    expect(d.lastOp).toMatchObject({ kind: 'workspace.read', role: 'engineer', label: 'I1', paths: ['dd.py'] });
+    d.read({ 'dd.py': 'def max_drawdown(e): pass\n' });
+    expect(pending(d)).toMatchObject({ role: 'engineer', label: 'I1' });
+    expect(d.prompt()).toContain('def max_drawdown(e): pass');
+    expect(roles(d)).toEqual(['engineer', 'engineer']);
+  });
+
+  it('agent mode on an API provider: the tool loop goes turn by turn with no proposal', () => {
+    const base = testConfig();
+    const d = solo({ agents: { ...base.agents, engineer: { ...base.agents.engineer, mode: 'agent' } } } as never).begin(['dd.py']);
+    expect(pending(d)).toMatchObject({ role: 'engineer', label: 'I1', schemaName: 'EngineerTurn' });
+    d.reply({ tool_calls: [], text: 'thinking' });
+    expect(pending(d)).toMatchObject({ role: 'engineer', label: 'I1' });
+    expect(roles(d)).toEqual(['engineer', 'engineer']);
+  });
+});
