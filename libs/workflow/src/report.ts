@@ -107,7 +107,7 @@ function builtSection(state: BuildRunState): string[] {
     const files = impl.body.files.map((f) => `${f.path} (${plural(lineCount(f.content), 'line')})`);
     const fix = impl.fixRound > 0 ? `, fix round ${impl.fixRound}` : '';
     const applied = impl.status === 'rejected' ? `rejected: ${impl.applyError ?? 'no reason recorded'}` : impl.status;
-    out.push(`- ${impl.label} (${applied}${fix}) for ${impl.proposalLabel}: ${files.join(', ')}`);
+    out.push(`- ${impl.label} (${applied}${fix}) for ${impl.proposalLabel ?? 'the objective and requirements (solo)'}: ${files.join(', ')}`);
     if (impl.body.notes) out.push(`  notes: ${impl.body.notes}`);
     for (const gap of impl.body.known_gaps) out.push(`  known gap: ${gap}`);
   }

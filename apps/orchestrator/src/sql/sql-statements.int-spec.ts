@@ -276,6 +276,23 @@ describe('the orchestrator SQL folder', () => {
     expect(op).toEqual({ kind: 'tests', status: 'queued', implementation_id: `${R}-I1`, result: { command: HARD, timeoutS: 5, testLabel: 'T1' } });
   });
 
+  it("a solo run's implementation (pipeline: solo, no proposal) writes and reads back with no proposal", async () => {
+    const R = 'run_sql_solo';
+    await ds.getRepository(RunEntity).insert({ id: R, projectId: 'prj_sql', workflow: 'build', status: 'running', stage: 'IMPLEMENT', config: {} } as QueryDeepPartialEntity<RunEntity>);
+    const call = {
+      kind: 'agent_call' as const, callId: `${R}-c1`, role: 'engineer' as const, stage: 'IMPLEMENT' as const, label: 'I1', provider: 'openai', model: 'gpt',
+      schemaName: 'implementation' as const, messages: [{ role: 'user' as const, content: 'implement' }], contextRefs: [], maxTokens: 100, temperature: 0.2, timeoutMs: 1000,
+      attempt: 1, repairOf: null, estimatedTokens: 42, reservedTokens: 142, reservedCostUsd: 0,
+    };
+    const impl = { id: `${R}-I1`, label: 'I1', callId: call.callId, proposalLabel: null, fixRound: 0, status: 'pending' as const, applyError: null, body: { files: [{ path: 'a.py', content: 'x = 1' }] } };
+    await batch((b) => {
+      addStatement(b, stepWrites.INSERT_AGENT_CALL, R, 1, call as never);
+      addStatement(b, buildRows.INSERT_IMPLEMENTATION, R, impl as never);
+    });
+    const run = await ds.getRepository(RunEntity).findOneByOrFail({ id: R });
+    expect((await loadBuildRunState(ds.manager, run, new Date())).implementations).toEqual([impl]);
+  });
+
   it('the job reads: a test run recorded once (a replay adds nothing), and the stage the last halt left', async () => {
     const R = 'run_sql_w'; // written by the test before: it has implementation I1
     const t = {

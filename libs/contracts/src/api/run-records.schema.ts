@@ -66,7 +66,7 @@ const DiffStat = z.array(z.object({ path: z.string(), added: z.number().nullable
 export const ImplementationItem = z.object({
   label: z.string(),
   call_id: z.string(),
-  proposal_label: z.string(),
+  proposal_label: z.string().nullable().describe('null: a solo run, whose engineer works from the objective and requirements (pipeline: solo)'),
   fix_round: z.number(),
   status: z.enum(['pending', 'applied', 'rejected']),
   apply_error: z.string().nullable(),

@@ -454,6 +454,16 @@ describe('loadProjectConfig: files that are refused', () => {
     it('refuses a gate that is not one, naming the gates there are', () => {
       expect(issueAt(issuesOf({ ...withRepo(), approvals: ['deploy'] }), 'approvals.0').message).toBe('a gate is one of criteria, merge');
     });
+    it('takes the team pipeline by default, and solo when named', () => {
+      expect(loadProjectConfig(base(), { env: {} }).pipeline).toBe('team');
+      expect(loadProjectConfig({ ...base(), pipeline: 'solo' }, { env: {} }).pipeline).toBe('solo');
+    });
+    it('refuses a gate on the solo pipeline, naming the field and both ways out', () => {
+      expect(issueAt(issuesOf({ ...withRepo(), pipeline: 'solo', approvals: ['criteria'] }), 'approvals').message).toMatch(/pipeline: solo opens no gate.*names criteria; drop approvals, or use pipeline: team/);
+    });
+    it('refuses the solo pipeline below autonomy 2', () => {
+      expect(issueAt(issuesOf({ ...base(), pipeline: 'solo', autonomy: 1 }), 'autonomy').message).toMatch(/pipeline: solo only implements and tests, which autonomy 1 never does/);
+    });
     it('refuses a gate named twice', () => {
       expect(issueAt(issuesOf({ ...withRepo(), approvals: ['criteria', 'criteria'] }), 'approvals').message).toBe('gate criteria is named twice; name each gate once');
     });

@@ -161,6 +161,7 @@ function crossCheck(cfg: ProjectConfig, env: LoadOptions['env'] | null, issues: 
   checkAgentMode(cfg, issues);
   checkPermissions(cfg, issues);
   checkMerge(cfg, issues);
+  checkSolo(cfg, issues);
   for (const name of env ? usedProviders : []) {
     const pc = cfg.providers[name];
     if ('api_key_env' in pc && !env?.[pc.api_key_env]) {
@@ -196,6 +197,22 @@ function checkMerge(cfg: ProjectConfig, issues: ConfigIssue[]): void {
   }
   const dupes = cfg.approvals.filter((g, i) => cfg.approvals.indexOf(g) !== i);
   if (dupes.length) issues.push({ path: 'approvals', message: `gate ${dupes[0]} is named twice; name each gate once` });
+}
+
+/**
+ * The solo pipeline (issue 25) is the engineer alone: no debate, no review, no synthesizer. A gate
+ * would promise a person a decision the pipeline never stops for, so it is refused rather than
+ * ignored (the criteria gate has no debate to follow, the merge gate no synthesis to show); and
+ * autonomy 0 and 1 write nothing, while writing is all a solo run does.
+ */
+function checkSolo(cfg: ProjectConfig, issues: ConfigIssue[]): void {
+  if (cfg.pipeline !== 'solo') return;
+  if (cfg.approvals.length) {
+    issues.push({ path: 'approvals', message: `pipeline: solo opens no gate (no one debates the criteria or reads a synthesis before a merge), but approvals names ${cfg.approvals.join(', ')}; drop approvals, or use pipeline: team` });
+  }
+  if (cfg.autonomy < 2) {
+    issues.push({ path: 'autonomy', message: `pipeline: solo only implements and tests, which autonomy ${cfg.autonomy} never does; use autonomy: 2, or pipeline: team` });
+  }
 }
 
 /**

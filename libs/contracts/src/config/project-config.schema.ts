@@ -234,6 +234,15 @@ export const ProjectConfig = z
     requirements: z.array(z.string().min(1)).default([]),
     /** Any directory or git repository; omitted for a greenfield run. */
     repo: z.string().min(1).nullish(),
+    /**
+     * `team` (default): the debate (proposer, critic, reviser), then implement, test and fix, the
+     * validator's review and the synthesizer's report. `solo` (issue 25, the evaluation's baseline):
+     * the engineer alone works from the objective and requirements (locked as the criteria at
+     * start), then the tests and the fix rounds; no other role is asked, and the report is the
+     * fact-only one. A solo run opens no gate, so `approvals` is refused with it (load-project-config.ts
+     * checkSolo), as is autonomy below 2 (solo's only step is writing).
+     */
+    pipeline: z.enum(['team', 'solo']).default('team'),
     /** 0 advise, 1 propose, 2 write to the workspace and run tests, 3 also merge a solved run without a person. */
     autonomy: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).default(2),
     /** Where the run waits for a person's approval (BUILD_GATES); none by default. */

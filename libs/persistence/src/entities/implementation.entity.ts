@@ -25,9 +25,10 @@ export class ImplementationEntity {
   @Column({ name: 'label', type: 'text' })
   label!: string;
 
-  @Column({ name: 'proposal_id', type: 'text' })
+  /** Null for a solo run (issue 25): its engineer works from the objective and requirements, not a proposal. */
+  @Column({ name: 'proposal_id', type: 'text', nullable: true })
   @ForeignKey(() => ProposalEntity, { name: 'fk_implementations_proposal_id', onDelete: 'NO ACTION' })
-  proposalId!: string;
+  proposalId!: string | null;
 
   @Column({ name: 'fix_round', type: 'integer' })
   fixRound!: number;

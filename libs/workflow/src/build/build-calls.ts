@@ -75,7 +75,8 @@ export function callReviser(step: Step, proposal: ProposalRecord, critique: Crit
   requestCall(step, freshSpec(step, 'reviser', label, 'P', reviserPack(step.state, proposal, critique, label)));
 }
 
-export function callEngineer(step: Step, proposal: ProposalRecord): void {
+/** `proposal`: what the engineer implements; null in a solo run (solo.ts), which works from the objective and requirements. */
+export function callEngineer(step: Step, proposal: ProposalRecord | null): void {
   const fix = step.state.fixRound > 0;
   // A fix round keeps the implementation's number: I1 → I1f1 → I1f2.
   const label = fix ? `I${step.state.counters.I ?? 1}f${step.state.fixRound}` : `I${step.peek('I')}`;

@@ -8,6 +8,7 @@ import { secondReviewLabel, secondReviewPending, validatorReviewOfLatest } from 
 import { gistOf, onArtifact } from './build-replies';
 import { SCHEMA_BY_ROLE } from './context-packs';
 import type { Step } from './build-step';
+import { isSolo, SOLO_NO_SYNTHESIZER } from './solo';
 
 /**
  * The build as a definition on the engine: its roles are the project's agents, the
@@ -123,6 +124,8 @@ export const buildDefinition: WorkflowDefinition<BuildRunState, BuildRole, Stage
   // changes nothing (closing.spec.ts, issue 22).
   inFlight: () => 0,
   closingSpec: (step) => synthesizerSpec(step),
+  // A solo run has no synthesizer (solo.ts): a halt closes on the facts, never with a model's call.
+  nothingToClose: (step) => (isSolo(step.state) ? SOLO_NO_SYNTHESIZER : null),
   onClosingStage: () => undefined,
   factOnly: (step, why) => factOnly(step, why),
 };

@@ -33,6 +33,22 @@ describe('build workflow: resume', () => {
     expect(done.verdict).toBe('ACCEPT');
   });
 
+  it("a resume at FIX after the fix round's implementation was rejected asks for the next fix round (its reply is not a duplicate)", () => {
+    const d = new BuildDriver(testConfig({ budget: { max_fix_rounds: 2 } })).begin();
+    d.reply(proposalBody('P1'));
+    d.reply(critiqueBody('P1', 'ACCEPT'));
+    d.reply(implementationBody('P1'));
+    d.applied();
+    d.tests(testResult(1));
+    d.reply(implementationBody('P1')); // I1f1
+    d.rejected('"../x" escapes the workspace');
+    d.reply(synthesisBody('REVISE'));
+    d.step({ type: 'resume', at: 'FIX', rerun: false, caps: { max_calls: 40 } });
+    expect(d.pendingCall).toMatchObject({ role: 'engineer', label: 'I1f2' });
+    const r = d.reply(implementationBody('P1'));
+    expect(r.commands).toEqual([expect.objectContaining({ kind: 'workspace.apply', implementationLabel: 'I1f2' })]);
+  });
+
   it('applies a critique already recorded for the current proposal instead of paying for it again', () => {
     // C1 REVISE is recorded, then the reviser call is refused: resuming at CRITIQUE re-applies C1.
     const d = new BuildDriver(testConfig({ budget: { max_calls: 2 } })).begin();

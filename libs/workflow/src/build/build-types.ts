@@ -60,7 +60,8 @@ export interface ImplementationRecord {
   id: string;
   label: string; // I1, then I1f1, I1f2 for fix rounds
   callId: string;
-  proposalLabel: string;
+  /** The proposal it implements; null in a solo run (pipeline: solo), which works from the objective and requirements. */
+  proposalLabel: string | null;
   fixRound: number;
   status: 'pending' | 'applied' | 'rejected';
   applyError: string | null;

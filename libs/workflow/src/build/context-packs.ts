@@ -83,10 +83,21 @@ function openCriticismsText(problems: readonly Problem[], source: string): strin
   return evidenceBlock(source, 'open_criticisms', json(problems));
 }
 
-export function engineerPack(state: BuildRunState, proposal: ProposalRecord, label = ''): ContextPack {
-  const refs = [proposal.label];
+/**
+ * What a solo run's engineer gets where the team's gets the accepted proposal (issue 25): no
+ * proposal was written, the objective and requirements above are the plan, and the criteria are
+ * the requirements. `proposal_id` is what its implementation names instead of a proposal label.
+ */
+export const SOLO_PLAN_ID = 'objective';
+const SOLO_PLAN_TEXT =
+  '(none: this run has no debate (pipeline: solo). Work from the objective and the requirements above; ' +
+  'the acceptance criteria below are those requirements.)';
+
+/** `proposal`: the one to implement; null in a solo run (solo.ts), where the objective and requirements are the plan. */
+export function engineerPack(state: BuildRunState, proposal: ProposalRecord | null, label = ''): ContextPack {
+  const refs = proposal ? [proposal.label] : [];
   let openCriticisms = '(none)';
-  if (state.unresolved) {
+  if (state.unresolved && proposal) {
     const last = [...state.critiques].reverse().find((c) => c.targetKind === 'proposal' && c.targetLabel === proposal.label);
     if (last && last.body.problems.length > 0) {
       openCriticisms = openCriticismsText(last.body.problems, last.label);
@@ -111,8 +122,8 @@ export function engineerPack(state: BuildRunState, proposal: ProposalRecord, lab
   return {
     values: {
       ...base(state),
-      proposal: evidenceBlock(proposal.label, 'proposal', json(proposal.body)),
-      proposal_id: proposal.label,
+      proposal: proposal ? evidenceBlock(proposal.label, 'proposal', json(proposal.body)) : SOLO_PLAN_TEXT,
+      proposal_id: proposal?.label ?? SOLO_PLAN_ID,
       acceptance_criteria: criteriaText(state),
       open_criticisms: openCriticisms,
       file_tree: fileTree(state, 'engineer'),

@@ -45,9 +45,14 @@ export function normalised(text: string): string {
 
 /** Acceptance criteria: the proposal's tests, then the critic's, de-duplicated; frozen from here on. */
 export function lockCriteria(step: Step, proposal: ProposalRecord, critique: Critique): void {
+  lockCriteriaOf(step, [...proposal.body.tests_required, ...critique.tests_required]);
+}
+
+/** Criteria from texts, de-duplicated, frozen from here on (a solo run's are its requirements, solo.ts). */
+export function lockCriteriaOf(step: Step, texts: readonly string[]): void {
   const seen = new Set<string>();
   const criteria: AcceptanceCriterion[] = [];
-  for (const text of [...proposal.body.tests_required, ...critique.tests_required]) {
+  for (const text of texts) {
     const key = normalised(text);
     if (!key || seen.has(key)) continue;
     seen.add(key);

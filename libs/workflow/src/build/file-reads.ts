@@ -3,6 +3,7 @@ import type { FileReadRecord, FinishedCall, ReadFile } from './build-types';
 import { freshSpec, requestCall } from './build-calls';
 import { alreadyRecorded, awaitedRole } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
+import { isSolo } from './solo';
 import { criticPack, engineerPack, fileReadsFor, fileRequestLimits, validatorPack } from './context-packs';
 
 /** Reading before writing (issue 4): a role's request for files, and the question asked again once they are read. */
@@ -78,7 +79,7 @@ function askAgain(step: Step, record: FileReadRecord): void {
       if (proposal) requestCall(step, freshSpec(step, 'critic', record.label, null, criticPack(step.state, proposal, record.label)));
       return;
     case 'engineer':
-      if (proposal) requestCall(step, freshSpec(step, 'engineer', record.label, null, engineerPack(step.state, proposal, record.label)));
+      if (proposal || isSolo(step.state)) requestCall(step, freshSpec(step, 'engineer', record.label, null, engineerPack(step.state, proposal ?? null, record.label)));
       return;
     case 'validator':
       if (impl) requestCall(step, freshSpec(step, 'validator', record.label, null, validatorPack(step.state, impl, record.label)));

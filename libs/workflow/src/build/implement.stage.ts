@@ -4,6 +4,7 @@ import { callEngineer, callReviewer, callSynthesizer, callValidator } from './bu
 import { hasReviewer } from './second-review';
 import { haltBuild } from './build-definition';
 import { latestImplementation, latestProposal, type Step } from './build-step';
+import { closeSolo, isSolo } from './solo';
 
 /** Build, test, review (seed §8): IMPLEMENT → TEST → FIX … → REVIEW → SYNTHESIZE. */
 
@@ -17,12 +18,13 @@ export function setImplementationStatus(step: Step, label: string, status: Imple
 /** `call`: the call whose reply it is (an agent-mode engineer's: the turn that called finish). */
 export function onImplementation(step: Step, call: Pick<FinishedCall, 'id'>, label: string, body: Implementation): void {
   const proposal = latestProposal(step.state);
-  if (!proposal) return;
+  // A solo run implements the objective and requirements: it has no proposal, ever.
+  if (!proposal && !isSolo(step.state)) return;
   const record: ImplementationRecord = {
     id: step.id(label),
     label,
     callId: call.id,
-    proposalLabel: proposal.label,
+    proposalLabel: proposal?.label ?? null,
     fixRound: step.state.fixRound,
     status: 'pending',
     applyError: null,
@@ -94,15 +96,18 @@ export function onTestsFinished(step: Step, run: TestRunRecord): void {
   const refs = [run.label, impl.label];
   const { max_fix_rounds } = step.config.budget;
   if (r.exit_code === 0) {
+    // Solo: no review and no synthesis; the run closes on the facts.
+    if (isSolo(step.state)) return closeSolo(step, run);
     step.go('REVIEW', `${run.label} passed (exit 0)`, refs);
     return callValidator(step, impl);
   }
   if (step.state.fixRound < max_fix_rounds) {
     step.state.fixRound += 1;
     step.go('FIX', `${run.label} failed (exit ${r.exit_code}): fix round ${step.state.fixRound} of ${max_fix_rounds}`, refs);
-    const proposal = step.state.proposals.find((p) => p.label === impl.proposalLabel) ?? latestProposal(step.state)!;
+    const proposal = isSolo(step.state) ? null : (step.state.proposals.find((p) => p.label === impl.proposalLabel) ?? latestProposal(step.state)!);
     return callEngineer(step, proposal);
   }
+  if (isSolo(step.state)) return closeSolo(step, run);
   step.go(
     'REVIEW',
     `${run.label} failed (exit ${r.exit_code}) and the fix rounds are used up (${step.state.fixRound} of ${max_fix_rounds}); the validator sees the failing tests`,

@@ -5,6 +5,8 @@ import { callCritic, callEngineer, callProposer, callReviser, callReviewer, call
 import { secondReviewPending, validatorReviewOfLatest } from './second-review';
 import { latestImplementation, latestProposal, type Step } from './build-step';
 import { applyCritique } from './debate.stage';
+import { alreadyRecorded, expectedLabel } from './build-definition';
+import { closeSolo, isSolo } from './solo';
 
 /** Resume: a halted, needs_input or failed run restarts where it stopped (or where the user says). */
 
@@ -18,6 +20,7 @@ export const BUILD_RESUMABLE: readonly RunStatus[] = ['halted', 'needs_input', '
  */
 export function onResume(step: Step, at: Stage, rerun: boolean, caps: Partial<Record<string, number>>): void {
   if (!reopenRun(step, BUILD_RESUMABLE, at, rerun, caps)) return;
+  if (isSolo(step.state)) return resumeSolo(step, at, rerun);
 
   const proposal = latestProposal(step.state);
   const impl = latestImplementation(step.state);
@@ -48,22 +51,10 @@ export function onResume(step: Step, at: Stage, rerun: boolean, caps: Partial<Re
       }
       const accepted = step.state.proposals.find((p) => p.status === 'accepted') ?? proposal;
       if (!accepted) return callProposer(step);
-      return callEngineer(step, accepted);
+      return engineerAgain(step, accepted);
     }
-    case 'TEST': {
-      if (!impl) return;
-      const command = step.config.test_command ?? impl.body.test_command;
-      step.commands.push({
-        kind: 'tests.run',
-        opId: step.opId(),
-        implementationLabel: impl.label,
-        testLabel: `T${step.bump('T')}`,
-        command,
-        timeoutS: step.config.test_timeout_s,
-      });
-      step.emit('tests_started', { implementation: impl.label, command });
-      return;
-    }
+    case 'TEST':
+      return runTestsAgain(step);
     case 'REVIEW': {
       // Halted at the second review: the validator's review is paid for, only the reviewer is asked again.
       const review = validatorReviewOfLatest(step.state);
@@ -77,3 +68,56 @@ export function onResume(step: Step, at: Stage, rerun: boolean, caps: Partial<Re
   }
 }
 
+function runTestsAgain(step: Step): void {
+  const impl = latestImplementation(step.state);
+  if (!impl) return;
+  const command = step.config.test_command ?? impl.body.test_command;
+  step.commands.push({
+    kind: 'tests.run',
+    opId: step.opId(),
+    implementationLabel: impl.label,
+    testLabel: `T${step.bump('T')}`,
+    command,
+    timeoutS: step.config.test_timeout_s,
+  });
+  step.emit('tests_started', { implementation: impl.label, command });
+}
+
+/**
+ * A solo run (solo.ts) has only the engineer, the tests and the fact-only close: a stage of the
+ * debate is where the engineer starts, and review or synthesis is the close on the last test run.
+ */
+function resumeSolo(step: Step, at: Stage, rerun: boolean): void {
+  const impl = latestImplementation(step.state);
+  switch (at) {
+    case 'INIT':
+      step.commands.push({ kind: 'workspace.prepare', opId: step.opId() });
+      return;
+    case 'PROPOSE':
+    case 'CRITIQUE':
+    case 'REVISE':
+    case 'IMPLEMENT':
+    case 'FIX':
+      if (impl && impl.status === 'pending' && !rerun) {
+        step.commands.push({ kind: 'workspace.apply', opId: step.opId(), implementationLabel: impl.label });
+        return;
+      }
+      if (step.state.stage !== 'IMPLEMENT' && step.state.stage !== 'FIX') step.go('IMPLEMENT', `solo pipeline: there is no ${at}; the engineer works from the objective and requirements`);
+      return engineerAgain(step, null);
+    case 'TEST':
+      return runTestsAgain(step);
+    default:
+      return closeSolo(step, step.state.testRuns[step.state.testRuns.length - 1]);
+  }
+}
+
+/**
+ * The engineer asked again on a resume. When the label it would answer under is on record (the
+ * fix round's implementation was rejected, or the stage is re-run), the answer is the next fix
+ * round's: a reply under a recorded label is taken for a duplicate and changes nothing, and the
+ * run would wait for ever.
+ */
+function engineerAgain(step: Step, proposal: ProposalRecord | null): void {
+  while (step.state.fixRound > 0 && alreadyRecorded(step.state, 'engineer', expectedLabel(step, 'engineer'))) step.state.fixRound += 1;
+  callEngineer(step, proposal);
+}

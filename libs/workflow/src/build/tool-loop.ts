@@ -14,6 +14,7 @@ import type { BuildRunState, ChatMessage, ProposalRecord, ToolTurnRecord } from 
 import { freshSpec, requestCall } from './build-calls';
 import { alreadyRecorded, awaitedRole, haltBuild } from './build-definition';
 import { latestProposal, type Step } from './build-step';
+import { isSolo } from './solo';
 import { engineerPack } from './context-packs';
 import { engineerUsesTools } from './file-reading';
 
@@ -56,7 +57,7 @@ function transcript(turns: ToolTurnRecord[]): ChatMessage[] {
 }
 
 /** Asks for the next turn of loop `label` (the first when there is none yet). */
-export function callEngineerTurn(step: Step, proposal: ProposalRecord, label: string, labelFamily: string | null): void {
+export function callEngineerTurn(step: Step, proposal: ProposalRecord | null, label: string, labelFamily: string | null): void {
   const spec = freshSpec(step, 'engineer', label, labelFamily, engineerPack(step.state, proposal, label));
   requestCall(step, { ...spec, schemaName: turnSchema(step.config), messages: [...spec.messages, ...transcript(turnsOf(step.state, label))] });
 }
@@ -131,5 +132,5 @@ function nextTurn(step: Step, label: string): void {
     return haltBuild(step, `the engineer used all ${max} of its turns (agents.engineer.max_turns) on ${label} without calling finish; the worktree keeps what it wrote`, { refs: [label] });
   }
   const proposal = latestProposal(step.state);
-  if (proposal) callEngineerTurn(step, proposal, label, null);
+  if (proposal || isSolo(step.state)) callEngineerTurn(step, proposal ?? null, label, null);
 }

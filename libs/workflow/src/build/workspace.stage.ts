@@ -1,6 +1,7 @@
 import { failRun } from '../engine/closing';
 import type { Step } from './build-step';
 import { callProposer } from './build-calls';
+import { isSolo, startSolo } from './solo';
 
 /** INIT: the workspace is prepared before anyone is asked anything. */
 
@@ -14,7 +15,9 @@ export function onStart(step: Step): void {
 export function onWorkspacePrepared(step: Step, path: string, tree: string[]): void {
   if (step.state.stage !== 'INIT' || step.state.status !== 'running') return;
   step.state.workspace = { path, tree: [...tree] };
-  step.go('PROPOSE', `workspace ready at ${path} (${tree.length} file${tree.length === 1 ? '' : 's'})`);
+  const ready = `workspace ready at ${path} (${tree.length} file${tree.length === 1 ? '' : 's'})`;
+  if (isSolo(step.state)) return startSolo(step, ready);
+  step.go('PROPOSE', ready);
   callProposer(step);
 }
 

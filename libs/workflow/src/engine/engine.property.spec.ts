@@ -177,7 +177,8 @@ interface Stepped {
   events: NewRunEvent[];
 }
 
-type WorkflowUnderTest = 'build' | 'panel' | 'experiment';
+/** `solo`: the build with pipeline: solo (issue 25), the same definition with one role. */
+type WorkflowUnderTest = 'build' | 'solo' | 'panel' | 'experiment';
 
 interface Adapter<S extends Stepped['state'], E> {
   name: WorkflowUnderTest;
@@ -408,6 +409,18 @@ const buildAdapter: Adapter<BuildRunState, BuildEvent> = {
   closes: (s) => (s.synthesis ? (s.synthesis.callId ? { model: 1, factOnly: 0 } : { model: 0, factOnly: 1 }) : { model: 0, factOnly: 0 }),
 };
 
+/** The build on the solo pipeline: whatever happens, no role but the engineer is ever asked. */
+const soloAdapter: Adapter<BuildRunState, BuildEvent> = {
+  ...buildAdapter,
+  name: 'solo',
+  step: (s, e) => {
+    const out = buildAdapter.step(s, e);
+    const other = out.commands.find((c): c is AnyCall => c.kind === 'agent_call' && (c as AnyCall).role !== 'engineer');
+    if (other) throw new Error(`the solo pipeline asked the ${other.role}`);
+    return out;
+  },
+};
+
 const panelAdapter: Adapter<PanelRunState, PanelEvent> = {
   name: 'panel',
   closingRole: 'moderator',
@@ -466,7 +479,7 @@ const experimentAdapter: Adapter<ExperimentRunState, ExperimentEvent> = {
 const SEEDS = Array.from({ length: 150 }, (_, i) => i + 1);
 
 /** What the seeds reached, so that a generator gone tame fails the test instead of proving nothing. */
-const reached: Record<WorkflowUnderTest, Set<string>> = { build: new Set(), panel: new Set(), experiment: new Set() };
+const reached: Record<WorkflowUnderTest, Set<string>> = { build: new Set(), solo: new Set(), panel: new Set(), experiment: new Set() };
 
 function checkEnd(end: { state: Stepped['state']; closingAfterHalt: number }, closes: { model: number; factOnly: number }, workflow: WorkflowUnderTest): void {
   reached[workflow].add(end.state.status);
@@ -487,6 +500,25 @@ describe('the engine, property: budgets hold and every run closes once', () => {
     const cfg = { ...config, agents };
     const end = run(buildAdapter, initialBuildState(`b${seed}`, cfg), cfg.budget, r, { type: 'start' });
     checkEnd(end, buildAdapter.closes(end.state), 'build');
+  });
+
+  // The solo pipeline (issue 25) on the same definition: only the engineer is ever asked, and every run closes fact-only.
+  it.each(SEEDS)('build, solo pipeline, seed %i', (seed) => {
+    const r = new Rand(seed);
+    const base = testConfig();
+    const config = testConfig({ pipeline: 'solo', budget: randomBudget(r, Object.keys(base.providers)), ...(r.chance(0.5) ? { repo: '/repos/app' } : {}) });
+    const agents = { ...config.agents, engineer: { ...config.agents.engineer, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
+    const cfg = { ...config, agents };
+    const end = run(soloAdapter, initialBuildState(`s${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    const closes = soloAdapter.closes(end.state);
+    reached.solo.add(end.state.status);
+    if (closes.factOnly) reached.solo.add('fact-only');
+    expect(TERMINAL_RUN_STATUSES).toContain(end.state.status);
+    expect(end.closingAfterHalt).toBe(0);
+    expect(closes.model).toBe(0);
+    if (end.state.status === 'done' || end.state.status === 'halted') expect(closes.factOnly).toBe(1);
+    expect(end.state.proposals).toEqual([]);
+    expect(end.state.critiques).toEqual([]);
   });
 
   it.each(SEEDS)('panel, seed %i', (seed) => {
@@ -512,6 +544,7 @@ describe('the engine, property: budgets hold and every run closes once', () => {
     const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted', 'retried', 'resumed'];
     expect([...reached.build]).toEqual(expect.arrayContaining([...endings, 'failed'])); // a workspace that could not be prepared
     expect([...reached.panel]).toEqual(expect.arrayContaining(endings));
+    expect([...reached.solo]).toEqual(expect.arrayContaining(['cancelled', 'done', 'fact-only', 'halted', 'failed', 'resumed', 'retried']));
     // An experiment whose method gave no metrics fails; one halted before them closes fact-only.
     expect([...reached.experiment]).toEqual(expect.arrayContaining(['cancelled', 'closing call after a halt', 'done', 'halted', 'retried', 'resumed', 'failed']));
   });

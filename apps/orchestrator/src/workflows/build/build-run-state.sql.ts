@@ -166,7 +166,7 @@ export function buildRunStateFromRow(run: RunEntity, stateRow: object, now: Date
         id: i.id,
         label: i.label,
         callId: i.callId,
-        proposalLabel: labelOfId(runId, i.proposalId) ?? i.proposalId,
+        proposalLabel: labelOfId(runId, i.proposalId),
         fixRound: i.fixRound,
         status: i.status as ImplementationRecord['status'],
         applyError: i.applyError,

@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Evaluations (issue 25): an eval, its tasks (the hidden tests in their own column), its cells
  * (a task under a configuration, and its score), and on each run the cell it answers for.
  */
-export class Evals1766400000000 implements MigrationInterface {
-  name = 'Evals1766400000000';
+export class Evals1766500000000 implements MigrationInterface {
+  name = 'Evals1766500000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
