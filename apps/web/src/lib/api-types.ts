@@ -19,6 +19,7 @@ export type {
   EvalDetail,
   EvalListItem,
   EvalPairSummary,
+  EvalSummary,
   EvidenceEntry,
   EvidenceKind,
   ExampleProject,

@@ -7,6 +7,9 @@ import { fmtCost, fmtInt } from './format';
  * matrix say the same thing the same way.
  */
 
+/** How often an eval's pages ask again while it runs (each cell's run has its own live page). */
+export const EVAL_POLL_MS = 3000;
+
 /** Cells scored or in error, of all: "37/60". */
 export const progressText = (p: { done: number; total: number }): string => `${p.done}/${p.total}`;
 
