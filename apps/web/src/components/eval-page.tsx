@@ -26,7 +26,12 @@ export function EvalPage({ evalId }: { evalId: string }) {
   const { api } = useApp();
   const [generation, setGeneration] = useState(0);
   const detail = useAsync(() => api.evalDetail(evalId), `${evalId}|${generation}`);
-  const d = detail.state === 'ok' ? detail.value : null;
+  // A refresh that fails keeps the last eval shown (and asking again), saying so, rather than blanking the page.
+  const [last, setLast] = useState<EvalDetail | null>(null);
+  useEffect(() => {
+    if (detail.state === 'ok') setLast(detail.value);
+  }, [detail]);
+  const d = detail.state === 'ok' ? detail.value : last;
   const running = d?.status === 'running';
   useEffect(() => {
     if (!running) return;
@@ -48,7 +53,16 @@ export function EvalPage({ evalId }: { evalId: string }) {
     );
   }
   if (!d) return <p className="muted">Loading the eval…</p>;
-  return <EvalView detail={d} />;
+  return (
+    <>
+      {detail.state === 'error' && (
+        <p role="alert" className="error">
+          Could not refresh the eval (showing what was last read): {errorText(detail.error)}
+        </p>
+      )}
+      <EvalView detail={d} />
+    </>
+  );
 }
 
 function EvalView({ detail: d }: { detail: EvalDetail }) {
