@@ -6,6 +6,8 @@ import { readToken, readWithoutToken, writeToken, writeWithoutToken } from '../l
 import { AppContext } from './app-context';
 import { CallPage } from './call-page';
 import { ComparePage } from './compare-page';
+import { EvalsPage } from './eval-list-page';
+import { EvalPage } from './eval-page';
 import { ExperimentPage } from './experiment-page';
 import { ExperimentsPage } from './experiment-list-page';
 import { IdeaPage } from './idea-page';
@@ -122,6 +124,9 @@ export function App() {
           <Link to="/experiments" aria-current={route.page === 'experiments' || route.page === 'experiment' ? 'page' : undefined}>
             Experiments
           </Link>
+          <Link to="/evals" aria-current={route.page === 'evals' || route.page === 'eval' ? 'page' : undefined}>
+            Evals
+          </Link>
         </nav>
         <span className="who muted">{me ? `${me.name ?? 'anonymous'} · ${me.role}` : ''}</span>
         {token && (
@@ -155,6 +160,10 @@ function Page({ route }: { route: Route }) {
       return <ExperimentsPage />;
     case 'experiment':
       return <ExperimentPage key={route.experimentId} experimentId={route.experimentId} />;
+    case 'evals':
+      return <EvalsPage />;
+    case 'eval':
+      return <EvalPage key={route.evalId} evalId={route.evalId} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

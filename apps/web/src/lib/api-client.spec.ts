@@ -42,6 +42,17 @@ describe('ApiClient', () => {
     expect(c.calls.map((x) => x.url)).toEqual(['/v1/workflows', '/v1/runs/run%2F1/calls']);
   });
 
+  it("reads the evals' list, an eval, and its plot as SVG text with the token (issue 25)", async () => {
+    const list = client(() => json(200, { evals: [{ id: 'eval_1' }] }));
+    expect(await list.api.evals()).toEqual([{ id: 'eval_1' }]);
+    await list.api.evalDetail('eval/1');
+    const plot = client(() => new Response('<svg xmlns="http://www.w3.org/2000/svg"/>', { status: 200, headers: { 'content-type': 'image/svg+xml' } }));
+    expect(await plot.api.evalPlot('eval_1')).toBe('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    expect(list.calls.map((x) => x.url)).toEqual(['/v1/evals', '/v1/evals/eval%2F1']);
+    expect(plot.calls[0].url).toBe('/v1/evals/eval_1/plot.svg');
+    expect(plot.calls[0].init.headers).toEqual({ Accept: 'image/svg+xml', Authorization: 'Bearer tok' });
+  });
+
   it('sends no Authorization header without a token', async () => {
     const c = client(() => json(200, { name: null, role: 'open' }), null);
     await c.api.me();

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, CallSummary, EvidenceEntry, ExampleProject, ExperimentDetail, ExperimentList, ExperimentStarted, IdeaDetail, IdeaDiff, IdeaListItem, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
+import type { ApiErrorBody, CallDetail, CallSummary, EvalDetail, EvalListItem, EvidenceEntry, ExampleProject, ExperimentDetail, ExperimentList, ExperimentStarted, IdeaDetail, IdeaDiff, IdeaListItem, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -174,6 +174,12 @@ export class ApiClient {
   experimentReport = (id: string) => this.text(`/v1/experiments/${encodeURIComponent(id)}/report`, 'text/markdown');
   /** A run of the locked preregistration (202); a 409 says why not (a draft, a result already there, altered, a run live). */
   runExperiment = (id: string) => this.post<ExperimentStarted>(`/v1/experiments/${encodeURIComponent(id)}/run`, {});
+
+  /** Evals (issue 25), newest first: a suite's tasks under each configuration, scored. */
+  evals = () => this.json<{ evals: EvalListItem[] }>('/v1/evals').then((l) => l.evals);
+  evalDetail = (id: string) => this.json<EvalDetail>(`/v1/evals/${encodeURIComponent(id)}`);
+  /** The pass rate against cost, as SVG text (the page shows it as an image's data: URL, never as markup). */
+  evalPlot = (id: string) => this.text(`/v1/evals/${encodeURIComponent(id)}/plot.svg`, 'image/svg+xml');
 
   appeal = (id: string, body: Record<string, unknown>) => this.post<{ id: string; status: string }>(`/v1/runs/${encodeURIComponent(id)}/appeal`, body);
 }

@@ -1,4 +1,4 @@
-import { callPath, comparePath, EMPTY_RUNS_FILTER, experimentPath, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
+import { callPath, comparePath, EMPTY_RUNS_FILTER, evalPath, experimentPath, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
@@ -41,6 +41,15 @@ describe('routeOf', () => {
     expect(routeOf(experimentPath('exp 1'))).toEqual({ page: 'experiment', experimentId: 'exp 1' });
     expect(routeOf('/experiments/exp_1/report').page).toBe('not-found');
     expect(routeOf('/runs/r1/experiment')).toEqual({ page: 'run', runId: 'r1', tab: 'experiment' });
+  });
+
+  it('reads /evals and /evals/<id>, and builds the path it reads (issue 25)', () => {
+    expect(routeOf('/evals')).toEqual({ page: 'evals' });
+    expect(routeOf('/evals/')).toEqual({ page: 'evals' });
+    expect(routeOf('/evals/eval_0123456789')).toEqual({ page: 'eval', evalId: 'eval_0123456789' });
+    expect(routeOf(evalPath('eval 1'))).toEqual({ page: 'eval', evalId: 'eval 1' });
+    expect(evalPath('eval_1')).toBe('/evals/eval_1');
+    expect(routeOf('/evals/eval_1/plot.svg').page).toBe('not-found');
   });
 
   it('reads the two runs of /compare from its query, and builds the path it reads', () => {

@@ -21,6 +21,9 @@ export type Route =
   /** The experiments (issue 24): the list, and one experiment. */
   | { page: 'experiments' }
   | { page: 'experiment'; experimentId: string }
+  /** The evals (issue 25): the list, and one eval's results. */
+  | { page: 'evals' }
+  | { page: 'eval'; evalId: string }
   | { page: 'not-found'; path: string };
 
 /** `search` is the location's query: /compare and /ideas/<id> read it (the runs list reads its own, runsFilterOf). */
@@ -36,6 +39,8 @@ export function routeOf(pathname: string, search = ''): Route {
   if (parts.length === 2 && parts[0] === 'ideas') return { page: 'idea', ideaId: parts[1], version: versionOf(new URLSearchParams(search).get('version')) };
   if (parts.length === 1 && parts[0] === 'experiments') return { page: 'experiments' };
   if (parts.length === 2 && parts[0] === 'experiments') return { page: 'experiment', experimentId: parts[1] };
+  if (parts.length === 1 && parts[0] === 'evals') return { page: 'evals' };
+  if (parts.length === 2 && parts[0] === 'evals') return { page: 'eval', evalId: parts[1] };
   if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1], tab: 'overview' };
   if (parts[0] === 'runs' && parts.length === 3 && isRunTab(parts[2]) && parts[2] !== 'overview') return { page: 'run', runId: parts[1], tab: parts[2] };
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'calls') return { page: 'call', runId: parts[1], callId: parts[3] };
@@ -53,6 +58,9 @@ export const ideaPath = (ideaId: string, version: number | null = null) => `${ID
 
 export const EXPERIMENTS_PATH = '/experiments';
 export const experimentPath = (experimentId: string) => `${EXPERIMENTS_PATH}/${encodeURIComponent(experimentId)}`;
+
+export const EVALS_PATH = '/evals';
+export const evalPath = (evalId: string) => `${EVALS_PATH}/${encodeURIComponent(evalId)}`;
 
 export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 /** A tab of the run page: the overview is the run's own path. */
