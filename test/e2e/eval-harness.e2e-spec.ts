@@ -71,7 +71,7 @@ describe('roundtable eval on the shipped coding suite against scripted fake mode
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const cli = (args: string[]) => run(process.execPath, [CLI, ...args, '--api', wb.pipeline.api, '--poll-ms', '500'], { cwd: tmp, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 });
+  const cli = (args: string[]) => run(process.execPath, [CLI, ...args, '--evals-dir', path.join(REPO, 'evals'), '--api', wb.pipeline.api, '--poll-ms', '500'], { cwd: tmp, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 });
 
   /** Tokens and USD each cell's runs recorded, from the agent calls themselves. */
   const recordedUsage = (evalId: string) =>
