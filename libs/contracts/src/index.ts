@@ -61,3 +61,4 @@ export * from './experiment/load-experiment-config';
 export * from './eval/eval-suite.schema';
 export * from './eval/eval-request.schema';
 export * from './eval/eval-detail';
+export * from './audit/bias-audit';

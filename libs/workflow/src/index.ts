@@ -40,3 +40,4 @@ export * from './experiment/experiment-stored-state';
 export { renderExperimentRunReport, type ExperimentReportInput } from './experiment/experiment-run-report';
 export { renderExperimentReport } from './experiment/experiment-report';
 export { decisionOf as experimentDecisionOf } from './experiment/experiment-step';
+export * from './verification/bias-audit';
