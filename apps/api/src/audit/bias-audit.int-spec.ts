@@ -1,5 +1,5 @@
-import type { BiasAudit, JudgeRole, Verdict } from '@roundtable/contracts';
-import { JUDGES } from '@roundtable/contracts';
+import type { JudgeRole, Verdict } from '@roundtable/contracts';
+import { BiasAudit, JUDGES } from '@roundtable/contracts';
 import { ApiHarness, startApi } from '../api-test-harness';
 
 jest.setTimeout(30_000);
@@ -216,6 +216,8 @@ describe('GET /v1/audit/bias', () => {
   it('reads every project without ?project=, and filters by the name given', async () => {
     const all = await get('/v1/audit/bias');
     expect(all.status).toBe(200);
+    // The reply is what the contracts (and the OpenAPI document generated from them) say it is.
+    expect(BiasAudit.safeParse(all.body).error?.issues).toBeUndefined();
     expect(all.body.scope).toMatchObject({ project: null, runs: 15 });
     expect(all.body.critics.map((c) => c.subject).sort()).toEqual(['anthropic/claude-sonnet-4-5', 'ollama/yes-man', 'xai/grok-4']);
     expect(all.body.flags.map((f) => [f.subject, f.kind])).toEqual([

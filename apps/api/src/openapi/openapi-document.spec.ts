@@ -18,6 +18,7 @@ describe('buildOpenApiDocument', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v1/audit/bias',
       '/v1/examples',
       '/v1/experiments',
       '/v1/experiments/{id}',

@@ -82,4 +82,5 @@ export const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   ExperimentList: Replies.ExperimentList,
   ExperimentStarted: Replies.ExperimentStarted,
   ExperimentEditRefused: Replies.ExperimentEditRefused,
+  BiasAudit: Replies.BiasAudit,
 };
