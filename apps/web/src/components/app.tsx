@@ -8,6 +8,7 @@ import { CallPage } from './call-page';
 import { ComparePage } from './compare-page';
 import { ExperimentPage } from './experiment-page';
 import { ExperimentsPage } from './experiment-list-page';
+import { AuditPage } from './audit-page';
 import { IdeaPage } from './idea-page';
 import { IdeasPage } from './idea-list-page';
 import { Link } from './link';
@@ -122,6 +123,9 @@ export function App() {
           <Link to="/experiments" aria-current={route.page === 'experiments' || route.page === 'experiment' ? 'page' : undefined}>
             Experiments
           </Link>
+          <Link to="/audit" aria-current={route.page === 'audit' ? 'page' : undefined}>
+            Audit
+          </Link>
         </nav>
         <span className="who muted">{me ? `${me.name ?? 'anonymous'} · ${me.role}` : ''}</span>
         {token && (
@@ -155,6 +159,8 @@ function Page({ route }: { route: Route }) {
       return <ExperimentsPage />;
     case 'experiment':
       return <ExperimentPage key={route.experimentId} experimentId={route.experimentId} />;
+    case 'audit':
+      return <AuditPage project={route.project} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

@@ -1,4 +1,4 @@
-import { callPath, comparePath, EMPTY_RUNS_FILTER, experimentPath, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
+import { auditPath, callPath, comparePath, EMPTY_RUNS_FILTER, experimentPath, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
@@ -41,6 +41,15 @@ describe('routeOf', () => {
     expect(routeOf(experimentPath('exp 1'))).toEqual({ page: 'experiment', experimentId: 'exp 1' });
     expect(routeOf('/experiments/exp_1/report').page).toBe('not-found');
     expect(routeOf('/runs/r1/experiment')).toEqual({ page: 'run', runId: 'r1', tab: 'experiment' });
+  });
+
+  it('reads /audit and its project, and builds the path it reads (issue 25)', () => {
+    expect(routeOf('/audit')).toEqual({ page: 'audit', project: '' });
+    expect(routeOf('/audit', '?project=dd-demo')).toEqual({ page: 'audit', project: 'dd-demo' });
+    const [path, search] = auditPath('my project').split('?');
+    expect(routeOf(path, `?${search}`)).toEqual({ page: 'audit', project: 'my project' });
+    expect(auditPath('  ')).toBe('/audit');
+    expect(routeOf('/audit/x').page).toBe('not-found');
   });
 
   it('reads the two runs of /compare from its query, and builds the path it reads', () => {

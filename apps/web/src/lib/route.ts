@@ -21,6 +21,8 @@ export type Route =
   /** The experiments (issue 24): the list, and one experiment. */
   | { page: 'experiments' }
   | { page: 'experiment'; experimentId: string }
+  /** The bias audit across recorded runs (issue 25 §3); `project` from ?project=, '' for every project. */
+  | { page: 'audit'; project: string }
   | { page: 'not-found'; path: string };
 
 /** `search` is the location's query: /compare and /ideas/<id> read it (the runs list reads its own, runsFilterOf). */
@@ -36,6 +38,7 @@ export function routeOf(pathname: string, search = ''): Route {
   if (parts.length === 2 && parts[0] === 'ideas') return { page: 'idea', ideaId: parts[1], version: versionOf(new URLSearchParams(search).get('version')) };
   if (parts.length === 1 && parts[0] === 'experiments') return { page: 'experiments' };
   if (parts.length === 2 && parts[0] === 'experiments') return { page: 'experiment', experimentId: parts[1] };
+  if (parts.length === 1 && parts[0] === 'audit') return { page: 'audit', project: (new URLSearchParams(search).get('project') ?? '').trim() };
   if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1], tab: 'overview' };
   if (parts[0] === 'runs' && parts.length === 3 && isRunTab(parts[2]) && parts[2] !== 'overview') return { page: 'run', runId: parts[1], tab: parts[2] };
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'calls') return { page: 'call', runId: parts[1], callId: parts[3] };
@@ -53,6 +56,10 @@ export const ideaPath = (ideaId: string, version: number | null = null) => `${ID
 
 export const EXPERIMENTS_PATH = '/experiments';
 export const experimentPath = (experimentId: string) => `${EXPERIMENTS_PATH}/${encodeURIComponent(experimentId)}`;
+
+export const AUDIT_PATH = '/audit';
+/** The audit page, of one project when named. */
+export const auditPath = (project = '') => (project.trim() ? `${AUDIT_PATH}?${new URLSearchParams({ project: project.trim() }).toString()}` : AUDIT_PATH);
 
 export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 /** A tab of the run page: the overview is the run's own path. */
