@@ -114,8 +114,8 @@ function Critics({ audit }: { audit: BiasAudit }) {
                 <td data-label="ACCEPT" className="num">{fmtRate(c.accept.rate)}</td>
                 <td data-label="REVISE" className="num">{fmtRate(c.revise.rate)}</td>
                 <td data-label="REJECT" className="num">{fmtRate(c.reject.rate)}</td>
-                <td data-label="Then tests failed" className="num">{fmtOutOf(c.accepts_then_failing_tests)}</td>
-                <td data-label="Then review failed" className="num">{fmtOutOf(c.accepts_then_failing_review)}</td>
+                <td data-label="Tests failed" className="num">{fmtOutOf(c.accepts_then_failing_tests)}</td>
+                <td data-label="Review failed" className="num">{fmtOutOf(c.accepts_then_failing_review)}</td>
                 <td data-label="Runs" className="num">{c.runs}</td>
               </tr>
             ))}
@@ -203,7 +203,7 @@ function SelfPreferenceSection({ audit }: { audit: BiasAudit }) {
             <tr key={s.role} data-testid="audit-self-preference" data-role={s.role}>
               <td data-label="Role">{s.role}</td>
               <td data-label="Own provider" className="num">{fmtOutOf(s.same_provider)}</td>
-              <td data-label="Another provider" className="num">{fmtOutOf(s.other_provider)}</td>
+              <td data-label="Other provider" className="num">{fmtOutOf(s.other_provider)}</td>
               <td data-label="Difference" className="num">{s.difference === null ? '—' : `${s.difference >= 0 ? '+' : ''}${s.difference.toFixed(2)}`}</td>
             </tr>
           ))}
