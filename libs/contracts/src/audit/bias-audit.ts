@@ -25,6 +25,10 @@ export type BiasFlag = z.infer<typeof BiasFlag>;
 export const AuditRate = z.object({ count: z.number().int(), of: z.number().int(), rate: z.number().nullable() });
 export type AuditRate = z.infer<typeof AuditRate>;
 
+/** How many of each verdict of the vocabulary, every one present (an object with each verdict a property: OpenAPI validators want the names). */
+export const VerdictCounts = z.object(Object.fromEntries(Verdict.options.map((v) => [v, z.number().int()])) as Record<Verdict, z.ZodNumber>);
+export type VerdictCounts = z.infer<typeof VerdictCounts>;
+
 /** One build critic (the `critic` role's provider/model) over every critique it wrote of a proposal. */
 export const CriticAudit = z.object({
   subject: z.string(),
@@ -33,7 +37,7 @@ export const CriticAudit = z.object({
   /** How many critiques it wrote. */
   verdicts: z.number().int(),
   /** Per verdict of the vocabulary (ACCEPT … NEEDS_EXPERIMENT), how many. */
-  counts: z.record(Verdict, z.number().int()),
+  counts: VerdictCounts,
   accept: AuditRate,
   revise: AuditRate,
   reject: AuditRate,
