@@ -228,6 +228,17 @@ describe('GET /v1/audit/bias', () => {
     expect(none.body).toMatchObject({ flags: [], critics: [], judges: [], self_preference: [], scope: { project: 'nobody', runs: 0 } });
   });
 
+  it("leaves out a fork's copied verdicts: the critic's judgement is counted once, in the run that asked for it", async () => {
+    const forked = await project('forked');
+    const critic = { provider: 'ollama', model: 'copied' };
+    await buildRun(forked, 'run_f1', critic, ['ACCEPT'], { testsPass: true, review: 'ACCEPT' });
+    await buildRun(forked, 'run_f2', critic, ['ACCEPT'], { testsPass: false, review: 'REVISE' });
+    // run_f2 is a fork of run_f1 from IMPLEMENT: its critique's call is a copy of run_f1's.
+    await q(`UPDATE agent_calls SET copied_from = 'run_f1-c2' WHERE id = 'run_f2-c2'`, []);
+    const { body } = await get('/v1/audit/bias?project=forked');
+    expect(body.critics).toEqual([expect.objectContaining({ subject: 'ollama/copied', verdicts: 1, runs: 1, accepts_then_failing_tests: { count: 0, of: 1, rate: 0 } })]);
+  });
+
   it('answers 400 naming the parameter for a bad query, and 401 without a token', async () => {
     const unknown = await get('/v1/audit/bias?projct=planted');
     expect(unknown.status).toBe(400);

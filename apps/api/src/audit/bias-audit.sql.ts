@@ -7,7 +7,9 @@ import { statement } from '@roundtable/persistence';
  * the validator's and reviewer's), each written by an `agent_calls` row (role, provider, model;
  * its `seq` orders the run); a panel's verdicts and re-votes live in its snapshot
  * (runs.workflow_state, panel-stored-state.ts), each naming the call that gave it. No statement
- * names a workflow: a run has critiques rows or panel verdicts, or it has neither.
+ * names a workflow: a run has critiques rows or panel verdicts, or it has neither. A verdict whose
+ * call a fork copied from its original (agent_calls.copied_from) is the original's judgement, counted
+ * there: it is left out, so a forked run does not count its critic or its judges twice.
  */
 
 /** The newest runs (of a project, by name), newest first: the audit's scope. Ask for one more than the limit to learn whether more matched. */
@@ -42,7 +44,7 @@ export const BIAS_AUDIT_CRITIQUES = statement<{
            LEFT JOIN agent_calls pc ON pc.id = p.call_id
            LEFT JOIN implementations i ON k.target_kind = 'implementation' AND i.id = k.target_id
            LEFT JOIN agent_calls ic ON ic.id = i.call_id
-          WHERE k.run_id = ANY($1::text[])`,
+          WHERE k.run_id = ANY($1::text[]) AND c.copied_from IS NULL`,
   params: (runIds: string[]): unknown[] => [runIds],
 });
 
@@ -65,7 +67,7 @@ export const BIAS_AUDIT_VERDICTS = statement<{ run_id: string; seq: number; judg
            FROM runs r
           CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(r.workflow_state -> 'verdicts') = 'array' THEN r.workflow_state -> 'verdicts' ELSE '[]'::jsonb END) v
            JOIN agent_calls c ON c.id = v ->> 'callId'
-          WHERE r.id = ANY($1::text[]) AND jsonb_typeof(v -> 'body' -> 'score') = 'number'`,
+          WHERE r.id = ANY($1::text[]) AND c.copied_from IS NULL AND jsonb_typeof(v -> 'body' -> 'score') = 'number'`,
   params: (runIds: string[]): unknown[] => [runIds],
 });
 
@@ -75,7 +77,7 @@ export const BIAS_AUDIT_REVOTES = statement<{ run_id: string; seq: number; judge
            FROM runs r
           CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(r.workflow_state -> 'revotes') = 'array' THEN r.workflow_state -> 'revotes' ELSE '[]'::jsonb END) v
            JOIN agent_calls c ON c.id = v ->> 'callId'
-          WHERE r.id = ANY($1::text[]) AND v ->> 'phase' = 'revote'
+          WHERE r.id = ANY($1::text[]) AND c.copied_from IS NULL AND v ->> 'phase' = 'revote'
             AND jsonb_typeof(v -> 'score') = 'number' AND jsonb_typeof(v -> 'previous') = 'number'`,
   params: (runIds: string[]): unknown[] => [runIds],
 });
