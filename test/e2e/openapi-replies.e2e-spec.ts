@@ -400,6 +400,18 @@ describe('every reply matches the served OpenAPI document', () => {
     expect((await api('POST', `/v1/runs/${runs.build}/appeal`, { body: APPEAL })).status).toBe(409);
   });
 
+  it('the bias audit over the recorded runs: every project, one project, and a bad parameter', async () => {
+    const all = await api<{ flags: unknown[]; critics: { subject: string }[]; judges: unknown[]; scope: { runs: number } }>('GET', '/v1/audit/bias', { token: 'read' });
+    expect(all.status).toBe(200);
+    expect(all.body.scope.runs).toBeGreaterThan(0);
+    // The build demo's critic and the panel demo's five judges are on record.
+    expect(all.body.critics.length).toBeGreaterThan(0);
+    expect(all.body.judges.length).toBeGreaterThan(0);
+    const one = await api<{ scope: { project: string | null } }>('GET', '/v1/audit/bias?project=dd-demo', { token: 'read' });
+    expect(one.body.scope.project).toBe('dd-demo');
+    expect((await api('GET', '/v1/audit/bias?projct=x', { token: 'read' })).status).toBe(400);
+  });
+
   it('the error answers: 400s, 404s, 413, 415', async () => {
     const expectStatus = async (reply: Promise<CheckedReply>, status: number) => expect((await reply).status).toBe(status);
     const r = runs.build;

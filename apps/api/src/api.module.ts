@@ -55,6 +55,8 @@ import { WorkflowsController } from './workflows.controller';
 import { PlaygroundController } from './playground.controller';
 import { PlaygroundService } from './playground.service';
 import { readExamples } from './examples-catalogue';
+import { BiasAuditController } from './audit/bias-audit.controller';
+import { BiasAuditService } from './audit/bias-audit.service';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
@@ -95,7 +97,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, EvalsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, EvalsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, BiasAuditController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -159,6 +161,7 @@ export class ApiModule {
             }),
           inject: [DS, RunEventHub],
         },
+        { provide: BiasAuditService, useFactory: (ds: DataSource) => new BiasAuditService(ds), inject: [DS] },
         { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
         { provide: RunRecordsService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordsService(ds, runs), inject: [DS, RunQueryService] },
         { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },

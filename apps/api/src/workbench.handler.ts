@@ -17,7 +17,7 @@ const ASSETS_PREFIX = '/assets/';
  */
 export function isWorkbenchPage(path: string): boolean {
   const p = routeForm(path);
-  return p === '/' || p === '/new' || p === '/compare' || p === '/runs' || p.startsWith('/runs/') || p === '/ideas' || p.startsWith('/ideas/') || p === '/experiments' || p.startsWith('/experiments/') || p === '/evals' || p.startsWith('/evals/');
+  return p === '/' || p === '/new' || p === '/compare' || p === '/runs' || p.startsWith('/runs/') || p === '/ideas' || p.startsWith('/ideas/') || p === '/experiments' || p.startsWith('/experiments/') || p === '/evals' || p.startsWith('/evals/') || p === '/audit';
 }
 
 export function isWorkbenchAsset(path: string): boolean {

@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 describe('the workbench page', () => {
-  it.each(['/', '/runs', '/runs/', '/runs/run_0123456789', '/runs/run_0123456789/calls/run_0123456789-c1', '/new', '/RUNS', '/compare', '/compare?a=run_1&b=run_2', '/ideas', '/ideas/', '/ideas/idea_0123456789', '/ideas/idea_0123456789?version=2', '/experiments', '/experiments/exp_0123456789', '/evals', '/evals/eval_0123456789'])(
+  it.each(['/', '/runs', '/runs/', '/runs/run_0123456789', '/runs/run_0123456789/calls/run_0123456789-c1', '/new', '/RUNS', '/compare', '/compare?a=run_1&b=run_2', '/ideas', '/ideas/', '/ideas/idea_0123456789', '/ideas/idea_0123456789?version=2', '/experiments', '/experiments/exp_0123456789', '/evals', '/evals/eval_0123456789', '/audit', '/audit?project=dd-demo'])(
     'answers %s with index.html, without a token, under its content policy',
     async (path) => {
       const res = await raw(api.base, path);
@@ -158,7 +158,7 @@ describe('the doors stay where they were', () => {
     expect((await raw(api.base, '/readyz')).status).toBe(200);
   });
 
-  it.each(['/runsx', '/runs.json', '/newer', '/assetsx/a.js', '//runs', '/comparex', '/compare/run_1', '/ideasx', '/ideas.json', '/experimentsx', '/experiments.json', '/evalsx', '/evals.json'])('does not take %s for a page route', async (path) => {
+  it.each(['/runsx', '/runs.json', '/newer', '/assetsx/a.js', '//runs', '/comparex', '/compare/run_1', '/ideasx', '/ideas.json', '/experimentsx', '/experiments.json', '/evalsx', '/evals.json', '/auditx', '/audit/bias'])('does not take %s for a page route', async (path) => {
     const res = await raw(api.base, path);
     expect(res.status).toBe(401);
     expect(res.body).not.toContain('Roundtable workbench');

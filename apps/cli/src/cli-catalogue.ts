@@ -317,6 +317,19 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'audit',
+    args: ['kind'],
+    summary: 'the bias audit across recorded runs (kind: bias): flags first, then the critics and the panel judges',
+    options: { project: { type: 'string', value: 'P', help: "only this project's runs (its name)" } },
+    notes: [
+      'audit bias reads GET /v1/audit/bias: the newest 2000 runs (of --project, when given). It prints the flags first',
+      '(never_revises, accepts_failures, herds, self_preference), then per critic its ACCEPT / REVISE / REJECT rates and',
+      'how many of its ACCEPTs were followed by failing tests or a failing review, per panel judge its scores (a histogram',
+      'over 1…10: · for none), its herd moves at the re-vote and its drift across versions of an idea, then self-preference',
+      'per judging role. --json prints the reply as it came. Exit 0 whatever it flags.',
+    ],
+  },
+  {
     name: 'events',
     args: ['run'],
     summary: "print a run's events as they arrive; ends at the terminal event",

@@ -3,6 +3,7 @@ import { parseCli, ParsedCli, UsageError } from './cli-args';
 import { CommandContext, makeContext } from './command-context';
 import { answerCommand } from './commands/answer.command';
 import { appealCommand } from './commands/appeal.command';
+import { auditCommand } from './commands/audit.command';
 import { decisionCommand } from './commands/approve.command';
 import { callCommand } from './commands/call.command';
 import { callShowCommand } from './commands/call-show.command';
@@ -45,6 +46,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   eval: evalCommand,
   idea: ideaCommand,
   experiment: experimentCommand,
+  audit: auditCommand,
 };
 
 interface ErrorReport {

@@ -62,3 +62,4 @@ export * from './eval/eval-suite.schema';
 export * from './eval/eval-request.schema';
 export * from './eval/eval-detail';
 export * from './eval/load-eval-suite';
+export * from './audit/bias-audit';

@@ -45,3 +45,4 @@ export * from './eval/eval-summary';
 export * from './eval/eval-configs';
 export * from './eval/eval-vote';
 export * from './eval/eval-report';
+export * from './verification/bias-audit';

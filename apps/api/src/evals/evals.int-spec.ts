@@ -79,6 +79,7 @@ describe('POST /v1/evals', () => {
       ['team.vote', 'vote', 5],
     ]);
     expect(detail).toMatchObject({ status: 'running', submitted_by: 'writer', progress: { done: 0, total: 8 }, tasks: [{ id: 'one' }, { id: 'two' }] });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the stored project file, read field by field
     const runs: { config: Record<string, any>; cell: string; arm: string; task: string }[] = await api.ds.query(
       `SELECT r.config, c.id AS cell, c.config AS arm, c.task_id AS task FROM runs r JOIN eval_cells c ON c.id = r.eval_cell_id WHERE c.eval_id = $1`,
       [detail.id],

@@ -18,6 +18,7 @@ describe('buildOpenApiDocument', () => {
       '/healthz',
       '/metrics',
       '/readyz',
+      '/v1/audit/bias',
       '/v1/evals',
       '/v1/evals/{id}',
       '/v1/evals/{id}/plot.svg',

@@ -153,6 +153,15 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           responses: { '200': json('The workflows', 'WorkflowList'), ...AUTH_ERRORS },
         },
       },
+      '/v1/audit/bias': {
+        get: {
+          summary: 'The bias audit across recorded runs: flags first, then per critic, per panel judge, and self-preference per judging role',
+          description:
+            "Read from the newest 2000 runs (of the project, when named; scope.truncated says when more matched). Per build critic (provider/model of the critic role): its ACCEPT / REVISE / REJECT counts and rates, and how many of its ACCEPTs were followed in the same run by a test run that did not pass (exit code not 0) or by a validator's or reviewer's verdict that was not ACCEPT; flagged never_revises (at least 5 verdicts, none REVISE or REJECT) and accepts_failures (at least 3 ACCEPTs followed by failing tests, at least half of its ACCEPTs). Per panel judge (provider/model and judge role): its roast scores (count, mean, range, histogram over 1–10), how many re-votes moved with the herd (the same nonzero move as 3 or more other judges of the panel), its drift between consecutive panels of the same idea; flagged herds (at least 5 re-votes, at least 60 % herd moves). Self-preference: each of critic, validator and reviewer's ACCEPT rate when the judged work's author was on its own provider against another; flagged when both sides hold at least 5 and the difference is 0.25 or more.",
+          parameters: [{ name: 'project', in: 'query', description: "a project name: only that project's runs", schema: { type: 'string' } }],
+          responses: { '200': json('The audit', 'BiasAudit'), '400': error('A query parameter is not valid (invalid_query): an empty project, project given twice, or a parameter other than project.'), ...AUTH_ERRORS },
+        },
+      },
       '/v1/examples': {
         get: {
           summary: 'The shipped example projects, each ready to post as it is',

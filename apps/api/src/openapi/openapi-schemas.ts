@@ -85,4 +85,5 @@ export const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   ExperimentEditRefused: Replies.ExperimentEditRefused,
   EvalDetail: Replies.EvalDetail,
   EvalList: Replies.EvalList,
+  BiasAudit: Replies.BiasAudit,
 };

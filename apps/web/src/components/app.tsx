@@ -10,6 +10,7 @@ import { EvalsPage } from './eval-list-page';
 import { EvalPage } from './eval-page';
 import { ExperimentPage } from './experiment-page';
 import { ExperimentsPage } from './experiment-list-page';
+import { AuditPage } from './audit-page';
 import { IdeaPage } from './idea-page';
 import { IdeasPage } from './idea-list-page';
 import { Link } from './link';
@@ -127,6 +128,9 @@ export function App() {
           <Link to="/evals" aria-current={route.page === 'evals' || route.page === 'eval' ? 'page' : undefined}>
             Evals
           </Link>
+          <Link to="/audit" aria-current={route.page === 'audit' ? 'page' : undefined}>
+            Audit
+          </Link>
         </nav>
         <span className="who muted">{me ? `${me.name ?? 'anonymous'} · ${me.role}` : ''}</span>
         {token && (
@@ -164,6 +168,8 @@ function Page({ route }: { route: Route }) {
       return <EvalsPage />;
     case 'eval':
       return <EvalPage key={route.evalId} evalId={route.evalId} />;
+    case 'audit':
+      return <AuditPage project={route.project} />;
     case 'call':
       return <CallPage key={`${route.runId}/${route.callId}`} runId={route.runId} callId={route.callId} />;
     case 'not-found':

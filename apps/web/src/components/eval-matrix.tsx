@@ -15,7 +15,7 @@ export function EvalMatrix({ detail: d }: { detail: EvalDetail }) {
   return (
     <>
       <p className="muted small eval-legend">
-        <span aria-hidden="true">✓</span> passed · <span aria-hidden="true">✗</span> failed · <span aria-hidden="true">…</span> running or scoring · <span aria-hidden="true">!</span> error. Each cell
+        <span aria-hidden="true">✓</span> passed · <span aria-hidden="true">✗</span> failed · <span aria-hidden="true">…</span> running or waiting to be scored · <span aria-hidden="true">!</span> error. Each cell
         links to the run that was scored; a vote lists its runs.
       </p>
       <TableScroll label="Per-task results">

@@ -1,4 +1,4 @@
-import type { ApiErrorBody, CallDetail, CallSummary, EvalDetail, EvalListItem, EvidenceEntry, ExampleProject, ExperimentDetail, ExperimentList, ExperimentStarted, IdeaDetail, IdeaDiff, IdeaListItem, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
+import type { ApiErrorBody, BiasAudit, CallDetail, CallSummary, EvalDetail, EvalListItem, EvidenceEntry, ExampleProject, ExperimentDetail, ExperimentList, ExperimentStarted, IdeaDetail, IdeaDiff, IdeaListItem, IdeaVersionDetail, Me, PlaygroundCall, RunDetail, RunListItem, RunRecords, WorkflowSummary } from './api-types';
 
 /** A reply the api refused: its status and, when it sent one, its JSON error body. */
 export class ApiHttpError extends Error {
@@ -170,6 +170,8 @@ export class ApiClient {
     const qs = q.toString();
     return this.json<ExperimentList>(`/v1/experiments${qs ? `?${qs}` : ''}`).then((l) => l.items);
   }
+  /** The bias audit across recorded runs (issue 25 §3), of one project when named. */
+  biasAudit = (project = '') => this.json<BiasAudit>(`/v1/audit/bias${project.trim() ? `?${new URLSearchParams({ project: project.trim() }).toString()}` : ''}`);
   experiment = (id: string) => this.json<ExperimentDetail>(`/v1/experiments/${encodeURIComponent(id)}`);
   experimentReport = (id: string) => this.text(`/v1/experiments/${encodeURIComponent(id)}/report`, 'text/markdown');
   /** A run of the locked preregistration (202); a 409 says why not (a draft, a result already there, altered, a run live). */

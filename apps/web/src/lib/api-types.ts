@@ -7,6 +7,9 @@ import type { Me } from '@roundtable/contracts';
 
 export type {
   ApiErrorBody,
+  AuditRate,
+  BiasAudit,
+  BiasFlag,
   BuildRecords,
   CallDetail,
   CallSummary,

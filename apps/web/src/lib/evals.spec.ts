@@ -100,7 +100,6 @@ describe('eval figures', () => {
     expect(cellMark(cell())).toEqual({ state: 'passed', mark: '✓', label: 'passed' });
     expect(cellMark(cell({ passed: false }))).toEqual({ state: 'failed', mark: '✗', label: 'failed' });
     expect(cellMark(cell({ status: 'running', passed: null }))).toEqual({ state: 'running', mark: '…', label: 'running' });
-    expect(cellMark(cell({ status: 'scoring', passed: null })).label).toBe('scoring');
     expect(cellMark(cell({ status: 'error', passed: null })).label).toBe('error');
     expect(cellMark(cell({ passed: null })).label).toBe('no result');
     expect(cellMark(undefined)).toEqual({ state: 'pending', mark: '·', label: 'not started' });

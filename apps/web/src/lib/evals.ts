@@ -90,7 +90,7 @@ export function budgetText(b: EvalDetail['budget']): string {
   return parts.join(' · ');
 }
 
-export type CellState = 'passed' | 'failed' | 'running' | 'scoring' | 'error' | 'unscored' | 'pending';
+export type CellState = 'passed' | 'failed' | 'running' | 'error' | 'unscored' | 'pending';
 
 /** A matrix cell's mark and the words that say it (the mark alone is for the eye; the label is always there too). */
 export interface CellMark {
@@ -104,8 +104,6 @@ export function cellMark(cell: EvalCellView | undefined): CellMark {
   switch (cell.status) {
     case 'running':
       return { state: 'running', mark: '…', label: 'running' };
-    case 'scoring':
-      return { state: 'scoring', mark: '…', label: 'scoring' };
     case 'error':
       return { state: 'error', mark: '!', label: 'error' };
     case 'scored':

@@ -1,4 +1,4 @@
-import { callPath, comparePath, EMPTY_RUNS_FILTER, evalPath, experimentPath, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
+import { auditPath, callPath, comparePath, EMPTY_RUNS_FILTER, evalPath, experimentPath, ideaPath, routeOf, RUN_TABS, runPath, runTabPath, runsFilterOf, runsSearchOf, withRunsFilter } from './route';
 
 describe('routeOf', () => {
   it('knows each page', () => {
@@ -50,6 +50,15 @@ describe('routeOf', () => {
     expect(routeOf(evalPath('eval 1'))).toEqual({ page: 'eval', evalId: 'eval 1' });
     expect(evalPath('eval_1')).toBe('/evals/eval_1');
     expect(routeOf('/evals/eval_1/plot.svg').page).toBe('not-found');
+  });
+
+  it('reads /audit and its project, and builds the path it reads (issue 25)', () => {
+    expect(routeOf('/audit')).toEqual({ page: 'audit', project: '' });
+    expect(routeOf('/audit', '?project=dd-demo')).toEqual({ page: 'audit', project: 'dd-demo' });
+    const [path, search] = auditPath('my project').split('?');
+    expect(routeOf(path, `?${search}`)).toEqual({ page: 'audit', project: 'my project' });
+    expect(auditPath('  ')).toBe('/audit');
+    expect(routeOf('/audit/x').page).toBe('not-found');
   });
 
   it('reads the two runs of /compare from its query, and builds the path it reads', () => {

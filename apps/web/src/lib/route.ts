@@ -24,6 +24,8 @@ export type Route =
   /** The evals (issue 25): the list, and one eval's results. */
   | { page: 'evals' }
   | { page: 'eval'; evalId: string }
+  /** The bias audit across recorded runs (issue 25 §3); `project` from ?project=, '' for every project. */
+  | { page: 'audit'; project: string }
   | { page: 'not-found'; path: string };
 
 /** `search` is the location's query: /compare and /ideas/<id> read it (the runs list reads its own, runsFilterOf). */
@@ -41,6 +43,7 @@ export function routeOf(pathname: string, search = ''): Route {
   if (parts.length === 2 && parts[0] === 'experiments') return { page: 'experiment', experimentId: parts[1] };
   if (parts.length === 1 && parts[0] === 'evals') return { page: 'evals' };
   if (parts.length === 2 && parts[0] === 'evals') return { page: 'eval', evalId: parts[1] };
+  if (parts.length === 1 && parts[0] === 'audit') return { page: 'audit', project: (new URLSearchParams(search).get('project') ?? '').trim() };
   if (parts[0] === 'runs' && parts.length === 2) return { page: 'run', runId: parts[1], tab: 'overview' };
   if (parts[0] === 'runs' && parts.length === 3 && isRunTab(parts[2]) && parts[2] !== 'overview') return { page: 'run', runId: parts[1], tab: parts[2] };
   if (parts[0] === 'runs' && parts.length === 4 && parts[2] === 'calls') return { page: 'call', runId: parts[1], callId: parts[3] };
@@ -61,6 +64,9 @@ export const experimentPath = (experimentId: string) => `${EXPERIMENTS_PATH}/${e
 
 export const EVALS_PATH = '/evals';
 export const evalPath = (evalId: string) => `${EVALS_PATH}/${encodeURIComponent(evalId)}`;
+export const AUDIT_PATH = '/audit';
+/** The audit page, of one project when named. */
+export const auditPath = (project = '') => (project.trim() ? `${AUDIT_PATH}?${new URLSearchParams({ project: project.trim() }).toString()}` : AUDIT_PATH);
 
 export const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 /** A tab of the run page: the overview is the run's own path. */

@@ -1,0 +1,18 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import type { BiasAudit } from '@roundtable/contracts';
+import { BiasAuditService } from './bias-audit.service';
+
+/**
+ * The bias audit across recorded runs (issue 25 §3). A read: any token (the bearer middleware
+ * gives GETs to read tokens, as for every route).
+ */
+@Controller('v1/audit')
+export class BiasAuditController {
+  constructor(private readonly audit: BiasAuditService) {}
+
+  /** `?project=<name>`: only that project's runs. The newest 2000 runs at most (scope.truncated says when more matched). */
+  @Get('bias')
+  bias(@Query() query: unknown): Promise<BiasAudit> {
+    return this.audit.audit(query);
+  }
+}
