@@ -7,6 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { BuildRole, type EvalDetail, loadEvalSuite, type LoadedEvalSuite } from '@roundtable/contracts';
 import { evalFakeScript, type FakeLlmServer, startFakeLlmServer } from '@roundtable/testing';
 import { workbenchSuite } from './support/workbench-suite';
+import { openWithToken } from './support/workbench-pages';
 import { checkEvalPages } from './support/eval-pages';
 
 jest.setTimeout(900_000);
@@ -14,6 +15,7 @@ jest.setTimeout(900_000);
 const REPO = path.resolve(__dirname, '../..');
 const CLI = path.join(REPO, 'dist/apps/cli/main.js');
 const KEY = 'sk-e2e-openai-0123456789';
+const TOKEN = `evals-${'e'.repeat(24)}`;
 const run = promisify(execFile);
 /** The hidden tests' marks: the sentinel line of every hidden file and the test_hidden_ prefix of their tests. */
 const HIDDEN_MARKS = ['# eval-hidden:', 'test_hidden_'];
@@ -49,7 +51,7 @@ describe('roundtable eval on the shipped coding suite against scripted fake mode
   const servers: Record<string, FakeLlmServer> = {};
   let tmp: string;
   let suite: LoadedEvalSuite & { score: 'hidden_tests' };
-  const wb = workbenchSuite({ pipeline: { providerQueues: 'strong,strong_twin,weak,weak_twin' }, env: { E2E_OPENAI_KEY: KEY } });
+  const wb = workbenchSuite({ pipeline: { providerQueues: 'strong,strong_twin,weak,weak_twin' }, env: { E2E_OPENAI_KEY: KEY, API_TOKENS: `evaluator:${TOKEN}:write` } });
 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'rt-e2e-eval-'));
@@ -71,7 +73,7 @@ describe('roundtable eval on the shipped coding suite against scripted fake mode
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const cli = (args: string[]) => run(process.execPath, [CLI, ...args, '--evals-dir', path.join(REPO, 'evals'), '--api', wb.pipeline.api, '--poll-ms', '500'], { cwd: tmp, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 });
+  const cli = (args: string[]) => run(process.execPath, [CLI, ...args, '--evals-dir', path.join(REPO, 'evals'), '--api', wb.pipeline.api, '--poll-ms', '500'], { cwd: tmp, env: { ...process.env, ROUNDTABLE_TOKEN: TOKEN }, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 });
 
   /** Tokens and USD each cell's runs recorded, from the agent calls themselves. */
   const recordedUsage = (evalId: string) =>
@@ -153,6 +155,7 @@ describe('roundtable eval on the shipped coding suite against scripted fake mode
     // N fills the budget: ⌊40000 / (2 × 2048)⌋ = 9, at most 5.
     expect(vote.samples).toBe(5);
     for (const name of ['team', 'team.solo', 'team.one-provider', 'team.vote']) expect(stdout).toContain(name);
+    expect(detail.cells.filter((c) => !c.passed).map((c) => `${c.task}/${c.config}: ${c.reason} (${c.runs.map((r) => r.status).join(', ')})`)).toEqual([]);
     expect(detail.summary.configs.map((c) => [c.name, c.passed, c.n])).toEqual([
       ['team', 3, 3],
       ['team.solo', 3, 3],
@@ -176,7 +179,7 @@ describe('roundtable eval on the shipped coding suite against scripted fake mode
     expect(rolesOf['team.vote']).toEqual(['engineer']);
     expect(rolesOf.team).toEqual(expect.arrayContaining(['critic', 'engineer', 'proposer']));
 
-    const page = await wb.context.newPage();
+    const page = await openWithToken(wb.context, `${wb.pipeline.api}/runs`, TOKEN, wb.pageErrors, { untilRoleKnown: true });
     try {
       await checkEvalPages(page, wb.pipeline.api, id, { configs: ['team', 'team.solo', 'team.one-provider', 'team.vote'], tasks: 3 });
     } finally {

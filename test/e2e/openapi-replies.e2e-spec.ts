@@ -412,6 +412,35 @@ describe('every reply matches the served OpenAPI document', () => {
     expect((await api('GET', '/v1/audit/bias?projct=x', { token: 'read' })).status).toBe(400);
   });
 
+  it('evals: started (the demo as one task with a hidden test), listed, read and plotted once scored; a bad request and an unknown eval refused', async () => {
+    const demo = projectConfigFrom(BUILD_DEMO) as Record<string, unknown> & { objective: string; requirements: string[] };
+    const { objective, requirements, project: _p, ...config } = demo;
+    const hidden = '# eval-hidden: max-drawdown\nfrom dd import max_drawdown\n\n\ndef test_hidden_ends_at_trough():\n    assert max_drawdown([100.0, 120.0, 90.0, 60.0]) == 0.5\n';
+    const body = {
+      suite: 'openapi',
+      score: 'hidden_tests',
+      baselines: false,
+      budget: { max_tokens: 150_000 },
+      configs: [{ name: 'demo', project: config }],
+      tasks: [{ id: 'max-drawdown', difficulty: 'easy', objective, requirements, test_command: 'python -m pytest -q', hidden_command: 'python -m pytest -q .eval_hidden', hidden: [{ path: 'test_dd_hidden.py', content: hidden }] }],
+    };
+    const created = await api<{ id: string; progress: { total: number } }>('POST', '/v1/evals', { body });
+    expect(created.status).toBe(201);
+    expect(created.body.progress.total).toBe(1);
+    const id = created.body.id;
+    const done = await waitFor(`eval ${id} to be scored`, async () => {
+      const { body: e } = await api<{ status: string; cells: { passed: boolean | null; reason: string | null }[] }>('GET', `/v1/evals/${id}`, { token: 'read' });
+      return e.status === 'done' ? e : undefined;
+    }, 120_000, 250);
+    // The demo's engineer fixes the off-by-one, so the hidden test passes.
+    expect(done.cells).toEqual([expect.objectContaining({ passed: true, reason: expect.stringMatching(/^hidden tests: 1 passed/) })]);
+    expect((await api<{ evals: { id: string }[] }>('GET', '/v1/evals?suite=openapi', { token: 'read' })).body.evals.map((e) => e.id)).toEqual([id]);
+    const plot = await api('GET', `/v1/evals/${id}/plot.svg`, { token: 'read' });
+    expect(plot.status).toBe(200);
+    expect((await api('GET', '/v1/evals/eval_0000000000', { token: 'read' })).status).toBe(404);
+    expect((await api('POST', '/v1/evals', { body: { ...body, budget: undefined } })).status).toBe(400);
+  });
+
   it('the error answers: 400s, 404s, 413, 415', async () => {
     const expectStatus = async (reply: Promise<CheckedReply>, status: number) => expect((await reply).status).toBe(status);
     const r = runs.build;

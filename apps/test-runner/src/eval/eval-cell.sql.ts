@@ -47,6 +47,24 @@ export const SELECT_CELL_RUNS = statement<CellRunRow>()({
   params: (cellId: string): unknown[] => [cellId],
 });
 
+/**
+ * Claims the cell for this scorer: none other holds it, or the one that did has held it past the
+ * lease ($2 seconds: a scorer that died). No row: another scorer has it, or it is scored.
+ */
+export const CLAIM_CELL = statement<{ id: string }>()({
+  text: `UPDATE eval_cells SET scoring_started_at = now()
+          WHERE id = $1 AND status = 'running'
+            AND (scoring_started_at IS NULL OR scoring_started_at < now() - make_interval(secs => $2))
+          RETURNING id`,
+  params: (cellId: string, leaseS: number): unknown[] => [cellId, leaseS],
+});
+
+/** Gives the claim back when the scorer stops before a score (so the next ask may take it at once). */
+export const RELEASE_CELL = statement()({
+  text: `UPDATE eval_cells SET scoring_started_at = NULL WHERE id = $1 AND status = 'running'`,
+  params: (cellId: string): unknown[] => [cellId],
+});
+
 export interface CellScore {
   cellId: string;
   status: 'scored' | 'error';

@@ -6,7 +6,7 @@ import { HIDDEN_TESTS_DIR, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import { RunEntity, runStatement } from '@roundtable/persistence';
 import { listFileTree, readWorkspaceFiles, runDirectory, type TestRunner, type TestRunOutcome } from '@roundtable/sandbox';
 import { pluralityAnswer } from '@roundtable/workflow';
-import { FINISH_EVAL_IF_SCORED, SELECT_CELL_RUNS, SELECT_SCORING_CELL, UPDATE_CELL_SCORE, type CellRunRow, type CellScore, type ScoringCellRow } from './eval-cell.sql';
+import { CLAIM_CELL, FINISH_EVAL_IF_SCORED, RELEASE_CELL, SELECT_CELL_RUNS, SELECT_SCORING_CELL, UPDATE_CELL_SCORE, type CellRunRow, type CellScore, type ScoringCellRow } from './eval-cell.sql';
 
 /** What the scorer uses of WorkspaceOpsService: the database, the workspace root, the run's admitted runner, a command in it. */
 export interface EvalScorerHost {
@@ -23,6 +23,8 @@ const HIDDEN_TIMEOUT_S = 120;
 /** A workspace's files read for the scoring copy (and a vote's comparison): a task's answer is a few files. */
 const MAX_FILES = 500;
 const MAX_BYTES_PER_FILE = 1024 * 1024;
+/** How long a scorer holds a cell before another ask may take it (it died): well past the hidden tests' timeout. */
+const CLAIM_LEASE_S = HIDDEN_TIMEOUT_S * 5;
 
 /**
  * Scores the cell when every one of its runs has ended (a vote's cell is asked once per sample;
@@ -31,13 +33,26 @@ const MAX_BYTES_PER_FILE = 1024 * 1024;
  * are written there under `.eval_hidden/`, and the task's hidden command runs in the run's own
  * admitted sandbox; passed = exit code 0. `verdict`: the panel's recommendation against the
  * reference. A vote scores the plurality answer of its samples (libs/workflow pluralityAnswer).
- * The usage is what the cell's runs recorded. The row is written once (UPDATE … WHERE running).
+ * The usage is what the cell's runs recorded. One scorer at a time holds the cell (a claim with a
+ * lease), and the row is written once (UPDATE … WHERE running).
  */
 export async function scoreEvalCell(host: EvalScorerHost, cellId: string): Promise<void> {
   const cell = (await runStatement(host.ds, SELECT_SCORING_CELL, cellId)).rows[0];
   if (!cell || cell.status !== 'running') return;
   const runs = (await runStatement(host.ds, SELECT_CELL_RUNS, cellId)).rows;
   if (runs.length === 0 || runs.some((r) => !TERMINAL.has(r.status))) return;
+  // A vote's samples end together and each asks: one scorer at a time, or two would share the scoring copy.
+  if ((await runStatement(host.ds, CLAIM_CELL, cellId, CLAIM_LEASE_S)).rows.length === 0) return;
+  try {
+    await scoreClaimed(host, cell, runs);
+  } catch (e) {
+    await runStatement(host.ds, RELEASE_CELL, cellId);
+    throw e;
+  }
+}
+
+async function scoreClaimed(host: EvalScorerHost, cell: ScoringCellRow, runs: CellRunRow[]): Promise<void> {
+  const cellId = cell.id;
   const usage = usageOf(runs);
   let score: CellScore;
   try {

@@ -56,6 +56,14 @@ export class EvalCellEntity {
   @Column({ name: 'seconds', type: 'double precision', default: 0 })
   seconds!: number;
 
+  /**
+   * When a scorer claimed the cell: one scorer at a time (a vote's samples end together and each
+   * asks), so two never share the scoring copy. A claim older than the scorer's lease (a scorer that
+   * died) may be taken again.
+   */
+  @Column({ name: 'scoring_started_at', type: 'timestamptz', nullable: true })
+  scoringStartedAt!: Date | null;
+
   @Column({ name: 'scored_at', type: 'timestamptz', nullable: true })
   scoredAt!: Date | null;
 }

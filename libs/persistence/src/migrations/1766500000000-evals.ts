@@ -49,6 +49,7 @@ export class Evals1766500000000 implements MigrationInterface {
         "tokens" integer NOT NULL DEFAULT 0,
         "cost_usd" numeric(12,6) NOT NULL DEFAULT 0,
         "seconds" double precision NOT NULL DEFAULT 0,
+        "scoring_started_at" timestamptz,
         "scored_at" timestamptz,
         CONSTRAINT "pk_eval_cells" PRIMARY KEY ("id"),
         CONSTRAINT "ck_eval_cells_status" CHECK ("status" IN ('running', 'scored', 'error')),
