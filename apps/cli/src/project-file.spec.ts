@@ -147,10 +147,14 @@ describe('project file variables (the client expands them; the API expands none)
 });
 
 describe('the examples', () => {
-  // Each example's project file, and an experiment example's experiment files (issue 24).
+  // Each example's project file, an experiment example's experiment files (issue 24), and an eval
+  // example's configurations (issue 25: an eval-* directory's *.yaml but its cassettes).
+  const isFile = (dir: string, f: string) => (dir.startsWith('eval-') ? /^[a-z-]+\.yaml$/.test(f) && !f.endsWith('.cassette.yaml') : /^(project|experiment-[a-z-]+)\.yaml$/.test(f));
   const projects = readdirSync(EXAMPLES, { withFileTypes: true })
     .filter((d) => d.isDirectory() && d.name !== 'policy')
-    .flatMap((d) => readdirSync(path.join(EXAMPLES, d.name)).filter((f) => /^(project|experiment-[a-z-]+)\.yaml$/.test(f)).map((f) => path.join(EXAMPLES, d.name, f)));
+    .flatMap((d) => readdirSync(path.join(EXAMPLES, d.name)).filter((f) => isFile(d.name, f)).map((f) => path.join(EXAMPLES, d.name, f)));
+  /** An eval's configuration is a project file without the task's fields: the eval gives them. */
+  const withTask = (file: string, posted: Record<string, unknown>) => (path.basename(path.dirname(file)).startsWith('eval-') ? { ...posted, objective: 'a task', requirements: ['it works'] } : posted);
 
   it('every example directory has a project or experiment file', () => {
     const dirs = readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'policy');
@@ -158,7 +162,7 @@ describe('the examples', () => {
   });
 
   it.each(projects.map((p) => [path.relative(EXAMPLES, p), p]))('%s loads with no variable set and is a config the API accepts (no "${" left)', (_name, file) => {
-    const posted = loadProjectFile(file, process.cwd(), {});
+    const posted = withTask(file, loadProjectFile(file, process.cwd(), {}));
     expect(JSON.stringify(posted)).not.toContain('${');
     // As the api reads it: variables refused; keys "set" so only the file itself is judged.
     const keys = { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', XAI_API_KEY: 'k', GEMINI_API_KEY: 'k' };

@@ -153,3 +153,12 @@ export function evalFakeScript(suite: LoadedCodingSuite, model: EvalFakeModel): 
   const matches = uniqueObjectiveMatches(suite.tasks.map((t) => ({ id: t.task.id, objective: t.task.objective })));
   return { replies: [...suite.tasks.map((t) => engineerEntry(t, model, matches.get(t.task.id)!)), ...genericEntries()] };
 }
+
+/**
+ * The same model as a replay cassette (the offline eval of examples/eval-offline/): the fake
+ * script's entries without `times` — a replay provider answers each run from the top, so one
+ * entry per role, and per task for the engineer (by `match`), answers every run.
+ */
+export function evalReplayCassette(suite: LoadedCodingSuite, model: EvalFakeModel): { replies: Omit<FakeScriptEntryInput, 'times'>[] } {
+  return { replies: evalFakeScript(suite, model).replies.map(({ times: _times, ...entry }) => entry) };
+}

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { ProviderError } from '../provider';
 
 /**
- * A cassette: recorded replies, consumed in order per role. `expects` / `forbids` are
+ * A cassette: recorded replies, consumed in order per role. A reply with `match` counts among its
+ * role's only for a prompt that contains that text, so one cassette can answer many tasks (an
+ * eval's: each task's objective names its own reply). `expects` / `forbids` are
  * substrings the rendered prompt must / must not contain; they turn the anti-sycophancy
  * rules (the critic never sees who proposed, the validator never sees the argument) into
  * checks that fail a call instead of silently biasing a run.
@@ -14,6 +16,7 @@ export const CassetteReply = z.object({
   reply: z.union([z.record(z.string(), z.unknown()), z.string()]),
   expects: z.array(z.string()).optional(),
   forbids: z.array(z.string()).optional(),
+  match: z.string().min(1).optional(),
 });
 export type CassetteReply = z.infer<typeof CassetteReply>;
 export const Cassette = z.object({ replies: z.array(CassetteReply) });

@@ -28,3 +28,22 @@ describe('ReplayProvider and onDelta', () => {
     expect(pieces).toEqual([]);
   });
 });
+
+/** One cassette for many tasks (an eval's): a reply with `match` is its role's only for a prompt holding that text. */
+describe('ReplayProvider and match', () => {
+  const cassette = path.join(mkdtempSync(path.join(tmpdir(), 'rt-replay-match-')), 'cassette.json');
+  const other = { ...PROPOSAL, claim: 'the other task' };
+  writeFileSync(cassette, JSON.stringify({ replies: [{ role: 'proposer', match: 'roman numerals', reply: other }, { role: 'proposer', match: 'maximum drawdown', reply: PROPOSAL }] }));
+
+  it("answers each prompt with the reply its text matches, at the role's ordinal among those", async () => {
+    expect((await new ReplayProvider('replay', cassette).run(proposerRequest())).parsed).toEqual(PROPOSAL);
+    const roman = proposerRequest({ messages: [{ role: 'user', content: 'Objective: roman numerals both ways.' }] });
+    expect((await new ReplayProvider('replay', cassette).run(roman)).parsed).toEqual(other);
+  });
+
+  it('a prompt no reply matches is exhausted, saying so', async () => {
+    const none = proposerRequest({ messages: [{ role: 'user', content: 'Objective: something else.' }] });
+    await expect(new ReplayProvider('replay', cassette).run(none)).rejects.toThrow(/has no reply #1 for role proposer and this prompt \(it holds 0\)/);
+    await expect(new ReplayProvider('replay', cassette).run({ ...proposerRequest(), ordinal: 1 })).rejects.toThrow(/no reply #2/);
+  });
+});

@@ -39,15 +39,17 @@ export class ReplayProvider implements Provider {
 
   async run(req: ProviderRequest): Promise<Completion> {
     const started = Date.now();
-    const replies = loadCassette(this.cassettePath).replies.filter((r) => r.role === req.role);
+    const prompt = req.messages.map((m) => m.content).join('\n');
+    // A reply with `match` is one of this role's only for a prompt that holds it (one cassette, many tasks: an eval's).
+    const ofRole = loadCassette(this.cassettePath).replies.filter((r) => r.role === req.role);
+    const replies = ofRole.filter((r) => r.match === undefined || prompt.includes(r.match));
     const entry = replies[req.ordinal];
     if (!entry) {
       throw new ProviderError(
         'REPLAY_EXHAUSTED',
-        `replay cassette ${this.cassettePath} has no reply #${req.ordinal + 1} for role ${req.role} (it holds ${replies.length})`,
+        `replay cassette ${this.cassettePath} has no reply #${req.ordinal + 1} for role ${req.role}${ofRole.some((r) => r.match) ? ' and this prompt' : ''} (it holds ${replies.length})`,
       );
     }
-    const prompt = req.messages.map((m) => m.content).join('\n');
     for (const s of entry.expects ?? []) {
       if (!prompt.includes(s)) {
         throw new ProviderError('REPLAY_GUARD', `replay guard failed for ${req.role} reply #${req.ordinal + 1}: the prompt does not contain expected "${s}"`);
