@@ -25,7 +25,7 @@ describe('a job carries the trace context from the producer to its handler', () 
     const data = tests.added[0].data;
     expect(JobTrace.safeParse(data.trace).success).toBe(true);
 
-    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inTestSpan('tests op', async () => undefined), 'experiment.run': async () => undefined });
+    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inTestSpan('tests op', async () => undefined), 'experiment.run': async () => undefined, 'eval.score': async () => undefined });
     await routes.run({ name: 'tests.run', data } as unknown as Job);
 
     const [step, op] = tracing.exporter.getFinishedSpans();
@@ -38,7 +38,7 @@ describe('a job carries the trace context from the producer to its handler', () 
     await new JobProducer({} as Redis, 'p', [tests.queue]).add('tests.run', { runId: 'run_1', opId: 'op_1', implementationId: 'impl_1' }, { jobId: 'j__op_1' });
     expect(tests.added[0].data).toEqual({ runId: 'run_1', opId: 'op_1', implementationId: 'impl_1' });
 
-    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inTestSpan('tests op', async () => undefined), 'experiment.run': async () => undefined });
+    const routes = new JobRoutes('tests', 'tests', { 'tests.run': () => inTestSpan('tests op', async () => undefined), 'experiment.run': async () => undefined, 'eval.score': async () => undefined });
     await routes.run({ name: 'tests.run', data: tests.added[0].data } as unknown as Job);
     expect(tracing.exporter.getFinishedSpans()[0].parentSpanContext).toBeUndefined();
   });

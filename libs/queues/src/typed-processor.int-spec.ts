@@ -34,7 +34,7 @@ describe('TypedProcessor: infrastructure errors and permanent failures', () => {
       prefix,
       queues: [QUEUE.tests],
       // The tests queue also carries an experiment's method run (issue 24); these cases exercise tests.run.
-      providers: [{ provide: ProbeTestsProcessor, useFactory: () => new ProbeTestsProcessor({ 'experiment.run': async () => undefined, ...handlers }) }],
+      providers: [{ provide: ProbeTestsProcessor, useFactory: () => new ProbeTestsProcessor({ 'experiment.run': async () => undefined, 'eval.score': async () => undefined, ...handlers }) }],
     });
   };
 
@@ -53,7 +53,7 @@ describe('TypedProcessor: infrastructure errors and permanent failures', () => {
   });
 
   it('refuses to be built without a handler for every job its queue carries', () => {
-    expect(() => new ProbeTestsProcessor({})).toThrow('the processor of queue tests has no handler for: tests.run, experiment.run (add each to its handler table)');
+    expect(() => new ProbeTestsProcessor({})).toThrow('the processor of queue tests has no handler for: tests.run, experiment.run, eval.score (add each to its handler table)');
   });
 
   it('retries a job past its attempts while Postgres is unreachable, without spending them', async () => {

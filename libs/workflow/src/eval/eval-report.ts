@@ -69,7 +69,7 @@ function budgetLine(detail: EvalDetail): string {
 export function evalTable(detail: EvalDetail): string[] {
   const head = `eval ${detail.id} · suite ${detail.suite} (${detail.score}) · ${detail.status} · ${detail.progress.done}/${detail.progress.total} cells`;
   const rows = [
-    ['config', 'kind', 'passed', '95% interval', 'tokens', 'cost', 'time'],
+    ['config', 'kind', 'passed', '95% interval', 'tokens', 'cost', 'time (summed)'],
     ...detail.summary.configs.map((c) => [c.name, c.kind, passCell(c), intervalCell(c), groupThousands(c.tokens), formatUsd(c.cost_usd), formatWallTime(c.seconds)]),
   ];
   const lines = [head, budgetLine(detail), '', ...columns(rows)];
@@ -218,6 +218,9 @@ export function evalPlotSvg(detail: EvalDetail): string {
   out.push(`<text x="${(left + right) / 2}" y="${bottom + 36}" text-anchor="middle">${escapeXml(xLabel)}</text>`);
   out.push(`<text x="16" y="${(top + bottom) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(top + bottom) / 2})">pass rate (%, 95% Wilson interval)</text>`);
   const unscored: string[] = [];
+  // Where labels already are: a label that would land on one (points at the same place) goes a line lower.
+  const placed: { x: number; y: number }[] = [];
+  const LINE = 13;
   configs.forEach((c, i) => {
     if (c.pass_rate === null) {
       unscored.push(c.name);
@@ -235,7 +238,10 @@ export function evalPlotSvg(detail: EvalDetail): string {
     out.push(`<circle cx="${x}" cy="${y}" r="4"/>`);
     // Labels sit right of their point, or left of it in the plot's right half so they stay inside.
     const rightHalf = x > (left + right) / 2;
-    out.push(`<text x="${rightHalf ? x - 8 : x + 8}" y="${y - 6}" text-anchor="${rightHalf ? 'end' : 'start'}" stroke="none">${escapeXml(c.name)}</text>`);
+    let labelY = y - 6;
+    while (placed.some((p) => Math.abs(p.x - x) < 120 && Math.abs(p.y - labelY) < LINE)) labelY += LINE;
+    placed.push({ x, y: labelY });
+    out.push(`<text x="${rightHalf ? x - 8 : x + 8}" y="${labelY}" text-anchor="${rightHalf ? 'end' : 'start'}" stroke="none">${escapeXml(c.name)}</text>`);
     out.push('</g>');
   });
   if (unscored.length > 0) out.push(`<text x="${left}" y="${H - 8}" fill="#666666">${escapeXml(`nothing scored yet: ${unscored.join(', ')}`)}</text>`);
