@@ -117,6 +117,7 @@ describe('POST /v1/evals', () => {
     ['two configurations with one name', { configs: [team(), team()] }, 'team'],
     ['a hidden file path out of its directory', { tasks: [task('one', { hidden: [{ path: '../../etc/cron.d/x', content: 'x' }] })] }, 'tasks.0.hidden.0.path'],
     ['a starter outside the operator\'s repos', { tasks: [task('one', { starter: '/etc' })] }, 'configs.team.repo'],
+    ['more runs than one eval may start', { tasks: Array.from({ length: 51 }, (_, i) => task(`t${i}`)) }, 'would start 408 runs'],
     ['a provider no worker serves', { configs: [{ name: 'team', project: { ...team().project, providers: { replay: { type: 'replay', cassette: CASSETTE }, second: { type: 'replay', cassette: CASSETTE }, third: { type: 'replay', cassette: CASSETTE } }, agents: { ...team().project.agents, engineer: { provider: 'third', model: 'm' } } } }] }, 'third'],
   ])('refuses %s, naming it, and writes nothing', async (_what, over, named) => {
     const before = await counts();

@@ -15,6 +15,13 @@ interface PlannedRun {
   unserved: NewRunEvent[];
 }
 
+/**
+ * The most runs one eval may start. One write is otherwise N tasks × M configurations × a vote's
+ * samples (up to 100 × 8 × 9): a write token would start thousands of runs with one request.
+ * `--tasks` splits a suite that needs more.
+ */
+export const EVAL_MAX_RUNS = 400;
+
 const issuesOf = (e: { issues: readonly { path: PropertyKey[]; message: string }[] }) => e.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 
 /**
@@ -43,6 +50,10 @@ export class EvalsService {
       throw e;
     }
     const tasks: EvalTask[] = request.tasks;
+    const runCount = tasks.length * arms.reduce((n, a) => n + a.samples, 0);
+    if (runCount > EVAL_MAX_RUNS) {
+      throw ApiError.badRequest('invalid_eval', `this eval would start ${runCount} runs (${tasks.length} tasks × ${arms.map((a) => `${a.name}${a.samples > 1 ? ` ×${a.samples}` : ''}`).join(' + ')}); one eval starts at most ${EVAL_MAX_RUNS}: give fewer tasks (roundtable eval --tasks), configurations or vote_samples`);
+    }
     const cells = tasks.flatMap((task) => arms.map((arm) => ({ id: newId('evc'), task, arm })));
     const planned = await this.checkRuns(cells, request.budget, request.suite);
 
