@@ -7,11 +7,30 @@ const messages = (raw: string) => {
 };
 
 describe('API_TOKENS', () => {
-  it('parses name:token:role entries; the token may hold colons', () => {
+  it('parses name:token:role entries in the team default; the token may hold colons', () => {
     expect(ApiTokensEnv.parse(' ci:aaaaaaaaaaaaaaaa:write , dash:bb:bb:bbbbbbbbbbbbbb:read')).toEqual([
-      { name: 'ci', token: 'aaaaaaaaaaaaaaaa', role: 'write' },
-      { name: 'dash', token: 'bb:bb:bbbbbbbbbbbbbb', role: 'read' },
+      { name: 'ci', token: 'aaaaaaaaaaaaaaaa', role: 'write', team: 'default' },
+      { name: 'dash', token: 'bb:bb:bbbbbbbbbbbbbb', role: 'read', team: 'default' },
     ]);
+  });
+
+  it('parses name:token:role:team (issue 26); a token with colons keeps them', () => {
+    expect(ApiTokensEnv.parse('ci:aaaaaaaaaaaaaaaa:write:payments,lead:cc:cccccccccccccccc:approve:search,dash:bb:read:bbbbbbbbbbbbbb:read')).toEqual([
+      { name: 'ci', token: 'aaaaaaaaaaaaaaaa', role: 'write', team: 'payments' },
+      { name: 'lead', token: 'cc:cccccccccccccccc', role: 'approve', team: 'search' },
+      // The last field is a role: the old form, whatever the token holds.
+      { name: 'dash', token: 'bb:read:bbbbbbbbbbbbbb', role: 'read', team: 'default' },
+    ]);
+  });
+
+  it('names a bad team or a bad role before a team, never echoing the token', () => {
+    const secret = 'dddddddddddddddddddd';
+    const all = messages(`ci:${secret}:write:pay ments,b:${secret}x:admin:search`);
+    expect(all).toEqual([
+      'API_TOKENS entry 1 (ci): the team may hold letters, digits, _ . and - (1 to 64 of them)',
+      'API_TOKENS entry 2 (b): the role must be read, write or approve, not "admin"',
+    ]);
+    expect(all.join('\n')).not.toContain(secret);
   });
 
   it('unset or empty means no tokens (the API runs open)', () => {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from './api-error';
-import type { ApiToken, TokenBook } from './api-tokens';
+import { type ApiToken, DEFAULT_TEAM, type TokenBook } from './api-tokens';
 import { BULL_BOARD_PATH } from './bull-board.modules';
 import { routeForm, underMount } from './route-paths';
 
@@ -16,6 +16,8 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface Principal {
   name: string;
   role: ApiToken['role'];
+  /** The token's team (issue 26); an open API's caller is in the team default. */
+  team: string;
   /** No API_TOKENS: every request passes as `anonymous` with every right (approve included). */
   open?: true;
 }
@@ -61,7 +63,7 @@ export function bearerAuth(book: TokenBook) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (isPublicPath(req.path)) return next();
     if (book.open) {
-      res.locals.principal = { name: 'anonymous', role: 'approve', open: true } satisfies Principal;
+      res.locals.principal = { name: 'anonymous', role: 'approve', team: DEFAULT_TEAM, open: true } satisfies Principal;
       return next();
     }
     const presented = presentedToken(req.headers.authorization);
@@ -82,7 +84,7 @@ export function bearerAuth(book: TokenBook) {
     if (needsWrite(req) && token.role === 'read') {
       return next(new ApiError(403, { error: 'forbidden', message: `token ${token.name} is read-only; ${req.method} ${req.path} needs a write token` }));
     }
-    res.locals.principal = { name: token.name, role: token.role } satisfies Principal;
+    res.locals.principal = { name: token.name, role: token.role, team: token.team ?? DEFAULT_TEAM } satisfies Principal;
     next();
   };
 }

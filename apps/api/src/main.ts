@@ -5,6 +5,7 @@ import { parseServiceEnv, readOperatorPolicy } from '@roundtable/contracts';
 import { JsonLogger, startTracing } from '@roundtable/observability';
 import { runService } from '@roundtable/service';
 import { ApiEnv } from './api.env';
+import { DEFAULT_TEAM } from './api-tokens';
 import { createApiApp } from './create-api-app';
 import { isLoopbackHost, listenHost } from './listen-host';
 
@@ -30,8 +31,9 @@ runService('api', async () => {
       `API_TOKENS is not set: this API takes no token, so it listens on ${host} only (this machine). Any local user or process can submit runs and read every prompt and reply. Set API_TOKENS=name:token:write[,name:token:read] before exposing it.`,
     );
   } else {
-    const roles = env.API_TOKENS.map((t) => `${t.name} (${t.role})`).join(', ');
+    const roles = env.API_TOKENS.map((t) => `${t.name} (${t.role}, team ${t.team})`).join(', ');
     log.log(`bearer tokens required on every route but /healthz and /readyz; tokens: ${roles}`);
+    if (env.API_TOKENS.some((t) => t.team === DEFAULT_TEAM)) log.log(`API_TOKENS: a token given as name:token:role (no :team) belongs to the team ${DEFAULT_TEAM}`);
   }
   const shown = host.includes(':') ? `[${host}]` : host;
   log.log(

@@ -1,5 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { DEFAULT_TEAM } from './api-tokens';
 import { principalOf } from './bearer-auth.middleware';
 import type { Me } from '@roundtable/contracts';
 
@@ -13,7 +14,7 @@ export class MeController {
   @Get()
   me(@Res({ passthrough: true }) res: Response): Me {
     const p = principalOf(res);
-    if (!p || p.open) return { name: null, role: 'open' };
-    return { name: p.name, role: p.role };
+    if (!p || p.open) return { name: null, role: 'open', team: DEFAULT_TEAM };
+    return { name: p.name, role: p.role, team: p.team };
   }
 }

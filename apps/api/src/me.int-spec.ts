@@ -11,7 +11,7 @@ describe('GET /v1/me', () => {
   describe('with tokens', () => {
     let api: ApiHarness;
     beforeAll(async () => {
-      api = await startApi({ API_TOKENS: [{ name: 'writer', token: WRITER, role: 'write' }, { name: 'reader', token: READER, role: 'read' }] });
+      api = await startApi({ API_TOKENS: [{ name: 'writer', token: WRITER, role: 'write', team: 'payments' }, { name: 'reader', token: READER, role: 'read' }] });
     });
     afterAll(async () => {
       await api?.close();
@@ -19,8 +19,9 @@ describe('GET /v1/me', () => {
     const me = (token?: string) => fetch(`${api.base}/v1/me`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
     it('names a write token and a read token with their roles', async () => {
-      expect(Me.parse(await (await me(WRITER)).json())).toEqual({ name: 'writer', role: 'write' });
-      expect(Me.parse(await (await me(READER)).json())).toEqual({ name: 'reader', role: 'read' });
+      expect(Me.parse(await (await me(WRITER)).json())).toEqual({ name: 'writer', role: 'write', team: 'payments' });
+      // A token given without a team is in the team default.
+      expect(Me.parse(await (await me(READER)).json())).toEqual({ name: 'reader', role: 'read', team: 'default' });
     });
 
     it('is behind the door: no token or an unknown one is a 401', async () => {
@@ -39,7 +40,7 @@ describe('GET /v1/me', () => {
     });
 
     it('says open, with no name', async () => {
-      expect(await (await fetch(`${api.base}/v1/me`)).json()).toEqual({ name: null, role: 'open' });
+      expect(await (await fetch(`${api.base}/v1/me`)).json()).toEqual({ name: null, role: 'open', team: 'default' });
     });
   });
 });

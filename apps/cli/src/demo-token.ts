@@ -1,3 +1,5 @@
+import { splitApiTokenEntry } from '@roundtable/contracts';
+
 /**
  * Which token `npm run demo` / `npm run workbench` (scripts/run-demo.mjs) sends, and how it says so:
  * by the token's name, never its secret. ROUNDTABLE_TOKEN first (as the CLI reads it); else, when
@@ -8,24 +10,13 @@ export type DemoToken =
   | { token: string; from: 'ROUNDTABLE_TOKEN' | 'API_TOKENS'; name: string | null }
   | { token: null; problem: string | null };
 
-interface TokenEntry {
-  name: string;
-  token: string;
-  role: string;
-}
-
-/** API_TOKENS' entries (`name:token:role`, the token between the first and the last colon), as the api reads them. */
-function entriesOf(apiTokens: string): TokenEntry[] {
+/** API_TOKENS' entries (`name:token:role[:team]`), split as the api splits them. */
+function entriesOf(apiTokens: string) {
   return apiTokens
     .split(',')
     .map((e) => e.trim())
     .filter(Boolean)
-    .flatMap((entry) => {
-      const first = entry.indexOf(':');
-      const last = entry.lastIndexOf(':');
-      if (first <= 0 || last <= first) return [];
-      return [{ name: entry.slice(0, first), token: entry.slice(first + 1, last), role: entry.slice(last + 1) }];
-    });
+    .flatMap((entry) => splitApiTokenEntry(entry) ?? []);
 }
 
 export function chooseDemoToken(env: Record<string, string | undefined>): DemoToken {

@@ -63,3 +63,4 @@ export * from './eval/eval-request.schema';
 export * from './eval/eval-detail';
 export * from './eval/load-eval-suite';
 export * from './audit/bias-audit';
+export * from './config/api-token-entry';

@@ -22,7 +22,7 @@ import { TokenScreen } from './token-screen';
 const REFUSED = 'The API refused that token (401). Enter a valid token.';
 
 /** Unknown role (an api without /v1/me yet): show the acts and let a 403 say the token is read-only. */
-const ASSUMED_ME: Me = { name: null, role: 'write' };
+const ASSUMED_ME: Me = { name: null, role: 'write', team: 'default' };
 
 export function App() {
   const [token, setToken] = useState<string | null>(() => readToken());

@@ -244,6 +244,7 @@ export const AppealRequested = z
 export const Me = z.object({
   name: z.string().nullable().describe("the token's name in API_TOKENS; null when the API runs open (no tokens)"),
   role: z.enum(['read', 'write', 'approve', 'open']).describe('approve: may also approve or refuse at a gate; open: no API_TOKENS, every request may write and approve'),
+  team: z.string().describe("the token's team in API_TOKENS (name:token:role:team); default for a token given without one, and for an open API"),
 });
 
 /** A call tried again in the playground (issue 22): never part of the run's usage, events or report. */
