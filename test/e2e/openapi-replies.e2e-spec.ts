@@ -116,7 +116,7 @@ describe('every reply matches the served OpenAPI document', () => {
     const providers = await api<{ providers: unknown[] } | unknown[]>('GET', '/v1/providers', { token: 'read' });
     expect(providers.status).toBe(200);
     // Who a token is: the workbench shows act buttons to write tokens only.
-    expect((await api<{ role: string }>('GET', '/v1/me', { token: 'read' })).body).toEqual({ name: 'reader', role: 'read' });
+    expect((await api<{ role: string }>('GET', '/v1/me', { token: 'read' })).body).toEqual({ name: 'reader', role: 'read', team: 'default' });
     expect((await api<{ role: string }>('GET', '/v1/me', { token: 'write' })).body).toEqual({ name: 'writer', role: 'write', team: 'default' });
     // What New run and the run page read: the shipped examples, and each workflow's shape.
     expect((await api<unknown[]>('GET', '/v1/examples', { token: 'read' })).body.length).toBeGreaterThan(0);
