@@ -54,11 +54,10 @@ export class EvalReads {
     );
     // A running cell's usage so far is its runs' (a scored cell's is the scorer's sum, the same rows then).
     const runs: CellRunRow[] = await this.ds.query(
-      `SELECT r.eval_cell_id, r.id, r.status,
-              coalesce((SELECT sum(input_tokens + output_tokens) FROM usage_by_provider u WHERE u.run_id = r.id), 0)::int AS tokens,
-              coalesce((SELECT sum(cost_usd) FROM usage_by_provider u WHERE u.run_id = r.id), 0)::float8 AS cost_usd,
+      `SELECT r.eval_cell_id, r.id, r.status, coalesce(u.tokens, 0)::int AS tokens, coalesce(u.cost_usd, 0)::float8 AS cost_usd,
               coalesce(extract(epoch FROM (coalesce(r.finished_at, now()) - coalesce(r.started_at, r.created_at))), 0)::float8 AS seconds
          FROM runs r JOIN eval_cells c ON c.id = r.eval_cell_id
+         LEFT JOIN LATERAL (SELECT sum(input_tokens + output_tokens) AS tokens, sum(cost_usd) AS cost_usd FROM usage_by_provider WHERE run_id = r.id) u ON true
         WHERE c.eval_id = $1
         ORDER BY r.created_at, r.id`,
       [id],

@@ -76,24 +76,25 @@ export class EvalsService {
     return { id };
   }
 
-  /** Every run's project file checked as a submit checks one; all refusals at once, each naming its configuration and task. */
+  /**
+   * Every run's project file checked as a submit checks one. The first refusal refuses the eval,
+   * with that check's issues, each naming the configuration and the task: a configuration's
+   * problem is the same for every task, so the rest are not asked.
+   */
   private async checkRuns(cells: { id: string; task: EvalTask; arm: EvalArm }[], budget: EvalRequest['budget'], suite: string): Promise<PlannedRun[]> {
     const planned: PlannedRun[] = [];
-    const issues: { path: string; message: string }[] = [];
     for (const { id, task, arm } of cells) {
-      const project = runProjectFor(arm, task, budget, suite);
+      let checked: Awaited<ReturnType<RunSubmissionService['check']>>;
       try {
-        const { config, unserved } = await this.submission.check(project);
-        for (let i = 0; i < arm.samples; i++) planned.push({ cellId: id, config, unserved });
+        checked = await this.submission.check(runProjectFor(arm, task, budget, suite));
       } catch (e) {
-        const err = e instanceof ApiError ? (e.getResponse() as { issues?: { path: string; message: string }[]; message?: string }) : null;
-        if (!err) throw e;
-        for (const i of err.issues ?? [{ path: '', message: err.message ?? 'refused' }]) issues.push({ path: `configs.${arm.name}.${i.path}`.replace(/\.$/, ''), message: `task ${task.id}: ${i.message}` });
+        if (!(e instanceof ApiError)) throw e;
+        const err = e.getResponse() as { issues?: { path: string; message: string }[]; message?: string };
+        const issues = (err.issues ?? [{ path: '', message: err.message ?? 'refused' }]).map((i) => ({ path: `configs.${arm.name}.${i.path}`.replace(/\.$/, ''), message: `task ${task.id}: ${i.message}` }));
+        throw ApiError.badRequest('invalid_eval', `a configuration cannot run: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
       }
-      // One configuration's problem is the same for every task: stop at the first task that shows it.
-      if (issues.length) break;
+      for (let i = 0; i < arm.samples; i++) planned.push({ cellId: id, config: checked.config, unserved: checked.unserved });
     }
-    if (issues.length) throw ApiError.badRequest('invalid_eval', `a configuration cannot run: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
     return planned;
   }
 }
