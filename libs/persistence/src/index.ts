@@ -32,6 +32,7 @@ export * from './migrations/1764500000000-initial-schema';
 export * from './migrations/1764600000000-agent-call-retries';
 export * from './migrations/1765000000000-run-workflow-state';
 export * from './migrations/1766500000000-evals';
+export * from './migrations/1766600000000-accountable';
 export * from './data-source';
 export * from './database-not-migrated.error';
 export * from './redact-database-url';

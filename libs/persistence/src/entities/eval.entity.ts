@@ -13,6 +13,7 @@ export const EVAL_SCORES = ['hidden_tests', 'verdict'] as const;
  * `status` and `finished_at` by the test-runner when the last cell is scored.
  */
 @Entity({ name: 'evals' })
+@Index('ix_evals_team_created_at', ['team', 'createdAt'])
 @Index('ix_evals_created_at', ['createdAt'])
 @Check('ck_evals_status', inListCheck('status', EVAL_STATUSES))
 @Check('ck_evals_score', inListCheck('score', EVAL_SCORES))
@@ -39,6 +40,10 @@ export class EvalEntity {
 
   @Column({ name: 'submitted_by', type: 'text', nullable: true })
   submittedBy!: string | null;
+
+  /** The team that owns it (issue 26): only that team's tokens (and an admin) see it; another team's read answers 404. */
+  @Column({ name: 'team', type: 'text', default: 'default' })
+  team!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -13,6 +13,7 @@ export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
  * preregistration until a person approves the draft at its gate; that approval locks it.
  */
 @Entity({ name: 'experiments' })
+@Index('ix_experiments_team_created_at', ['team', 'createdAt'])
 @Index('ix_experiments_created_at', ['createdAt'])
 @Index('ix_experiments_source_idea_id', { synchronize: false })
 @Check('ck_experiments_status', inListCheck('status', EXPERIMENT_STATUSES))
@@ -78,6 +79,10 @@ export class ExperimentEntity {
 
   @Column({ name: 'created_by', type: 'text', nullable: true })
   createdBy!: string | null;
+
+  /** The team that owns it (issue 26): only that team's tokens (and an admin) see it; another team's read answers 404. */
+  @Column({ name: 'team', type: 'text', default: 'default' })
+  team!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 
 /** An idea (issue 23): a name for its worksheet versions and its evidence ledger. The latest version and the ledger's counter are on the row, written under its lock. */
 @Entity({ name: 'ideas' })
+@Index('ix_ideas_team_created_at', ['team', 'createdAt'])
 @Index('ix_ideas_created_at', ['createdAt'])
 export class IdeaEntity {
   @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_ideas' })
@@ -21,6 +22,10 @@ export class IdeaEntity {
   /** The api token's name that created it (`anonymous` when the api runs open). */
   @Column({ name: 'created_by', type: 'text' })
   createdBy!: string;
+
+  /** The team that owns it (issue 26): only that team's tokens (and an admin) see it; another team's read answers 404. */
+  @Column({ name: 'team', type: 'text', default: 'default' })
+  team!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

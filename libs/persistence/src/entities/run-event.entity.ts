@@ -20,6 +20,10 @@ export class RunEventEntity {
   @Column({ name: 'payload', type: 'jsonb' })
   payload!: Record<string, unknown>;
 
+  /** sha256(previous event's hash ‖ canonical envelope) (issue 26); null for events written before the chain. */
+  @Column({ name: 'hash', type: 'text', nullable: true })
+  hash!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

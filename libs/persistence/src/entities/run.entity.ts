@@ -14,6 +14,7 @@ import { ProjectEntity } from './project.entity';
 
 /** The run row is the orchestrator's state: it is locked FOR UPDATE while one event is applied. */
 @Entity({ name: 'runs' })
+@Index('ix_runs_team_created_at', ['team', 'createdAt'])
 @Index('ix_runs_status', ['status'])
 @Index('ix_runs_created_at', ['createdAt'])
 // One run per Idempotency-Key and principal; rows without a key (nulls) never collide.
@@ -155,6 +156,18 @@ export class RunEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
+
+  /** The hash of the run's last event (issue 26): the head of its hash chain, moved by every writer of its events. */
+  @Column({ name: 'head_hash', type: 'text', nullable: true })
+  headHash!: string | null;
+
+  /** The operator's Ed25519 signature of the head hash at the run's last terminal event (AUDIT_SIGNING_KEY); null unsigned. */
+  @Column({ name: 'signature', type: 'jsonb', nullable: true })
+  signature!: Record<string, unknown> | null;
+
+  /** The team that owns it (issue 26): only that team's tokens (and an admin) see it; another team's read answers 404. */
+  @Column({ name: 'team', type: 'text', default: 'default' })
+  team!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
