@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import { roleMayApprove, roleMayWrite } from '@roundtable/contracts';
 import type { ApiClient } from '../lib/api-client';
 import type { Me } from '../lib/api-types';
 
@@ -18,7 +19,7 @@ export function useApp(): AppContextValue {
   return ctx;
 }
 
-/** Acts (cancel, resume, appeal) are shown only to a write token or an open api: absent, not disabled, otherwise. */
-export const canAct = (me: Me | null): boolean => me !== null && (me.role === 'write' || me.role === 'approve' || me.role === 'open');
-/** Whether the token may approve or refuse at a gate (the approve role, or an open API). */
-export const canApprove = (me: Me | null): boolean => me !== null && (me.role === 'approve' || me.role === 'open');
+/** Acts (cancel, resume, appeal) are shown only to a token that may write (every role but read) or an open api: absent, not disabled, otherwise. */
+export const canAct = (me: Me | null): boolean => me !== null && roleMayWrite(me.role);
+/** Whether the token may approve or refuse at a gate (approve or admin, or an open API). */
+export const canApprove = (me: Me | null): boolean => me !== null && roleMayApprove(me.role);
