@@ -33,6 +33,3 @@ export function submitterOf(res: Response): Submitter {
 
 /** Whether a row owned by `team` is within the scope. */
 export const mayReach = (sees: TeamScope, team: string): boolean => sees === null || sees === team;
-
-/** Every team's rows: what the orchestrator-side and test callers that act for nobody in particular see. */
-export const EVERY_TEAM: TeamScope = null;
