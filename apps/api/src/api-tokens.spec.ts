@@ -25,10 +25,10 @@ describe('API_TOKENS', () => {
 
   it('names a bad team or a bad role before a team, never echoing the token', () => {
     const secret = 'dddddddddddddddddddd';
-    const all = messages(`ci:${secret}:write:pay ments,b:${secret}x:admin:search`);
+    const all = messages(`ci:${secret}:write:pay ments,b:${secret}x:boss:search`);
     expect(all).toEqual([
       'API_TOKENS entry 1 (ci): the team may hold letters, digits, _ . and - (1 to 64 of them)',
-      'API_TOKENS entry 2 (b): the role must be read, write or approve, not "admin"',
+      'API_TOKENS entry 2 (b): the role must be one of read, write, approve, ops, admin, not "boss"',
     ]);
     expect(all.join('\n')).not.toContain(secret);
   });
@@ -40,9 +40,9 @@ describe('API_TOKENS', () => {
 
   it('names each bad entry and the fix, never echoing a token', () => {
     const secret = 'cccccccccccccccccccc';
-    const all = messages(`ci:${secret}:admin,short:abc:read,:${secret}x:write,nocolons,ci2:${secret}:read`);
+    const all = messages(`ci:${secret}:boss,short:abc:read,:${secret}x:write,nocolons,ci2:${secret}:read`);
     expect(all).toEqual([
-      'API_TOKENS entry 1 (ci): the role must be read, write or approve, not "admin"',
+      'API_TOKENS entry 1 (ci): the role must be one of read, write, approve, ops, admin, not "boss"',
       'API_TOKENS entry 2 (short): the token must be at least 16 characters without spaces (e.g. openssl rand -hex 24)',
       expect.stringMatching(/^API_TOKENS entry 3 is not name:token:role\. API_TOKENS is a comma list of name:token:role/),
       expect.stringMatching(/^API_TOKENS entry 4 is not name:token:role\. /),

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { API_TOKEN_ROLES, DEFAULT_TEAM, splitApiTokenEntry } from '@roundtable/contracts';
+import { API_TOKEN_ROLES, type ApiTokenRole, DEFAULT_TEAM, splitApiTokenEntry } from '@roundtable/contracts';
 
-/** read < write < approve: an approve token also writes; only it may approve or refuse at a gate (issue 21). */
-export type TokenRole = 'read' | 'write' | 'approve';
+/** read < write < approve within a team; ops writes and opens Bull Board; admin may do all, on every team (contracts role-rights.ts). */
+export type TokenRole = ApiTokenRole;
 export const TOKEN_ROLES: readonly TokenRole[] = API_TOKEN_ROLES;
 
 export interface ApiToken {
@@ -20,7 +20,7 @@ export { DEFAULT_TEAM };
 const MIN_TOKEN_LENGTH = 16;
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const FORMAT =
-  'API_TOKENS is a comma list of name:token:role[:team] with role read, write or approve, e.g. ci:3f9c…e1:write:payments,dashboard:77ab…02:read:payments,lead:9d0e…4a:approve (no team: the team default)';
+  `API_TOKENS is a comma list of name:token:role[:team] with role ${API_TOKEN_ROLES.join(', ')}, e.g. ci:3f9c…e1:write:payments,dashboard:77ab…02:read:payments,lead:9d0e…4a:approve,sre:51c2…9b:ops:platform,root:a0f4…7d:admin (no team: the team default)`;
 
 /**
  * API_TOKENS: `name:token:role[:team],…`. Messages name the entry by its position and name, never
@@ -39,7 +39,7 @@ export const ApiTokensEnv = z
       if (!fields) return ctx.addIssue({ code: 'custom', message: `${at} is not name:token:role. ${FORMAT}` });
       const { token, role, team } = fields;
       if (!NAME.test(name)) ctx.addIssue({ code: 'custom', message: `${at}: the name may hold letters, digits, _ . and - (1 to 64 of them)` });
-      else if (!(TOKEN_ROLES as readonly string[]).includes(role)) ctx.addIssue({ code: 'custom', message: `${at}: the role must be read, write or approve, not "${role}"` });
+      else if (!(TOKEN_ROLES as readonly string[]).includes(role)) ctx.addIssue({ code: 'custom', message: `${at}: the role must be one of ${TOKEN_ROLES.join(', ')}, not "${role}"` });
       else if (!team || !NAME.test(team)) ctx.addIssue({ code: 'custom', message: `${at}: the team may hold letters, digits, _ . and - (1 to 64 of them)` });
       else if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
         ctx.addIssue({ code: 'custom', message: `${at}: the token must be at least ${MIN_TOKEN_LENGTH} characters without spaces (e.g. openssl rand -hex 24)` });

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { BOARD_ROLES, roleMayOpenBoard, roleMayWrite } from '@roundtable/contracts';
 import { ApiError } from './api-error';
 import { type ApiToken, DEFAULT_TEAM, type TokenBook } from './api-tokens';
 import { BULL_BOARD_PATH } from './bull-board.modules';
@@ -18,7 +19,7 @@ export interface Principal {
   role: ApiToken['role'];
   /** The token's team (issue 26); an open API's caller is in the team default. */
   team: string;
-  /** No API_TOKENS: every request passes as `anonymous` with every right (approve included). */
+  /** No API_TOKENS: every request passes as `anonymous` with every right (the admin role: every team, Bull Board). */
   open?: true;
 }
 
@@ -33,8 +34,11 @@ export function isWrite(req: Request): boolean {
 
 /** Writes need a write token; so does all of Bull Board, whose pages retry, promote and remove jobs. */
 export function needsWrite(req: Request): boolean {
-  return isWrite(req) || underMount(req.path, BULL_BOARD_PATH);
+  return isWrite(req) || isBoardPath(req.path);
 }
+
+/** Bull Board shows and moves every team's jobs, so it is for ops and admin only (issue 26), reads included. */
+const isBoardPath = (path: string) => underMount(path, BULL_BOARD_PATH);
 
 const isBrowserPath = (path: string) => BROWSER_PATHS.some((p) => underMount(path, p));
 
@@ -63,7 +67,7 @@ export function bearerAuth(book: TokenBook) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (isPublicPath(req.path)) return next();
     if (book.open) {
-      res.locals.principal = { name: 'anonymous', role: 'approve', team: DEFAULT_TEAM, open: true } satisfies Principal;
+      res.locals.principal = { name: 'anonymous', role: 'admin', team: DEFAULT_TEAM, open: true } satisfies Principal;
       return next();
     }
     const presented = presentedToken(req.headers.authorization);
@@ -81,8 +85,16 @@ export function bearerAuth(book: TokenBook) {
         }),
       );
     }
-    if (needsWrite(req) && token.role === 'read') {
+    if (needsWrite(req) && !roleMayWrite(token.role)) {
       return next(new ApiError(403, { error: 'forbidden', message: `token ${token.name} is read-only; ${req.method} ${req.path} needs a write token` }));
+    }
+    if (isBoardPath(req.path) && !roleMayOpenBoard(token.role)) {
+      return next(
+        new ApiError(403, {
+          error: 'forbidden',
+          message: `token ${token.name} has the ${token.role} role; Bull Board (${BULL_BOARD_PATH}) needs the ${BOARD_ROLES.join(' or ')} role (API_TOKENS name:token:ops:team)`,
+        }),
+      );
     }
     res.locals.principal = { name: token.name, role: token.role, team: token.team ?? DEFAULT_TEAM } satisfies Principal;
     next();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { Logger, type LoggerService, type LogLevel } from '@nestjs/common';
 import type { OperatorPolicy } from '@roundtable/contracts';
+import { INFRA } from '@roundtable/service';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiExceptionFilter } from './api-exception.filter';
 import type { ApiEnv } from './api.env';
@@ -13,6 +14,7 @@ import { registerBodyParsers } from './body-parsers';
 import { docsHandler, DOCS_PATH } from './openapi/docs.handler';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
+import { teamDoor } from './team-door.middleware';
 import { writeRateLimit } from './write-rate-limit.middleware';
 import { webRootOf } from './web-root';
 import { workbenchHandler } from './workbench.handler';
@@ -29,8 +31,9 @@ const CORS_EXPOSED_HEADERS = ['Location', 'Retry-After', 'RateLimit-Limit', 'Rat
  *
  * Middleware order is the order a request meets the doors: CORS (answers preflights, which carry
  * no token), the workbench's static files (its page routes and /assets only, GET and HEAD), the
- * bearer check, the write rate limit, and only then the body parsers, so an anonymous or
- * throttled client cannot make the API read a body. Bull Board (mounted by
+ * bearer check, the write rate limit, the team door (another team's run, idea, experiment or eval
+ * is a 404), and only then the body parsers, so an anonymous, throttled or foreign client cannot
+ * make the API read a body. Bull Board (mounted by
  * @bull-board/nestjs as Nest middleware at init, after these) and /docs sit behind the same doors.
  */
 export async function createApiApp(
@@ -61,6 +64,7 @@ export async function createApiApp(
   app.use(workbenchHandler(webRoot));
   app.use(bearerAuth(new TokenBook(env.API_TOKENS)));
   app.use(writeRateLimit({ perMinute: env.RATE_LIMIT_WRITES_PER_MIN, storage: app.get(RedisTokenBucketStorage), prefix: env.QUEUE_PREFIX }));
+  app.use(teamDoor(app.get(INFRA.dataSource)));
   registerBodyParsers(app, env.API_BODY_LIMIT);
   app.useGlobalFilters(new ApiExceptionFilter());
   // Mounted before init() registers Nest's routes and its 404 handler.

@@ -16,7 +16,7 @@ describe('the doors', () => {
     api = await startApi({
       API_TOKENS: [
         { name: 'writer', token: WRITER, role: 'write' },
-        { name: 'ops', token: OPS, role: 'write' },
+        { name: 'ops', token: OPS, role: 'ops' },
         { name: 'reader', token: READER, role: 'read' },
       ],
       RATE_LIMIT_WRITES_PER_MIN: 3,
@@ -114,8 +114,11 @@ describe('the doors', () => {
       expect((await call('/admin/queues/api/queues')).status).toBe(401);
     });
 
-    it('refuses a read token (the board can retry and remove jobs) and serves a write token', async () => {
+    it('refuses a read or a write token (the board can retry and remove any team\'s jobs), naming the role, and serves an ops token', async () => {
       expect((await call('/admin/queues', { token: READER })).status).toBe(403);
+      const write = await call('/admin/queues/api/queues', { token: WRITER });
+      expect(write.status).toBe(403);
+      expect(await write.json()).toEqual({ error: 'forbidden', message: expect.stringContaining('needs the ops or admin role') });
       const page = await call('/admin/queues', { token: OPS });
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<html/i);
@@ -137,7 +140,7 @@ describe('the doors', () => {
       },
     );
 
-    it('serves the board under another case to a write token (the router really does match it)', async () => {
+    it('serves the board under another case to an ops token (the router really does match it)', async () => {
       const page = await call('/ADMIN/QUEUES', { token: OPS });
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(/<html/i);

@@ -7,6 +7,7 @@ import { ApiError } from './api-error';
 import { experimentDetail, experimentListItem, type ExperimentListRow, type ExperimentRunRow } from './experiment-detail';
 import { editRefusal } from './experiment-locked';
 import { parseQuery } from './query-params';
+import type { TeamScope } from './team-scope';
 
 /** The most GET /v1/experiments answers with; experiments are few (each is a person's preregistration). */
 export const EXPERIMENT_LIST_LIMIT = 200;
@@ -42,15 +43,17 @@ export class ExperimentReads {
     return experimentDetail(row, project.name, runs);
   }
 
-  async list(query: unknown): Promise<ExperimentList> {
+  /** Newest first, the caller's team's only (`sees`; null: every team's). */
+  async list(query: unknown, sees: TeamScope): Promise<ExperimentList> {
     const q = parseQuery(ExperimentListQuery, query);
     const rows: ExperimentListRow[] = await this.ds.query(
       `SELECT e.id, p.name AS project, e.prereg, e.status, e.decision, e.run_id, e.created_at
          FROM experiments e JOIN projects p ON p.id = e.project_id
         WHERE ($1::text IS NULL OR p.name = $1) AND ($2::text IS NULL OR e.status = $2) AND ($4::text IS NULL OR e.source ->> 'idea_id' = $4)
+          AND ($5::text IS NULL OR e.team = $5)
         ORDER BY e.created_at DESC, e.id DESC
         LIMIT $3`,
-      [q.project ?? null, q.status ?? null, EXPERIMENT_LIST_LIMIT, q.idea ?? null],
+      [q.project ?? null, q.status ?? null, EXPERIMENT_LIST_LIMIT, q.idea ?? null, sees],
     );
     return { items: rows.map(experimentListItem) };
   }

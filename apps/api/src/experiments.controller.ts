@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { principalOf } from './bearer-auth.middleware';
+import { scopeOf, submitterOf } from './team-scope';
 import { ExperimentReads } from './experiment-reads';
 import { ExperimentsService } from './experiments.service';
 
@@ -20,15 +21,15 @@ export class ExperimentsController {
   @Post()
   @HttpCode(201)
   async create(@Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    const created = await this.experiments.create(body, principalOf(res)?.name ?? 'anonymous');
+    const created = await this.experiments.create(body, submitterOf(res));
     res.setHeader('Location', `/v1/experiments/${created.id}`);
     return this.reads.detail(created.id);
   }
 
   /** Newest first; `?project=<name>`, `?status=draft|locked|decided|rejected`. */
   @Get()
-  list(@Query() query: unknown) {
-    return this.reads.list(query);
+  list(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+    return this.reads.list(query, scopeOf(principalOf(res)));
   }
 
   @Get(':id')
@@ -57,7 +58,7 @@ export class ExperimentsController {
   @Post(':id/run')
   @HttpCode(202)
   async run(@Param('id') id: string, @Res({ passthrough: true }) res: Response) {
-    const started = await this.experiments.run(id, principalOf(res)?.name ?? 'anonymous');
+    const started = await this.experiments.run(id, submitterOf(res));
     res.setHeader('Location', `/v1/runs/${started.run_id}`);
     return started;
   }

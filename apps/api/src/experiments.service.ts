@@ -19,6 +19,7 @@ import type { ExperimentReads } from './experiment-reads';
 import type { ProviderAvailabilityCheck } from './provider-availability.check';
 import { newId, type RunSubmissionService } from './run-submission.service';
 import { unstorableTextIssues } from './storable-text.check';
+import type { Submitter } from './team-scope';
 
 const invalid = (issues: { path: string; message: string }[]) => ApiError.badRequest('invalid_project_config', new ProjectConfigError(issues).message, { issues });
 const conflict = (error: string, message: string, extra: Record<string, unknown> = {}) => new ApiError(409, { error, message, ...extra });
@@ -47,7 +48,7 @@ export class ExperimentsService {
   ) {}
 
   /** POST /v1/experiments: a locked experiment, or a draft with its run started. */
-  async create(body: unknown, createdBy: string, source: ExperimentSource | null = null): Promise<CreatedExperiment> {
+  async create(body: unknown, { name: createdBy, team }: Submitter, source: ExperimentSource | null = null): Promise<CreatedExperiment> {
     const config = await this.validate(body);
     const pinned = await resolvePinnedCommit(config.repo, config.commit);
     if (config.hypothesis_id && !(await this.ds.getRepository(HypothesisEntity).existsBy({ id: config.hypothesis_id }))) {
@@ -69,9 +70,10 @@ export class ExperimentsService {
       source: source as QueryDeepPartialEntity<ExperimentEntity>['source'],
       runId,
       createdBy,
+      team,
     });
     if (!file.preregistration) {
-      const run = await this.submission.startRun({ ...file, experiment_id: id, source }, { submittedBy: createdBy, alongside: (em, ids) => em.insert(ExperimentEntity, row(ids.projectId, ids.runId)).then(() => undefined) });
+      const run = await this.submission.startRun({ ...file, experiment_id: id, source }, { submittedBy: createdBy, team, alongside: (em, ids) => em.insert(ExperimentEntity, row(ids.projectId, ids.runId)).then(() => undefined) });
       return { id, runId: run.id };
     }
     await this.ds.transaction(async (em) => {
@@ -85,9 +87,10 @@ export class ExperimentsService {
   /**
    * POST /v1/experiments/:id/run: refused for a draft or a rejected experiment, one with a result
    * (a second run could only be a second look at the same question), one whose stored plan no
-   * longer hashes to its lock, and one with a run still live; else its run is started.
+   * longer hashes to its lock, and one with a run still live; else its run is started. The run
+   * belongs to the experiment's team (an admin running another team's experiment runs it for them).
    */
-  async run(id: string, submittedBy: string): Promise<{ experiment_id: string; run_id: string }> {
+  async run(id: string, { name: submittedBy }: Submitter): Promise<{ experiment_id: string; run_id: string }> {
     const row = await this.reads.row(id);
     if (row.status === 'draft' || row.status === 'rejected' || !row.prereg || !row.preregHash) {
       throw conflict('experiment_not_locked', `experiment ${id} is ${row.status === 'rejected' ? 'rejected' : 'a draft'}: only a locked preregistration runs${row.status === 'draft' && row.runId ? `; approve its draft at POST /v1/runs/${row.runId}/approvals (gate "preregistration")` : ''}`);
@@ -104,7 +107,7 @@ export class ExperimentsService {
     const config: ExperimentRunConfig = { ...file, preregistration: row.prereg as ExperimentProjectConfig['preregistration'], repo: row.repo ?? file.repo, commit: row.commit ?? file.commit, experiment_id: id, source: (row.source as ExperimentRunConfig['source']) ?? null };
     const served = await this.providers.check(config, false);
     if (served.issues.length) throw invalid(served.issues);
-    const run = await this.submission.startRun(config, { projectId: row.projectId, submittedBy, alongside: (em, ids) => this.claimRun(em, id, ids.runId) });
+    const run = await this.submission.startRun(config, { projectId: row.projectId, submittedBy, team: row.team, alongside: (em, ids) => this.claimRun(em, id, ids.runId) });
     return { experiment_id: id, run_id: run.id };
   }
 

@@ -6,6 +6,8 @@ import { ApiError } from './api-error';
 import type { ExperimentsService } from './experiments.service';
 import { conflict, DONE, type Issue, panelRunOf } from './idea-handoff.service';
 import { apiWorkflowOf } from './workflows/api-workflows';
+import type { Submitter } from './team-scope';
+import { ideaNotFound } from './team-owned';
 
 /** What the idea and its panel give the experiment, so the request may not say it too. */
 const FROM_THE_IDEA: Readonly<Record<string, string>> = {
@@ -48,15 +50,15 @@ export class IdeaExperimentService {
     private readonly experiments: ExperimentsService,
   ) {}
 
-  async draft(ideaId: string, body: unknown, createdBy: string): Promise<{ experiment_id: string; run_id: string }> {
+  async draft(ideaId: string, body: unknown, by: Submitter): Promise<{ experiment_id: string; run_id: string }> {
     const { panel_run_id: asked, ...file } = mappingOf(body);
     const given = Object.keys(FROM_THE_IDEA).filter((k) => k in file);
     if (given.length) throw invalidRequest(given.map((k) => ({ path: k, message: FROM_THE_IDEA[k] })));
     if (asked !== undefined && typeof asked !== 'string') throw invalidRequest([{ path: 'panel_run_id', message: 'panel_run_id is a run id' }]);
 
     const idea = await this.ds.getRepository(IdeaEntity).findOneBy({ id: ideaId });
-    if (!idea) throw ApiError.notFound('idea_not_found', `no idea ${ideaId}`);
-    const panel = await panelRunOf(this.ds, ideaId, asked, { invalid: invalidRequest, purpose: 'draft an experiment from' });
+    if (!idea) throw ideaNotFound(ideaId);
+    const panel = await panelRunOf(this.ds, ideaId, asked, { invalid: invalidRequest, purpose: 'draft an experiment from', sees: by.sees });
     if (panel.status !== DONE) {
       throw conflict('run_not_done', `panel run ${panel.id} is ${panel.status}: only a done panel's recommended experiment is drafted; wait for it to finish`, { status: panel.status });
     }
@@ -67,7 +69,7 @@ export class IdeaExperimentService {
     }
     const created = await this.experiments.create(
       { workflow: 'experiment', project: ideaId, ...file, draft_from: `${idea.title}: ${recommended}` },
-      createdBy,
+      by,
       { idea_id: ideaId, panel_run_id: panel.id },
     );
     return { experiment_id: created.id, run_id: created.runId! };

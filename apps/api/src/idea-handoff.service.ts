@@ -4,6 +4,8 @@ import { IdeaEntity, IdeaVersionEntity, RunEntity } from '@roundtable/persistenc
 import { handoffToBuild, HandoffRefused } from '@roundtable/workflow';
 import { ApiError } from './api-error';
 import type { RunSubmissionService } from './run-submission.service';
+import { mayReach, type Submitter, type TeamScope } from './team-scope';
+import { ideaNotFound } from './team-owned';
 import { apiWorkflowOf } from './workflows/api-workflows';
 
 export type Issue = { path: string; message: string };
@@ -41,7 +43,7 @@ export class IdeaHandoffService {
     private readonly submission: RunSubmissionService,
   ) {}
 
-  async handoff(ideaId: string, body: unknown, submittedBy: string): Promise<HandedOffRun> {
+  async handoff(ideaId: string, body: unknown, by: Submitter): Promise<HandedOffRun> {
     const parsed = HandoffRequest.safeParse(body ?? undefined);
     if (!parsed.success) throw invalidHandoff(parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message })));
     const req = parsed.data;
@@ -49,8 +51,8 @@ export class IdeaHandoffService {
     const given = Object.keys(FROM_THE_PANEL).filter((k) => k in build);
     if (given.length) throw invalidHandoff(given.map((k) => ({ path: `build.${k}`, message: FROM_THE_PANEL[k] })));
 
-    if (!(await this.ds.getRepository(IdeaEntity).existsBy({ id: ideaId }))) throw ApiError.notFound('idea_not_found', `no idea ${ideaId}`);
-    const panel = await panelRunOf(this.ds, ideaId, req.panel_run_id, { invalid: invalidHandoff, purpose: 'hand on' });
+    if (!(await this.ds.getRepository(IdeaEntity).existsBy({ id: ideaId }))) throw ideaNotFound(ideaId);
+    const panel = await panelRunOf(this.ds, ideaId, req.panel_run_id, { invalid: invalidHandoff, purpose: 'hand on', sees: by.sees });
     if (panel.status !== DONE) {
       throw conflict('run_not_done', `panel run ${panel.id} is ${panel.status}: only a done panel's synthesis is handed on; wait for it to finish`, { status: panel.status });
     }
@@ -70,7 +72,7 @@ export class IdeaHandoffService {
     const config = { project: ideaId, ...build, objective: handoff.objective, requirements: handoff.requirements };
     let submitted;
     try {
-      submitted = await this.submission.submit(config, { submittedBy, handoff: handoff.source });
+      submitted = await this.submission.submit(config, { submittedBy: by.name, team: by.team, sees: by.sees, handoff: handoff.source });
     } catch (e) {
       throw underBuild(e);
     }
@@ -81,23 +83,25 @@ export class IdeaHandoffService {
 /**
  * The panel asked for, which must be one run on this idea; else the idea's latest done panel.
  * `invalid` makes the 400 for a wrong panel_run_id in the caller's words; `purpose` says what the
- * panel was wanted for in the 409 when there is none.
+ * panel was wanted for in the 409 when there is none. Only runs of the team the caller sees
+ * (`sees`) count: another team's panel_run_id reads as no run at all.
  */
 export async function panelRunOf(
   ds: DataSource,
   ideaId: string,
   asked: string | undefined,
-  { invalid, purpose }: { invalid: (issues: Issue[]) => ApiError; purpose: string },
+  { invalid, purpose, sees }: { invalid: (issues: Issue[]) => ApiError; purpose: string; sees: TeamScope },
 ): Promise<RunEntity> {
   const runs = ds.getRepository(RunEntity);
   if (asked !== undefined) {
-    const run = await runs.findOneBy({ id: asked });
+    const found = await runs.findOneBy({ id: asked });
+    const run = found && mayReach(sees, found.team) ? found : null;
     if (!run || run.ideaId !== ideaId) {
       throw invalid([{ path: 'panel_run_id', message: run ? `run ${asked} is not a panel on idea ${ideaId}` : `no run ${asked}` }]);
     }
     return run;
   }
-  const latest = await runs.findOne({ where: { ideaId, status: DONE }, order: { finishedAt: { direction: 'DESC', nulls: 'LAST' }, createdAt: 'DESC' } });
+  const latest = await runs.findOne({ where: { ideaId, status: DONE, ...(sees === null ? {} : { team: sees }) }, order: { finishedAt: { direction: 'DESC', nulls: 'LAST' }, createdAt: 'DESC' } });
   if (!latest) throw conflict('no_done_panel', `idea ${ideaId} has no done panel to ${purpose}: run a panel on it (a project file with idea_ref) and wait for it to finish`);
   return latest;
 }

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { principalOf } from './bearer-auth.middleware';
+import { scopeOf, submitterOf } from './team-scope';
 import { IdeaExperimentService } from './idea-experiment.service';
 import { IdeaHandoffService } from './idea-handoff.service';
 import { IdeasService, versionParam } from './ideas.service';
@@ -22,15 +23,15 @@ export class IdeasController {
   @Post()
   @HttpCode(201)
   async create(@Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    const idea = await this.ideas.create(body, principalOf(res)?.name ?? 'anonymous');
+    const idea = await this.ideas.create(body, submitterOf(res));
     res.setHeader('Location', `/v1/ideas/${idea.id}`);
     return idea;
   }
 
   /** `?similar_to=<id>`: the ideas most like that one, best first (full-text search over worksheets and panel summaries). */
   @Get()
-  list(@Query('similar_to') similarTo: unknown) {
-    return this.ideas.list(similarTo);
+  list(@Query('similar_to') similarTo: unknown, @Res({ passthrough: true }) res: Response) {
+    return this.ideas.list(similarTo, scopeOf(principalOf(res)));
   }
 
   @Get(':id')
@@ -86,7 +87,7 @@ export class IdeasController {
   @Post(':id/handoff')
   @HttpCode(201)
   async handoff(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    const run = await this.handoffs.handoff(id, body, principalOf(res)?.name ?? 'anonymous');
+    const run = await this.handoffs.handoff(id, body, submitterOf(res));
     res.setHeader('Location', run.links.self);
     return run;
   }
@@ -95,7 +96,7 @@ export class IdeasController {
   @Post(':id/experiment')
   @HttpCode(201)
   async experiment(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    const created = await this.experiments.draft(id, body, principalOf(res)?.name ?? 'anonymous');
+    const created = await this.experiments.draft(id, body, submitterOf(res));
     res.setHeader('Location', `/v1/experiments/${created.experiment_id}`);
     return created;
   }

@@ -23,6 +23,8 @@ import { ApiError } from './api-error';
 import { ideaMemory } from './idea-memory';
 import { similarIdeaIds } from './similar-ideas';
 import { unstorableTextIssues } from './storable-text.check';
+import { mayReach, type Submitter, type TeamScope } from './team-scope';
+import { ideaNotFound } from './team-owned';
 
 type Issue = { path: string; message: string };
 
@@ -56,28 +58,33 @@ const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : 
 export class IdeasService {
   constructor(private readonly ds: DataSource) {}
 
-  async create(body: unknown, by: string): Promise<IdeaDetail> {
+  async create(body: unknown, { name: by, team }: Submitter): Promise<IdeaDetail> {
     const worksheet = Worksheet.parse(parsed(CreateIdeaRequest, body, 'invalid_idea'));
     // A new idea has an empty ledger: any cited id is unknown.
     this.refuseUnknownCitations(worksheet, new Set());
     const id = newIdeaId();
     await this.ds.transaction(async (em) => {
-      await em.insert(IdeaEntity, { id, title: worksheet.title, latestVersion: 1, createdBy: by });
+      await em.insert(IdeaEntity, { id, title: worksheet.title, latestVersion: 1, createdBy: by, team });
       await em.insert(IdeaVersionEntity, { ideaId: id, version: 1, worksheet, createdBy: by });
     });
     return this.detail(id);
   }
 
-  /** Newest first; with `similarTo`, the ideas most like that one (its worksheets and panel summaries), best first. */
-  async list(similarTo?: unknown): Promise<IdeaListItem[]> {
+  /**
+   * Newest first; with `similarTo`, the ideas most like that one (its worksheets and panel
+   * summaries), best first. Only the ideas of the team the caller sees (`sees`; null: every team);
+   * another team's `similarTo` is a 404 as a missing one is.
+   */
+  async list(similarTo: unknown, sees: TeamScope): Promise<IdeaListItem[]> {
+    const team = sees === null ? {} : { team: sees };
     if (similarTo !== undefined) {
       if (typeof similarTo !== 'string' || !similarTo) throw ApiError.badRequest('invalid_query', 'similar_to names an idea (idea_…)', { issues: [{ path: 'similar_to', message: 'an idea id' }] });
-      await this.idea(similarTo);
+      if (!mayReach(sees, (await this.idea(similarTo)).team)) throw ideaNotFound(similarTo);
       const ids = await similarIdeaIds(this.ds, similarTo);
-      const byId = new Map((ids.length ? await this.ds.getRepository(IdeaEntity).findBy({ id: In(ids) }) : []).map((i) => [i.id, i]));
+      const byId = new Map((ids.length ? await this.ds.getRepository(IdeaEntity).findBy({ id: In(ids), ...team }) : []).map((i) => [i.id, i]));
       return this.listItems(ids.map((i) => byId.get(i)).filter((i): i is IdeaEntity => i !== undefined));
     }
-    return this.listItems(await this.ds.getRepository(IdeaEntity).find({ order: { createdAt: 'DESC', id: 'DESC' }, take: 500 }));
+    return this.listItems(await this.ds.getRepository(IdeaEntity).find({ where: team, order: { createdAt: 'DESC', id: 'DESC' }, take: 500 }));
   }
 
   /** The listed ideas with their locked versions and panel counts, in one grouped query (not a detail per idea). */
@@ -190,11 +197,12 @@ export class IdeasService {
 
   /**
    * `idea_ref` of a panel project file, resolved into the inline idea the panel takes: the
-   * version must exist and be ready (every failing check named, nothing written otherwise).
+   * version must exist and be ready (every failing check named, nothing written otherwise), and
+   * the idea be one of the teams the submitter sees (another team's reads as no idea at all).
    */
-  async resolveRef(ref: IdeaRef): Promise<IdeaInput> {
+  async resolveRef(ref: IdeaRef, sees: TeamScope): Promise<IdeaInput> {
     const idea = await this.ds.getRepository(IdeaEntity).findOneBy({ id: ref.id });
-    if (!idea) throw ApiError.badRequest('invalid_project_config', `idea_ref.id: no idea ${ref.id}`, { issues: [{ path: 'idea_ref.id', message: `no idea ${ref.id}` }] });
+    if (!idea || !mayReach(sees, idea.team)) throw ApiError.badRequest('invalid_project_config', `idea_ref.id: no idea ${ref.id}`, { issues: [{ path: 'idea_ref.id', message: `no idea ${ref.id}` }] });
     const row = await this.ds.getRepository(IdeaVersionEntity).findOneBy({ ideaId: ref.id, version: ref.version });
     if (!row) {
       const message = `idea ${ref.id} has no version ${ref.version} (its latest is ${idea.latestVersion})`;
@@ -246,13 +254,13 @@ export class IdeasService {
 
   private async idea(id: string): Promise<IdeaEntity> {
     const idea = await this.ds.getRepository(IdeaEntity).findOneBy({ id });
-    if (!idea) throw ApiError.notFound('idea_not_found', `no idea ${id}`);
+    if (!idea) throw ideaNotFound(id);
     return idea;
   }
 
   private async lockIdea(em: EntityManager, id: string): Promise<IdeaEntity> {
     const idea = await em.findOne(IdeaEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
-    if (!idea) throw ApiError.notFound('idea_not_found', `no idea ${id}`);
+    if (!idea) throw ideaNotFound(id);
     return idea;
   }
 

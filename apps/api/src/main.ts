@@ -33,11 +33,12 @@ runService('api', async () => {
   } else {
     const roles = env.API_TOKENS.map((t) => `${t.name} (${t.role}, team ${t.team})`).join(', ');
     log.log(`bearer tokens required on every route but /healthz and /readyz; tokens: ${roles}`);
+    log.log(`teams: a token sees and acts on its own team's runs, ideas, experiments and evals only (another team's answer 404); admin sees every team; Bull Board needs ops or admin`);
     if (env.API_TOKENS.some((t) => t.team === DEFAULT_TEAM)) log.log(`API_TOKENS: a token given as name:token:role (no :team) belongs to the team ${DEFAULT_TEAM}`);
   }
   const shown = host.includes(':') ? `[${host}]` : host;
   log.log(
-    `listening on http://${shown}:${port} (Bull Board at /admin/queues, docs at /docs, metrics at /metrics, queue prefix ${env.QUEUE_PREFIX}, ${env.RATE_LIMIT_WRITES_PER_MIN || 'unlimited'} writes/min per token, CORS ${env.CORS_ORIGINS.length ? env.CORS_ORIGINS.join(' ') : 'off'})`,
+    `listening on http://${shown}:${port} (Bull Board at /admin/queues${env.API_TOKENS.length ? ' for ops and admin' : ''}, docs at /docs, metrics at /metrics, queue prefix ${env.QUEUE_PREFIX}, ${env.RATE_LIMIT_WRITES_PER_MIN || 'unlimited'} writes/min per token, CORS ${env.CORS_ORIGINS.length ? env.CORS_ORIGINS.join(' ') : 'off'})`,
   );
   return app;
 });

@@ -72,7 +72,7 @@ describe('POST /v1/runs/:id/approvals', () => {
     const id = await runAtGate('criteria');
     const res = await call('POST', `/v1/runs/${id}/approvals`, TOKENS.writer, { gate: 'criteria', decision: 'approve' });
     expect(res.status).toBe(403);
-    expect(res.json.message).toBe('token writer has the write role; approving or refusing at a gate needs a token with the approve role (API_TOKENS name:token:approve)');
+    expect(res.json.message).toBe('token writer has the write role; approving or refusing at a gate needs a token with the approve role, or admin (API_TOKENS name:token:approve:team)');
     expect(await approvalJobs(id)).toEqual([]);
   });
 

@@ -17,6 +17,10 @@ export interface SubmitOptions {
   queueUnserved?: boolean;
   /** Who submits it (the api token's name): recorded on the run, and refused at its gates when four eyes is on. */
   submittedBy?: string;
+  /** The team the run belongs to (issue 26): the submitter's; default when none is given. */
+  team?: string;
+  /** Whose ideas an idea_ref may name: one team, or null for every team (admin); unset, the run's own team's. */
+  sees?: string | null;
 }
 
 /** A provider a run uses that no live worker can call. */

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { z } from 'zod';
-import { isRequestJob, jobId, jobSchema, type JobOf, type OperatorPolicy, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
+import { isRequestJob, jobId, roleMayApprove, jobSchema, type JobOf, type OperatorPolicy, QUEUE, RunStatus, TERMINAL_RUN_STATUSES } from '@roundtable/contracts';
 import type { Principal } from './bearer-auth.middleware';
 import { AnswerRequest, ApprovalRequest } from './people-requests.schema';
 import { addToOutbox, OutboxDispatcher, OutboxJob } from '@roundtable/service';
@@ -58,16 +58,16 @@ export class RunControlService {
 
   /**
    * A person's decision at the gate the run waits at (issue 21). Only a token with the approve
-   * role may take it (403 naming the role), and with four eyes not the token that submitted the
+   * role (or admin, which has every right approve has) may take it (403 naming the role), and with four eyes not the token that submitted the
    * run; the run must be waiting at exactly that gate (409 naming the one it waits at, if any).
    */
   async approve(runId: string, body: unknown, who: Principal | undefined): Promise<ControlRequested> {
     const req = parseBody(ApprovalRequest, body, 'invalid_approval');
     const approver = who?.name ?? 'anonymous';
-    if (who?.role !== 'approve') {
+    if (!who || !roleMayApprove(who.role)) {
       throw new ApiError(403, {
         error: 'forbidden',
-        message: `token ${approver} has the ${who?.role ?? 'no'} role; approving or refusing at a gate needs a token with the approve role (API_TOKENS name:token:approve)`,
+        message: `token ${approver} has the ${who?.role ?? 'no'} role; approving or refusing at a gate needs a token with the approve role, or admin (API_TOKENS name:token:approve:team)`,
         role_needed: 'approve',
       });
     }

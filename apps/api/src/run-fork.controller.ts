@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { principalOf } from './bearer-auth.middleware';
+import { submitterOf } from './team-scope';
 import { RunForkService } from './run-fork.service';
 
 @Controller('v1/runs/:id')
@@ -16,7 +16,7 @@ export class RunForkController {
   @Post('fork')
   @HttpCode(202)
   async fork(@Param('id') id: string, @Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    const run = await this.forks.fork(id, body, principalOf(res)?.name ?? 'anonymous');
+    const run = await this.forks.fork(id, body, submitterOf(res));
     res.setHeader('Location', run.links.self);
     return run;
   }

@@ -6,6 +6,8 @@ import { callsBeforeStage, ForkRefusal, type OriginalCallRow } from './fork-call
 import { ForkRequest, overlay } from './fork-request.schema';
 import type { RunSubmissionService, SubmittedRun } from './run-submission.service';
 import { apiWorkflowOf } from './workflows/api-workflows';
+import type { Submitter } from './team-scope';
+import { runNotFound } from './team-owned';
 
 export interface ForkedRun extends SubmittedRun {
   forked_from: { run_id: string; stage: string; copied_calls: number };
@@ -32,7 +34,7 @@ export class RunForkService {
     private readonly submission: RunSubmissionService,
   ) {}
 
-  async fork(runId: string, body: unknown, submittedBy: string): Promise<ForkedRun> {
+  async fork(runId: string, body: unknown, by: Submitter): Promise<ForkedRun> {
     const parsed = ForkRequest.safeParse(body ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
@@ -40,7 +42,7 @@ export class RunForkService {
     }
     const req = parsed.data;
     const run = await this.ds.getRepository(RunEntity).findOneBy({ id: runId });
-    if (!run) throw ApiError.notFound('run_not_found', `no run ${runId}`);
+    if (!run) throw runNotFound(runId);
     const notForkable = apiWorkflowOf(run).noFork;
     if (notForkable) throw new ApiError(409, { error: 'run_not_forkable', message: `run ${runId} cannot be forked: ${notForkable}` });
     if (!ENDED.has(run.status)) {
@@ -63,7 +65,8 @@ export class RunForkService {
     }
     const config = overlay(run.config as Record<string, unknown>, req.edits ?? {});
     const fork = { run_id: runId, stage: req.from, calls: copied };
-    const submitted = await this.submission.submit(config, { submittedBy, fork });
+    // The fork is the forker's run, in the forker's team; an idea_ref it carries is checked as the forker's.
+    const submitted = await this.submission.submit(config, { submittedBy: by.name, team: by.team, sees: by.sees, fork });
     return { ...submitted, forked_from: { run_id: runId, stage: req.from, copied_calls: Object.keys(copied).length } };
   }
 }

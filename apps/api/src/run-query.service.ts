@@ -7,6 +7,7 @@ import { encodeRunCursor, type RunListQuery } from './query-params';
 import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './run-usage';
 import { type ForkRow, type QuestionRow, runDetailView, runSummaryView } from './run-views';
 import type { RunListItem, RunListUsage } from '@roundtable/contracts';
+import type { TeamScope } from './team-scope';
 
 interface TotalsRow {
   provider: string;
@@ -40,10 +41,12 @@ export class RunQueryService {
    * continues strictly after the run it names whatever was inserted since. One row past the page
    * is read to know whether there is a next one.
    */
-  async list(q: RunListQuery): Promise<RunListPage> {
+  async list(q: RunListQuery, sees: TeamScope): Promise<RunListPage> {
     const where: string[] = [];
     const params: unknown[] = [];
     const param = (v: unknown) => `$${params.push(v)}`;
+    // Only the caller's team's runs (issue 26); admin's scope is every team.
+    if (sees !== null) where.push(`r.team = ${param(sees)}`);
     if (q.status) where.push(`r.status = ${param(q.status)}`);
     if (q.workflow) where.push(`r.workflow = ${param(q.workflow)}`);
     if (q.q) {

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { parse as parseYaml } from 'yaml';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AnyProjectConfig, type ExperimentRunConfig, type ForkOrigin, isExperimentConfig, type HandedOffFrom, IdeaRef, isPanelConfig, jobId, liftNestedProject, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
+import { AnyProjectConfig, DEFAULT_TEAM, type ExperimentRunConfig, type ForkOrigin, isExperimentConfig, type HandedOffFrom, IdeaRef, isPanelConfig, jobId, liftNestedProject, loadAnyProjectConfig, NewRunEvent, OperatorPolicy, ProjectConfigError, QUEUE, RunEventEnvelope } from '@roundtable/contracts';
 import { appendRunEvents, RunEventPublisher } from '@roundtable/events';
 import { addToOutbox, OutboxDispatcher } from '@roundtable/service';
 import { ProjectEntity, RunEntity } from '@roundtable/persistence';
@@ -45,6 +45,8 @@ export type RunnableConfig = AnyProjectConfig | ExperimentRunConfig;
 export interface StartRunOptions {
   projectId?: string;
   submittedBy: string | null;
+  /** The team that owns the run (issue 26): its submitter's, or the experiment's or eval's it runs for. */
+  team: string;
   unserved?: NewRunEvent[];
   alongside?: (em: EntityManager, ids: { runId: string; projectId: string }) => Promise<void>;
   /** The eval cell (issue 25) the run answers for. */
@@ -119,10 +121,11 @@ export class RunSubmissionService {
       const earlier = await this.runOfClaim(claim);
       if (earlier) return earlier;
     }
-    const { body: inline, ideaRef } = await this.resolveIdeaRef(body);
+    const team = opts.team ?? DEFAULT_TEAM;
+    const { body: inline, ideaRef } = await this.resolveIdeaRef(body, opts.sees === undefined ? team : opts.sees);
     const { config, unserved } = await this.validate(inline, opts);
     try {
-      return await this.write(config, { submittedBy: opts.submittedBy ?? null, unserved }, { claim, fork: opts.fork ?? null, handoff: opts.handoff ?? null, ideaRef });
+      return await this.write(config, { submittedBy: opts.submittedBy ?? null, team, unserved }, { claim, fork: opts.fork ?? null, handoff: opts.handoff ?? null, ideaRef });
     } catch (e) {
       const winner = claim && isKeyTaken(e) ? await this.runOfClaim(claim) : undefined;
       if (winner) return winner;
@@ -162,7 +165,7 @@ export class RunSubmissionService {
   async storeIn(
     em: EntityManager,
     config: RunnableConfig,
-    { projectId: given, submittedBy, unserved = [], alongside, evalCellId }: StartRunOptions,
+    { projectId: given, submittedBy, team, unserved = [], alongside, evalCellId }: StartRunOptions,
     { claim, fork = null, handoff = null, ideaRef = null }: StoreExtras = {},
   ): Promise<StoredRun> {
     {
@@ -183,6 +186,7 @@ export class RunSubmissionService {
         stage: 'INIT',
         config: stored,
         submittedBy,
+        team,
         forkedFrom: fork,
         handedOffFrom: handoff,
         ideaId: ideaRef?.id ?? null,
@@ -216,8 +220,9 @@ export class RunSubmissionService {
    * an inline `idea`: the version, if it exists and is ready, becomes the inline idea its workflow
    * takes (asked of the api's workflow registry), and the ref is kept for the run row and the lock.
    * Any other body passes unchanged, YAML text included, so its errors are reported as before.
+   * Another team's idea is refused as a missing one is (`sees`): no oracle for idea ids.
    */
-  private async resolveIdeaRef(body: unknown): Promise<{ body: unknown; ideaRef: IdeaRef | null }> {
+  private async resolveIdeaRef(body: unknown, sees: string | null): Promise<{ body: unknown; ideaRef: IdeaRef | null }> {
     let raw: unknown = body;
     if (typeof body === 'string') {
       try {
@@ -238,7 +243,7 @@ export class RunSubmissionService {
     if ('idea' in lifted) throw refuse('idea_ref', 'give the idea inline (idea) or by reference (idea_ref), not both');
     const ref = IdeaRef.safeParse(lifted.idea_ref);
     if (!ref.success) throw invalidConfig(new ProjectConfigError(ref.error.issues.map((i) => ({ path: ['idea_ref', ...i.path.map(String)].join('.'), message: i.message }))));
-    const idea = await this.ideas.resolveRef(ref.data);
+    const idea = await this.ideas.resolveRef(ref.data, sees);
     const { idea_ref: _ref, ...rest } = lifted;
     return { body: { ...rest, idea }, ideaRef: ref.data };
   }

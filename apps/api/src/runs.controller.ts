@@ -6,6 +6,7 @@ import { idempotencyKeyOf, requestHashOf } from './idempotency-key';
 import { parseQuery, RunListQuery } from './query-params';
 import { RunQueryService } from './run-query.service';
 import { RunSubmissionService } from './run-submission.service';
+import { scopeOf, submitterOf } from './team-scope';
 
 /** `?queue_unserved=true|false` (default false): queue a run whose providers no live worker serves. */
 function parseQueueUnserved(v: unknown): boolean {
@@ -28,7 +29,8 @@ export class RunsController {
     const queue = parseQueueUnserved(queueUnserved);
     const key = idempotencyKeyOf(req.headers['idempotency-key']);
     const claim = key === null ? undefined : { principal: principalOf(res)?.name ?? 'anonymous', key, requestHash: requestHashOf(body) };
-    const run = await this.submission.submit(body, { queueUnserved: queue, claim, submittedBy: principalOf(res)?.name ?? 'anonymous' });
+    const by = submitterOf(res);
+    const run = await this.submission.submit(body, { queueUnserved: queue, claim, submittedBy: by.name, team: by.team, sees: by.sees });
     res.setHeader('Location', run.links.self);
     return run;
   }
@@ -39,7 +41,7 @@ export class RunsController {
    */
   @Get()
   async list(@Query() query: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const page = await this.runs.list(parseQuery(RunListQuery, query));
+    const page = await this.runs.list(parseQuery(RunListQuery, query), scopeOf(principalOf(res)));
     if (page.nextCursor) {
       const next = new URL(req.originalUrl, 'http://api.invalid');
       next.searchParams.set('cursor', page.nextCursor);

@@ -4,6 +4,7 @@ import { type BiasAudit, JudgeRole, Verdict } from '@roundtable/contracts';
 import { runStatement } from '@roundtable/persistence';
 import { biasAudit, type CritiqueFact, type JudgeScoreFact, type RevoteFact } from '@roundtable/workflow';
 import { parseQuery } from '../query-params';
+import type { TeamScope } from '../team-scope';
 import { BIAS_AUDIT_CRITIQUES, BIAS_AUDIT_REVOTES, BIAS_AUDIT_SCOPE, BIAS_AUDIT_TEST_RUNS, BIAS_AUDIT_VERDICTS } from './bias-audit.sql';
 
 /**
@@ -30,9 +31,10 @@ const score = (raw: string): number | null => {
 export class BiasAuditService {
   constructor(private readonly ds: DataSource) {}
 
-  async audit(query: unknown): Promise<BiasAudit> {
+  /** Over the caller's team's runs only (`sees`; null: every team's, for admin). */
+  async audit(query: unknown, sees: TeamScope): Promise<BiasAudit> {
     const { project } = parseQuery(BiasAuditQuery, query);
-    const scoped = (await runStatement(this.ds, BIAS_AUDIT_SCOPE, project ?? null, BIAS_AUDIT_RUN_LIMIT + 1)).rows;
+    const scoped = (await runStatement(this.ds, BIAS_AUDIT_SCOPE, project ?? null, BIAS_AUDIT_RUN_LIMIT + 1, sees)).rows;
     const truncated = scoped.length > BIAS_AUDIT_RUN_LIMIT;
     const runs = scoped.slice(0, BIAS_AUDIT_RUN_LIMIT);
     const ids = runs.map((r) => r.id);

@@ -12,14 +12,17 @@ import { statement } from '@roundtable/persistence';
  * there: it is left out, so a forked run does not count its critic or its judges twice.
  */
 
-/** The newest runs (of a project, by name), newest first: the audit's scope. Ask for one more than the limit to learn whether more matched. */
+/**
+ * The newest runs (of a project, by name; of one team, or every team's for admin: issue 26),
+ * newest first: the audit's scope. Ask for one more than the limit to learn whether more matched.
+ */
 export const BIAS_AUDIT_SCOPE = statement<{ id: string; created_at: Date; idea_id: string | null; idea_version: number | null }>()({
   text: `SELECT r.id, r.created_at, r.idea_id, r.idea_version
            FROM runs r JOIN projects p ON p.id = r.project_id
-          WHERE ($1::text IS NULL OR p.name = $1)
+          WHERE ($1::text IS NULL OR p.name = $1) AND ($3::text IS NULL OR r.team = $3)
           ORDER BY r.created_at DESC, r.id DESC
           LIMIT $2`,
-  params: (project: string | null, limit: number): unknown[] => [project, limit],
+  params: (project: string | null, limit: number, team: string | null): unknown[] => [project, limit, team],
 });
 
 /**

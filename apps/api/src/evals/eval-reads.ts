@@ -5,6 +5,7 @@ import { EvalEntity } from '@roundtable/persistence';
 import { evalConfigView, evalPlotSvg, summarizeEval, type EvalArm } from '@roundtable/workflow';
 import { ApiError } from '../api-error';
 import { parseQuery } from '../query-params';
+import type { TeamScope } from '../team-scope';
 
 /** The most GET /v1/evals answers with. */
 export const EVAL_LIST_LIMIT = 100;
@@ -103,17 +104,18 @@ export class EvalReads {
     };
   }
 
-  async list(query: unknown): Promise<{ evals: EvalListItem[] }> {
+  /** Newest first, the caller's team's only (`sees`; null: every team's). */
+  async list(query: unknown, sees: TeamScope): Promise<{ evals: EvalListItem[] }> {
     const q = parseQuery(EvalListQuery, query);
     const rows: { id: string; suite: string; score: EvalListItem['score']; status: EvalListItem['status']; created_at: Date; configs: EvalArm[]; done: number; total: number }[] = await this.ds.query(
       `SELECT e.id, e.suite, e.score, e.status, e.created_at, e.configs,
               count(c.id) FILTER (WHERE c.status <> 'running')::int AS done, count(c.id)::int AS total
          FROM evals e LEFT JOIN eval_cells c ON c.eval_id = e.id
-        WHERE ($1::text IS NULL OR e.suite = $1)
+        WHERE ($1::text IS NULL OR e.suite = $1) AND ($3::text IS NULL OR e.team = $3)
         GROUP BY e.id
         ORDER BY e.created_at DESC, e.id DESC
         LIMIT $2`,
-      [q.suite ?? null, EVAL_LIST_LIMIT],
+      [q.suite ?? null, EVAL_LIST_LIMIT, sees],
     );
     return {
       evals: rows.map((r) => ({

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { principalOf } from '../bearer-auth.middleware';
+import { scopeOf, submitterOf } from '../team-scope';
 import { EvalReads } from './eval-reads';
 import { EvalsService } from './evals.service';
 
@@ -19,15 +20,15 @@ export class EvalsController {
   @Post()
   @HttpCode(201)
   async create(@Body() body: unknown, @Res({ passthrough: true }) res: Response) {
-    const { id } = await this.evals.create(body, principalOf(res)?.name ?? 'anonymous');
+    const { id } = await this.evals.create(body, submitterOf(res));
     res.setHeader('Location', `/v1/evals/${id}`);
     return this.reads.detail(id);
   }
 
   /** Newest first; `?suite=<name>`. */
   @Get()
-  list(@Query() query: unknown) {
-    return this.reads.list(query);
+  list(@Query() query: unknown, @Res({ passthrough: true }) res: Response) {
+    return this.reads.list(query, scopeOf(principalOf(res)));
   }
 
   @Get(':id')

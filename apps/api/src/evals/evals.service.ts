@@ -5,6 +5,7 @@ import { EvalCellEntity, EvalEntity, EvalTaskEntity } from '@roundtable/persiste
 import { deriveEvalArms, EvalConfigError, runProjectFor, type EvalArm } from '@roundtable/workflow';
 import { ApiError } from '../api-error';
 import { newId, type RunSubmissionService, type StoredRun } from '../run-submission.service';
+import type { Submitter } from '../team-scope';
 
 type EvalTask = CodingTaskRequest | PanelIdeaTaskRequest;
 
@@ -38,7 +39,8 @@ export class EvalsService {
     private readonly submission: RunSubmissionService,
   ) {}
 
-  async create(body: unknown, submittedBy: string): Promise<{ id: string }> {
+  /** The eval and all its runs belong to the submitter's team. */
+  async create(body: unknown, { name: submittedBy, team }: Submitter): Promise<{ id: string }> {
     const parsed = EvalRequest.safeParse(body);
     if (!parsed.success) throw ApiError.badRequest('invalid_eval', `the eval request is not valid: ${issuesOf(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues: issuesOf(parsed.error) });
     const request = parsed.data;
@@ -59,7 +61,7 @@ export class EvalsService {
 
     const id = newId('eval');
     const stored = await this.ds.transaction(async (em) => {
-      await em.insert(EvalEntity, { id, suite: request.suite, score: request.score, status: 'running', budget: request.budget, configs: arms, submittedBy } as unknown as QueryDeepPartialEntity<EvalEntity>);
+      await em.insert(EvalEntity, { id, suite: request.suite, score: request.score, status: 'running', budget: request.budget, configs: arms, submittedBy, team } as unknown as QueryDeepPartialEntity<EvalEntity>);
       await em.insert(
         EvalTaskEntity,
         tasks.map((t, position) => {
@@ -69,7 +71,7 @@ export class EvalsService {
       );
       await em.insert(EvalCellEntity, cells.map((c) => ({ id: c.id, evalId: id, taskId: c.task.id, config: c.arm.name, status: 'running' })) as QueryDeepPartialEntity<EvalCellEntity>[]);
       const runs: StoredRun[] = [];
-      for (const p of planned) runs.push(await this.submission.storeIn(em, p.config, { submittedBy, unserved: p.unserved, evalCellId: p.cellId }));
+      for (const p of planned) runs.push(await this.submission.storeIn(em, p.config, { submittedBy, team, unserved: p.unserved, evalCellId: p.cellId }));
       return runs;
     });
     await this.submission.announce(stored);

@@ -148,10 +148,13 @@ export const INSERT_EXPERIMENT_OP = statement<never>()({
  * own, in one statement — a project, the experiments row (a draft, its source the build and the
  * question), the experiment run (queued, at INIT) and its run_created event. The draft is pinned
  * to the commit the build's worktree was made from (the prepare op's base commit, in the repository
- * the test-runner admitted), so what the experiment runs is the code the critic read.
+ * the test-runner admitted), so what the experiment runs is the code the critic read. The run and
+ * the experiment are the build's submitter's and belong to the build's team (issue 26): a team's
+ * run never drafts work another team sees.
  */
 export const INSERT_DRAFTED_EXPERIMENT = statement<never>()({
-  text: `WITH base AS (
+  text: `WITH parent AS (SELECT submitted_by, team FROM runs WHERE id = $1),
+         base AS (
            SELECT result->>'base_commit' AS sha, result->>'origin' AS repo FROM workspace_ops
             WHERE run_id = $1 AND kind = 'prepare' AND status = 'done' AND result->>'source' = 'worktree'
             ORDER BY created_at DESC LIMIT 1),
@@ -164,12 +167,12 @@ export const INSERT_DRAFTED_EXPERIMENT = statement<never>()({
            SELECT 'prj_' || $3, $4::jsonb->>'project', $4::jsonb->>'draft_from', '[]'::jsonb, cfg.config FROM cfg
            ON CONFLICT DO NOTHING RETURNING id),
          experiment AS (
-           INSERT INTO experiments (id, project_id, status, repo, commit, source, run_id, created_by, prereg, prereg_hash, locked_at)
-           SELECT $2, 'prj_' || $3, 'draft', coalesce(cfg.repo, $4::jsonb->>'repo'), cfg.sha, $4::jsonb->'source', $3, 'run ' || $1, NULL, NULL, NULL FROM cfg
+           INSERT INTO experiments (id, project_id, status, repo, commit, source, run_id, created_by, prereg, prereg_hash, locked_at, team)
+           SELECT $2, 'prj_' || $3, 'draft', coalesce(cfg.repo, $4::jsonb->>'repo'), cfg.sha, $4::jsonb->'source', $3, 'run ' || $1, NULL, NULL, NULL, parent.team FROM cfg, parent
            ON CONFLICT DO NOTHING RETURNING id),
          run AS (
-           INSERT INTO runs (id, project_id, workflow, status, stage, config, submitted_by, event_seq)
-           SELECT $3, 'prj_' || $3, 'experiment', 'queued', 'INIT', cfg.config, (SELECT submitted_by FROM runs WHERE id = $1), 1 FROM cfg
+           INSERT INTO runs (id, project_id, workflow, status, stage, config, submitted_by, event_seq, team)
+           SELECT $3, 'prj_' || $3, 'experiment', 'queued', 'INIT', cfg.config, parent.submitted_by, 1, parent.team FROM cfg, parent
            ON CONFLICT DO NOTHING RETURNING id)
          INSERT INTO run_events (run_id, sequence, type, payload)
          SELECT run.id, 1, 'run_created', jsonb_build_object('project', $4::jsonb->>'project', 'workflow', 'experiment') FROM run`,

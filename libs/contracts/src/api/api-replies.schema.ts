@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_TOKEN_ROLES } from '../config/api-token-entry';
 import { ProviderCaps } from '../config/project-config.schema';
 import { HandedOffFrom } from '../idea/handoff.schema';
 import { PanelQualityStatus, PanelWarningKind } from '../panel/panel-quality.schema';
@@ -243,7 +244,7 @@ export const AppealRequested = z
 /** Who the presented token is (GET /v1/me): the workbench shows act buttons to write tokens and open APIs only. */
 export const Me = z.object({
   name: z.string().nullable().describe("the token's name in API_TOKENS; null when the API runs open (no tokens)"),
-  role: z.enum(['read', 'write', 'approve', 'open']).describe('approve: may also approve or refuse at a gate; open: no API_TOKENS, every request may write and approve'),
+  role: z.enum([...API_TOKEN_ROLES, 'open']).describe("approve: may also approve or refuse at a gate; ops: writes in its team and opens Bull Board; admin: every right, on every team's rows; open: no API_TOKENS, every request may do anything"),
   team: z.string().describe("the token's team in API_TOKENS (name:token:role:team); default for a token given without one, and for an open API"),
 });
 

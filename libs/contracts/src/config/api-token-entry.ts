@@ -1,5 +1,10 @@
-/** The roles a token in API_TOKENS may have: read < write < approve (an approve token also writes). */
-export const API_TOKEN_ROLES = ['read', 'write', 'approve'] as const;
+/**
+ * The roles a token in API_TOKENS may have (issue 26): read < write < approve within the token's
+ * team; ops writes within its team and also opens Bull Board; admin has every right approve has,
+ * opens Bull Board, and sees and acts on every team's rows. What each may do is role-rights.ts.
+ */
+export const API_TOKEN_ROLES = ['read', 'write', 'approve', 'ops', 'admin'] as const;
+export type ApiTokenRole = (typeof API_TOKEN_ROLES)[number];
 
 /** The team of a token given in the old form (`name:token:role`), and of an open API's caller (issue 26). */
 export const DEFAULT_TEAM = 'default';
