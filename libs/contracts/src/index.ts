@@ -64,3 +64,4 @@ export * from './eval/eval-detail';
 export * from './eval/load-eval-suite';
 export * from './audit/bias-audit';
 export * from './config/api-token-entry';
+export * from './record';
