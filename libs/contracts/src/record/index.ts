@@ -1,4 +1,3 @@
-export * from './canonical-json';
 export * from './record-hash';
 export * from './record-signature';
 export * from './run-record.schema';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../experiment/canonical-json';
 
 /**
  * The hash chain of a run's record (issue 26): each event's hash covers the hash before it and

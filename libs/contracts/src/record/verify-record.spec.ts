@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../experiment/canonical-json';
 import { callRecordHash, chainHashes, eventHash } from './record-hash';
 import { parseSigningKey } from './record-signature';
 import type { RecordedCall, RecordedEvent, RunRecord } from './run-record.schema';
