@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { RUN_EXPORT_FORMAT, sha256Hex, type RecordVerdict, type RunExport } from '@roundtable/contracts';
+import { exportHash, RUN_EXPORT_FORMAT, sha256Hex, type RecordVerdict, type RunExport } from '@roundtable/contracts';
 import { readRunRecordConsistently, verifyRunRecord } from '@roundtable/events';
 import { ApiError } from './api-error';
 import type { RunQueryService } from './run-query.service';
@@ -25,12 +25,16 @@ export class RunRecordService {
     const record = await readRunRecordConsistently(this.ds, id);
     if (!record) throw ApiError.notFound('run_not_found', `no run ${id}`);
     const [run, report] = await Promise.all([this.runs.get(id), this.runs.report(id)]);
-    return {
-      format: RUN_EXPORT_FORMAT,
-      exported_at: new Date().toISOString(),
-      run: run as unknown as Record<string, unknown>,
-      ...record,
-      artifacts: [{ name: 'report.md', media_type: 'text/markdown', sha256: sha256Hex(report), content: report }],
-    };
+    // As JSON will carry it (a Date as its ISO text), so the export's own hash is over what the file holds.
+    const file = JSON.parse(
+      JSON.stringify({
+        format: RUN_EXPORT_FORMAT,
+        exported_at: new Date().toISOString(),
+        run,
+        ...record,
+        artifacts: [{ name: 'report.md', media_type: 'text/markdown', sha256: sha256Hex(report), content: report }],
+      }),
+    ) as Omit<RunExport, 'export_sha256'>;
+    return { ...file, export_sha256: exportHash(file) };
   }
 }

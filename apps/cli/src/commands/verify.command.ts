@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { RunExport, verifyArtifacts, verifyRecord, type RecordVerdict } from '@roundtable/contracts';
+import { verifyExport, type RecordVerdict } from '@roundtable/contracts';
 import { seg } from '../api-client';
 import { CommandContext, printJson } from '../command-context';
 import { EXIT } from '../exit-codes';
@@ -30,12 +30,12 @@ export async function verifyCommand(ctx: CommandContext): Promise<number> {
   if (file || publicKey) {
     const text = file ? readOrNull(ctx, file) : await ctx.client.getText(`/v1/runs/${seg(runId!)}/export`);
     if (text === null) return EXIT.ERROR;
-    const exported = parseExport(text);
-    if ('error' in exported) {
-      ctx.io.stderr.write(`${file ?? 'the export'} is not a run export: ${exported.error}\n`);
+    const checked = checkExport(text, publicKey);
+    if ('error' in checked) {
+      ctx.io.stderr.write(`${file ?? 'the export'} is not a run export: ${checked.error}\n`);
       return EXIT.ERROR;
     }
-    verdict = verifyArtifacts(exported.artifacts) ?? verifyRecord(exported, { publicKey });
+    verdict = checked;
   } else {
     verdict = await ctx.client.getJson<RecordVerdict>(`/v1/runs/${seg(runId!)}/verify`);
   }
@@ -62,15 +62,14 @@ export function verdictLines(v: RecordVerdict): string[] {
   ];
 }
 
-function parseExport(text: string): RunExport | { error: string } {
+function checkExport(text: string, publicKey: string | undefined): RecordVerdict | { error: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
     return { error: (err as Error).message };
   }
-  const parsed = RunExport.safeParse(json);
-  return parsed.success ? parsed.data : { error: parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ') };
+  return verifyExport(json, { publicKey });
 }
 
 function readOrNull(ctx: CommandContext, file: string): string | null {

@@ -66,6 +66,12 @@ export const RunExport = RunRecord.extend({
   /** The run as GET /v1/runs/:id summarises it (informative: the chain covers the events and calls, not this). */
   run: z.record(z.string(), z.unknown()),
   artifacts: z.array(RecordArtifact),
+  /**
+   * sha256 of the file's canonical JSON less this field (exportHash): a byte changed anywhere,
+   * the parts outside the chain (run, exported_at) included, fails verify. Integrity, not
+   * authenticity: who changed the record and recomputed is caught by the signature.
+   */
+  export_sha256: z.string(),
 });
 export type RunExport = z.infer<typeof RunExport>;
 

@@ -1,6 +1,7 @@
 import { CALL_OUTCOME_EVENT_TYPES, callRecordHash, eventHash, sha256Hex } from './record-hash';
 import { samePublicKey, signatureVerifies } from './record-signature';
-import type { RecordArtifact, RecordedCall, RecordedEvent, RecordVerdict, RunRecord } from './run-record.schema';
+import { canonicalJson } from '../experiment/canonical-json';
+import { RunExport, type RecordArtifact, type RecordedEvent, type RecordVerdict, type RunRecord } from './run-record.schema';
 
 type Problem = Extract<RecordVerdict, { intact: false }>;
 
@@ -123,6 +124,29 @@ export function verifyArtifacts(artifacts: readonly RecordArtifact[]): Problem |
     }
   }
   return null;
+}
+
+/** The export's own hash: sha256 of its canonical JSON without export_sha256. */
+export function exportHash(file: Record<string, unknown>): string {
+  const { export_sha256: _own, ...rest } = file;
+  return sha256Hex(canonicalJson(rest));
+}
+
+/**
+ * `roundtable verify --file`: an export as read from its file (before any schema strips a field),
+ * checked whole: its record (verifyRecord), its artifacts, and its own hash, in that order.
+ */
+export function verifyExport(raw: unknown, opts: VerifyOptions = {}): RecordVerdict | { error: string } {
+  const parsed = RunExport.safeParse(raw);
+  if (!parsed.success) return { error: parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`).join('; ') };
+  const verdict = verifyRecord(parsed.data, opts);
+  if (!verdict.intact) return verdict;
+  const artifact = verifyArtifacts(parsed.data.artifacts);
+  if (artifact) return artifact;
+  if (exportHash(raw as Record<string, unknown>) !== parsed.data.export_sha256) {
+    return { intact: false, kind: 'changed', at: {}, detail: "the export does not hash to its export_sha256: a part outside the chain (run, exported_at …) was changed" };
+  }
+  return verdict;
 }
 
 function callOf(e: RecordedEvent): { id: string; hash: string } | null {
