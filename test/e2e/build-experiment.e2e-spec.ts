@@ -83,5 +83,7 @@ describe('a build at autonomy 3 drafts an experiment for a NEEDS_EXPERIMENT (sep
       { role: 'interpreter', label: 'IN1', provider: 'replay_a' },
       { role: 'critic', label: 'CR1', provider: 'replay_b' },
     ]);
+    // Both records verify: the build's, and the drafted experiment's, whose first event the build's step wrote (issue 26).
+    for (const id of [buildId, childId]) expect([id, (await getJson(pipeline.api, `/v1/runs/${id}/verify`)).body]).toEqual([id, expect.objectContaining({ intact: true, unchained: 0 })]);
   });
 });

@@ -209,6 +209,12 @@ describe('every reply matches the served OpenAPI document', () => {
     expect(records.body.debate.length).toBeGreaterThan(0);
     expect(records.body.moderator).not.toBeNull();
     expect(records.body.appeal).not.toBeNull();
+    // The record (issue 26): the chain verifies, and the export carries it with the report.
+    const verdict = await api<{ intact: boolean; head: string }>('GET', `/v1/runs/${id}/verify`, { token: 'read' });
+    expect(verdict.body).toMatchObject({ intact: true });
+    const exported = await api<{ head_hash: string; artifacts: unknown[] }>('GET', `/v1/runs/${id}/export`, { token: 'read' });
+    expect(exported.body.head_hash).toBe(verdict.body.head);
+    expect(exported.body.artifacts.length).toBeGreaterThan(0);
     expect((await api<ListedRun[]>('GET', '/v1/runs?workflow=panel', { token: 'read' })).body.map((r) => r.id)).toContain(id);
     // A panel changes no files.
     expect((await api('GET', `/v1/runs/${id}/diff`, { token: 'read' })).status).toBe(409);
@@ -454,7 +460,7 @@ describe('every reply matches the served OpenAPI document', () => {
     await expectStatus(api('GET', `/v1/runs/${r}/events?after=soon`, { token: 'read' }), 400);
     await expectStatus(api('GET', `/v1/runs/${r}/events?after=100000`, { token: 'read' }), 400);
     await expectStatus(api('GET', '/v1/runs?workflow=debate', { token: 'read' }), 400);
-    for (const route of ['', '/report', '/calls', '/calls/nope', '/events', '/records', '/diff', '/files?path=dd.py']) await expectStatus(api('GET', `/v1/runs/run_nope${route}`, { token: 'read' }), 404);
+    for (const route of ['', '/report', '/calls', '/calls/nope', '/events', '/records', '/diff', '/files?path=dd.py', '/verify', '/export']) await expectStatus(api('GET', `/v1/runs/run_nope${route}`, { token: 'read' }), 404);
     await expectStatus(api('GET', `/v1/runs/${r}/calls/nope`, { token: 'read' }), 404);
     for (const route of ['/cancel', '/resume']) await expectStatus(api('POST', `/v1/runs/run_nope${route}`), 404);
     await expectStatus(api('POST', '/v1/runs/run_nope/fork', { body: { from: 'CRITIQUE' } }), 404);

@@ -106,6 +106,8 @@ describe('resume and cancel across real services', () => {
     const resumedEvents = await pipeline.sql(`SELECT payload FROM run_events WHERE run_id = $1 AND type = 'run_resumed'`, [id]);
     expect(resumedEvents).toHaveLength(1);
     expect(resumedEvents[0].payload).toMatchObject({ at: 'IMPLEMENT', rerun: false });
+    // The chain runs on across the halt and the resume (issue 26).
+    expect((await getJson(pipeline.api, `/v1/runs/${id}/verify`)).body).toMatchObject({ intact: true, unchained: 0 });
   });
 
   it('resume --from CRITIQUE re-runs the critique of the current proposal', async () => {

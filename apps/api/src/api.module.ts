@@ -47,6 +47,8 @@ import { ProviderAvailabilityCheck } from './provider-availability.check';
 import { MeController } from './me.controller';
 import { ProvidersController } from './providers.controller';
 import { RunsController } from './runs.controller';
+import { RunRecordController } from './run-record.controller';
+import { RunRecordService } from './run-record.service';
 import { RunRecordsController } from './run-records.controller';
 import { RunRecordsService } from './run-records.service';
 import { RequestSpanInterceptor } from './request-span.interceptor';
@@ -97,7 +99,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, EvalsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, BiasAuditController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunRecordController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, EvalsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, BiasAuditController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -164,6 +166,7 @@ export class ApiModule {
         { provide: BiasAuditService, useFactory: (ds: DataSource) => new BiasAuditService(ds), inject: [DS] },
         { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
         { provide: RunRecordsService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordsService(ds, runs), inject: [DS, RunQueryService] },
+        { provide: RunRecordService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordService(ds, runs), inject: [DS, RunQueryService] },
         { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },
         {
           provide: ReadinessService,

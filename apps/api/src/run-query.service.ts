@@ -117,7 +117,7 @@ export class RunQueryService {
       this.ds.getRepository(DecisionEntity).find({ where: { runId: id }, order: { id: 'ASC' } }),
       this.usageOf(run, new Date()),
     ]);
-    return workflow.report({ run, decisions, audit: reportAudit(usage, unpricedCalls, subscriptionCostUsd) });
+    return workflow.report({ run, decisions, audit: { ...reportAudit(usage, unpricedCalls, subscriptionCostUsd), headHash: run.headHash } });
   }
 
   async runOrThrow(id: string): Promise<RunEntity> {

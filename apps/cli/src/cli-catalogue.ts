@@ -119,6 +119,28 @@ export const COMMANDS: CommandSpec[] = [
     options: { out: { type: 'string', short: 'o', value: 'FILE', help: 'write it to FILE instead of stdout' } },
   },
   {
+    name: 'verify',
+    args: [],
+    optional: ['run'],
+    summary: "recompute a run's hash-chained record: \"intact\" and its head hash, or the first event or call that was changed, is missing or was reordered",
+    options: {
+      file: { type: 'string', value: 'FILE', help: 'check an export (roundtable export) offline, with no api' },
+      'public-key': { type: 'string', value: 'PEM', help: "the operator's Ed25519 public key (PEM file): the signature must be made with it" },
+    },
+    notes: [
+      'verify <run> asks GET /v1/runs/<run>/verify; --file checks an export here, with the same code; with <run> and --public-key the',
+      "export is fetched and checked here against that key. Without a key the signature is checked with the key it carries, which shows the",
+      "record is as signed, not who signed it. The operator's public key: openssl pkey -in audit.pem -pubout. Exit 0 intact, 4 not intact, 1 an error.",
+    ],
+  },
+  {
+    name: 'export',
+    args: ['run'],
+    summary: "the run's record as one JSON file: events and calls with their hashes, the report with its sha256, the head hash and signature",
+    options: { out: { type: 'string', short: 'o', value: 'FILE', help: 'write it to FILE instead of stdout' } },
+    notes: ['roundtable verify --file FILE checks it offline; one changed byte in an event, a call or the report fails it.'],
+  },
+  {
     name: 'resume',
     args: ['run'],
     summary: 'restart a halted run where its last decision stopped, optionally with raised caps',

@@ -15,6 +15,8 @@ import { eventsCommand } from './commands/events.command';
 import { forkCommand } from './commands/fork.command';
 import { ideaCommand } from './commands/idea.command';
 import { reportCommand } from './commands/report.command';
+import { exportCommand } from './commands/export.command';
+import { verifyCommand } from './commands/verify.command';
 import { resumeCommand } from './commands/resume.command';
 import { runCommand } from './commands/run.command';
 import { runsCommand } from './commands/runs.command';
@@ -47,6 +49,8 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   idea: ideaCommand,
   experiment: experimentCommand,
   audit: auditCommand,
+  verify: verifyCommand,
+  export: exportCommand,
 };
 
 interface ErrorReport {

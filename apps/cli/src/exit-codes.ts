@@ -11,6 +11,8 @@ export const EXIT = {
   HALTED: 2,
   /** A followed run ended `cancelled`. */
   CANCELLED: 3,
+  /** `verify`: the run's record does not match its hash chain or signature (the first problem is printed). */
+  NOT_INTACT: 4,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

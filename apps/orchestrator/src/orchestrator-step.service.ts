@@ -1,13 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { inboxKey, JobName, JobOf } from '@roundtable/contracts';
+import { inboxKey, JobName, JobOf, type RecordSigner } from '@roundtable/contracts';
 import { addStatement, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { RunEventPublisher } from '@roundtable/events';
 import { OutboxDispatcher } from '@roundtable/service';
 import type { ExperimentPromptTemplates, PanelPromptTemplates, PriceLookup, PromptTemplates } from '@roundtable/workflow';
 import { lockRun } from './sql/lock-run.sql';
 import { RUN_USAGE } from './sql/run-usage.sql';
-import { SETTLE_FINISHED_CALL } from './sql/settle-finished-call.sql';
+import { SETTLE_FINISHED_CALL, type SettledCallRow } from './sql/settle-finished-call.sql';
 import { noteStepOnSpan } from './step-span';
 import { writeStep, type WrittenStep } from './step-writer';
 import type { OrchestratorJobName } from './workflows/workflow-definition';
@@ -61,6 +61,8 @@ export class OrchestratorStepService {
       panel: panelTemplates ? { templates: panelTemplates, prices, retryDelaysMs } : null,
       experiment: experimentTemplates ? { templates: experimentTemplates, prices, retryDelaysMs, methodTimeoutS: METHOD_TIMEOUT_S } : null,
     }),
+    /** The operator's key (AUDIT_SIGNING_KEY, parsed at boot): the step that ends a run signs its head hash. Null: unsigned. */
+    private readonly signer: RecordSigner | null = null,
   ) {
     checkJobTables(registry);
   }
@@ -147,6 +149,7 @@ export class OrchestratorStepService {
     });
     noteStepOnSpan(run, decided === 'ignored' ? null : (decided.result.state as { stage?: unknown }));
     if (decided === 'ignored') return { written: 'ignored', end: 'commit' };
-    return { written: await writeStep(em, run, decided, { commit: true }), end: 'committed' };
+    const settled = (withLock.settled ?? null) as SettledCallRow | null;
+    return { written: await writeStep(em, run, decided, { commit: true, settled, signer: this.signer }), end: 'committed' };
   }
 }

@@ -1,7 +1,25 @@
 import { z } from 'zod';
-import { WorkerEnv } from '@roundtable/contracts';
+import { parseSigningKey, SigningKeyError, WorkerEnv } from '@roundtable/contracts';
 
 export const OrchestratorEnv = WorkerEnv.extend({
+  /**
+   * The operator's Ed25519 private key (PKCS#8 PEM, as `openssl genpkey -algorithm ed25519 -out
+   * audit.pem` writes it; newlines as they are or written \n): the step that moves a run to a
+   * terminal status signs its head hash with it (issue 26). Unset: runs are chained, not signed.
+   * A key that is not one fails the start, naming the fix.
+   */
+  AUDIT_SIGNING_KEY: z
+    .string()
+    .optional()
+    .transform((pem, ctx) => {
+      if (pem === undefined || pem.trim() === '') return null;
+      try {
+        return parseSigningKey(pem);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof SigningKeyError ? e.message : String(e) });
+        return z.NEVER;
+      }
+    }),
   PROMPTS_DIR: z.string().optional(),
   /** How old an unsent outbox row must be before the sweeper re-sends it. */
   OUTBOX_SWEEP_MS: z.coerce.number().int().positive().default(5000),

@@ -43,6 +43,8 @@ export class OrchestratorModule {
               tablePrices(env.PRICING_FILE),
               env.PROVIDER_RETRY_DELAYS_MS,
               loadExperimentPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
+              undefined,
+              env.AUDIT_SIGNING_KEY,
             ),
           inject: [DS, REDIS, PRODUCER, ServiceOps],
         },

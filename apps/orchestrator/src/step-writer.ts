@@ -1,12 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
 import type { EntityManager } from 'typeorm';
-import { forkCallKey, jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ForkOrigin, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
+import { CALL_OUTCOME_EVENT_TYPES, callRecordHash, forkCallKey, jobId, RunEventEnvelope, TERMINAL_RUN_STATUSES, type ForkOrigin, type NewRunEvent, type RecordSigner, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
 import { addStatement, StatementBatch, type RunEntity, type Statement } from '@roundtable/persistence';
 import { checkRunEvents, runEventsInsert } from '@roundtable/events';
 import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
 import type { Command, ExperimentCommand, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
-import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, INSERT_DECISIONS, INSERT_DRAFTED_EXPERIMENT, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
+import type { SettledCallRow } from './sql/settle-finished-call.sql';
+import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, RECORD_CALL_HASH, INSERT_DECISIONS, INSERT_DRAFTED_EXPERIMENT, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
@@ -71,10 +72,36 @@ export function commonRunColumns<E>(
  * Plain SQL, one statement per kind of row (multi-row where a step writes several): this runs
  * on every step, and TypeORM's query building cost more CPU than the statements themselves.
  */
-export async function writeStep(em: EntityManager, run: RunEntity, step: DecidedStep, opts: { commit?: boolean } = {}): Promise<WrittenStep> {
+export interface WriteStepOptions {
+  /** Send the COMMIT with the last batch. */
+  commit?: boolean;
+  /** The call agent.done settled with the lock: its record hash goes on its row and into the event that records it. */
+  settled?: Pick<SettledCallRow, RecordedCallColumn> | null;
+  /** The operator's key (AUDIT_SIGNING_KEY): the step that ends the run signs its new head hash. */
+  signer?: RecordSigner | null;
+}
+
+type RecordedCallColumn = 'id' | 'status' | 'messages' | 'response_text' | 'parsed' | 'valid' | 'error' | 'error_code' | 'input_tokens' | 'output_tokens' | 'cost_usd';
+
+/**
+ * The settled call's record hash into the event that records its outcome (issue 26), so the
+ * chain covers the call's messages, reply, usage and cost; the events are otherwise as decided.
+ */
+export function withCallRecordHash(events: NewRunEvent[], callId: string, recordHash: string): NewRunEvent[] {
+  return events.map((e) =>
+    CALL_OUTCOME_EVENT_TYPES.includes(e.type) && (e.payload as { call_id?: unknown }).call_id === callId
+      ? ({ ...e, payload: { ...e.payload, record_hash: recordHash } } as NewRunEvent)
+      : e,
+  );
+}
+
+export async function writeStep(em: EntityManager, run: RunEntity, step: DecidedStep, opts: WriteStepOptions = {}): Promise<WrittenStep> {
   const runId = run.id;
   const { result } = step;
   checkRunEvents(result.events);
+  // The hash of what the settled call's row holds now (it was read FOR UPDATE, and an outcome is written once).
+  const recordHash = opts.settled ? callRecordHash(opts.settled) : null;
+  const stepEvents = recordHash ? withCallRecordHash(result.events, opts.settled!.id, recordHash) : result.events;
 
   const writes = StatementBatch.of(em);
   const runUpdate = await step.write(writes, result.events.length);
@@ -91,8 +118,11 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
     jobs.push(outboxJob('eval.score', { runId, cellId: run.evalCellId }, { runId, jobId: jobId(runId, 'evalscore') }));
   }
 
-  const events = runEventsInsert(runId, run.eventSeq, result.events);
-  if (result.events.length) writes.add(events.sql, events.params);
+  if (recordHash) addStatement(writes, RECORD_CALL_HASH, runId, opts.settled!.id, recordHash);
+  // The events chain from the locked row's head hash; the step that ends the run signs the new head.
+  const signer = opts.signer && finishedNow(run.status, result.state.status) ? opts.signer : null;
+  const events = runEventsInsert(runId, run.eventSeq, run.headHash ?? null, stepEvents, signer ? (sequence, hash) => signer.sign(runId, sequence, hash) : undefined);
+  if (stepEvents.length) writes.add(events.sql, events.params);
   const outbox = outboxInsert(jobs);
   const outboxAt = jobs.length ? writes.add(outbox.sql, outbox.params) : -1;
   // One round trip for the rest of the step, with the COMMIT when the caller hands it over.

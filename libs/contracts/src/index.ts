@@ -65,3 +65,4 @@ export * from './eval/load-eval-suite';
 export * from './audit/bias-audit';
 export * from './config/api-token-entry';
 export * from './config/role-rights';
+export * from './record';

@@ -136,6 +136,13 @@ describe('renderBuildReport', () => {
     expect(none).toContain('cost n/a (8 calls unpriced), 49 s.');
   });
 
+  it("ends its audit with the record's head hash and how to verify it; none without a head", () => {
+    const head = 'ab'.repeat(32);
+    const r = renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, headHash: head } });
+    expect(r).toContain(`Record head hash \`${head}\`: \`roundtable verify ${d.state.runId}\` recomputes the chain.`);
+    expect(renderBuildReport({ state: d.state, decisions: d.decisions, audit: { ...audit, headHash: null } })).not.toContain('Record head hash');
+  });
+
   it('lists a restated acceptance criterion once, naming the ids that repeat it (the dd-demo lock)', () => {
     const folded = foldRepeatedCriteria([
       { id: 'AC1', text: '[] -> 0.0' },

@@ -30,6 +30,8 @@ export interface ReportAudit {
    */
   subscriptionCostUsd?: number | null;
   seconds: number | null;
+  /** The run's head hash (runs.head_hash, issue 26): the last event of its hash-chained record. Absent or null: no line. */
+  headHash?: string | null;
 }
 
 export interface BuildReportInput {
@@ -295,12 +297,18 @@ export function auditFigures(audit: ReportAudit): string {
   return `${plural(audit.calls, 'agent call')}${failed}, ${thousands(tokens)} tokens (in ${thousands(audit.inputTokens)} / out ${thousands(audit.outputTokens)}), ${cost}, ${seconds}`;
 }
 
+/** The audit's record line, shared by every report: the head hash of the run's hash chain and how to check it. */
+export function recordLine(runId: string, audit: ReportAudit): string[] {
+  return audit.headHash ? [`Record head hash \`${audit.headHash}\`: \`roundtable verify ${runId}\` recomputes the chain.`] : [];
+}
+
 function auditSection(state: BuildRunState, audit: ReportAudit): string[] {
   return [
     '## Audit',
     `${auditFigures(audit)}.`,
     ...filesReadLines(state),
     `\`roundtable calls ${state.runId}\` for prompts, responses, tokens, cost.`,
+    ...recordLine(state.runId, audit),
   ];
 }
 

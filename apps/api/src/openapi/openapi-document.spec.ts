@@ -49,12 +49,14 @@ describe('buildOpenApiDocument', () => {
       '/v1/runs/{id}/cancel',
       '/v1/runs/{id}/diff',
       '/v1/runs/{id}/events',
+      '/v1/runs/{id}/export',
       '/v1/runs/{id}/files',
       '/v1/runs/{id}/fork',
       '/v1/runs/{id}/patch',
       '/v1/runs/{id}/records',
       '/v1/runs/{id}/report',
       '/v1/runs/{id}/resume',
+      '/v1/runs/{id}/verify',
       '/v1/workflows',
     ]);
   });

@@ -179,6 +179,26 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
           responses: { '200': { description: 'The report', content: { 'text/markdown': { schema: { type: 'string' } } } }, '404': error('No such run.'), ...AUTH_ERRORS },
         },
       },
+      '/v1/runs/{id}/verify': {
+        get: {
+          summary: "Recomputes the run's hash-chained record and says intact, or names the first event or call that does not match",
+          description: [
+            "Each event's hash is sha256(previous hash ‖ canonical JSON of {run_id, sequence, type, payload, created_at}); each finished call's record hash covers its messages, reply, usage and cost and rides in the event that records it.",
+            '`kind`: `changed` (an event or a call differs from what was hashed), `missing` (a gap in the sequence, a head hash past the last event, a recorded call gone), `reordered` (an event hashes at another position), `signature` (the Ed25519 signature of the head at the terminal event, made with AUDIT_SIGNING_KEY, does not match the chain).',
+            "The signature is checked with the public key it carries; `roundtable verify --file <export> --public-key <pem>` checks it against the operator's key. Events written before the chain existed are counted as `unchained`, not as tampering.",
+          ].join(' '),
+          parameters: [runId],
+          responses: { '200': json('The verdict', 'RecordVerdict'), '404': error('No such run.'), ...AUTH_ERRORS },
+        },
+      },
+      '/v1/runs/{id}/export': {
+        get: {
+          summary: "The run's record as one file: events and calls with their hashes, the report with its sha256, the head hash and signature",
+          description: '`roundtable verify --file <it>` checks it offline, with the same code as /verify. `run` is the run as GET /v1/runs/{id} shows it, for reading; the chain covers the events and calls.',
+          parameters: [runId],
+          responses: { '200': json('The export (Content-Disposition: attachment)', 'RunExport'), '404': error('No such run.'), ...AUTH_ERRORS },
+        },
+      },
       '/v1/runs/{id}/records': {
         get: {
           summary: "What the run recorded, as its page shows it: a build's proposals, critiques, implementations, tests, reviews and synthesis; a panel's judges, debate, re-vote, moderator and appeal",

@@ -37,6 +37,14 @@ describe('one writer of runs.event_seq', () => {
     expect(callers.sort()).toEqual(['apps/api/src/run-submission.service.ts', 'libs/events/src/run-event-log.ts']);
   });
 
+  it('every statement that inserts run events writes their chain hash (issue 26): a writer that forgot would break every later verify', () => {
+    const inserts = files.flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/INSERT INTO run_events\s*\(([^)]*)\)/g)].map((m) => [relative(ROOT, f), m[1].includes('hash')] as const),
+    );
+    expect(inserts.length).toBeGreaterThanOrEqual(2);
+    expect(inserts.filter(([, hashed]) => !hashed)).toEqual([]);
+  });
+
   it('the check would see a planted writer', () => {
     expect(writesEventSeq.test('UPDATE runs SET status = $2, event_seq = event_seq + 2 WHERE id = $1')).toBe(true);
   });

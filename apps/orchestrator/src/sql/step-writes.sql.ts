@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CALL_OUTCOME_COLUMNS, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
+import { CALL_OUTCOME_COLUMNS, eventHash, type MergeOpRequest, type ReadOpRequest, type TestsOpRequest, type ToolOpRequest } from '@roundtable/contracts';
 import { statement } from '@roundtable/persistence';
 import type { AgentCallCommandOf, Decision } from '@roundtable/workflow';
 
@@ -171,12 +171,28 @@ export const INSERT_DRAFTED_EXPERIMENT = statement<never>()({
            SELECT $2, 'prj_' || $3, 'draft', coalesce(cfg.repo, $4::jsonb->>'repo'), cfg.sha, $4::jsonb->'source', $3, 'run ' || $1, NULL, NULL, NULL, parent.team FROM cfg, parent
            ON CONFLICT DO NOTHING RETURNING id),
          run AS (
-           INSERT INTO runs (id, project_id, workflow, status, stage, config, submitted_by, event_seq, team)
-           SELECT $3, 'prj_' || $3, 'experiment', 'queued', 'INIT', cfg.config, parent.submitted_by, 1, parent.team FROM cfg, parent
+           INSERT INTO runs (id, project_id, workflow, status, stage, config, submitted_by, event_seq, team, head_hash)
+           SELECT $3, 'prj_' || $3, 'experiment', 'queued', 'INIT', cfg.config, parent.submitted_by, 1, parent.team, $7 FROM cfg, parent
            ON CONFLICT DO NOTHING RETURNING id)
-         INSERT INTO run_events (run_id, sequence, type, payload)
-         SELECT run.id, 1, 'run_created', jsonb_build_object('project', $4::jsonb->>'project', 'workflow', 'experiment') FROM run`,
-  params: (runId: string, c: { experimentId: string; childRunId: string; config: unknown }): unknown[] => [runId, c.experimentId, c.childRunId, jsonParam(c.config)],
+         INSERT INTO run_events (run_id, sequence, type, payload, created_at, hash)
+         SELECT run.id, 1, 'run_created', $5::jsonb, $6, $7 FROM run`,
+  // The child run's first event, hashed here as the event log would (the head of a new chain).
+  params: (runId: string, c: { experimentId: string; childRunId: string; config: unknown }): unknown[] => {
+    const created = { project: (c.config as { project?: unknown }).project, workflow: 'experiment' };
+    const at = new Date();
+    const hash = eventHash(null, { run_id: c.childRunId, sequence: 1, type: 'run_created', payload: created, created_at: at.toISOString() });
+    return [runId, c.experimentId, c.childRunId, jsonParam(c.config), JSON.stringify(created), at, hash];
+  },
+});
+
+/**
+ * A settled call's record hash (callRecordHash of its messages, reply, usage and cost as its row
+ * holds them), written by the step that records its outcome, the same hash its event carries.
+ * Parameters: run id, call id, hash.
+ */
+export const RECORD_CALL_HASH = statement<never>()({
+  text: `UPDATE agent_calls SET record_hash = $3 WHERE id = $2 AND run_id = $1`,
+  params: (runId: string, callId: string, hash: string): unknown[] => [runId, callId, hash],
 });
 
 /** A queued read op: the request rides on the row (ReadOpRequest); the test-runner adds the files it read to the same result. */

@@ -33,6 +33,13 @@ const CallFacts = {
   label: z.string().nullish(),
 };
 
+/**
+ * The call's record hash (callRecordHash over its messages, reply, usage and cost as its row holds
+ * them), added by the orchestrator as it records the outcome: the hash chain covers the call through
+ * this event. Absent in logs written before the chain (issue 26).
+ */
+const RecordHash = z.string().optional();
+
 /** A score per judge (a panel that halted early may lack some judges). */
 const ScoreMap = z.partialRecord(JudgeRole, JudgeScore);
 
@@ -86,8 +93,9 @@ export const RUN_EVENT_PAYLOADS = {
     gist: z.string().nullish(),
     /** A fork's copy of the original run's call of this id: not this run's usage. */
     copied_from: z.string().nullish(),
+    record_hash: RecordHash,
   }),
-  agent_call_failed: z.object({ ...CallFacts, error: z.string(), error_code: z.string().nullish(), copied_from: z.string().nullish() }),
+  agent_call_failed: z.object({ ...CallFacts, error: z.string(), error_code: z.string().nullish(), copied_from: z.string().nullish(), record_hash: RecordHash }),
   proposal_recorded: z.object({ label: z.string(), claim: z.string(), confidence: z.number(), revision_of: z.string().nullish() }),
   critique_recorded: z.object({ label: z.string(), target: z.string(), verdict: z.string(), problems: z.number().int() }),
   criteria_locked: z.object({ criteria: z.array(AcceptanceCriterion) }),

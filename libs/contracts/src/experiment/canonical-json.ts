@@ -2,9 +2,14 @@
  * A value as canonical JSON: object keys in code-point order at every depth, no whitespace,
  * `undefined` members left out (as JSON.stringify does). Two preregistrations that differ only in
  * key order or formatting are the same text, so they hash the same (sha256 of this text is the
- * preregistration's hash: libs/persistence experiment-hash.ts).
+ * preregistration's hash: libs/persistence experiment-hash.ts), and a run's events and calls
+ * hash the same however jsonb ordered their keys (libs/contracts record/record-hash.ts). A value
+ * with toJSON (a Date) is written as JSON.stringify would.
  */
 export function canonicalJson(value: unknown): string {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return canonicalJson((value as { toJSON: () => unknown }).toJSON());
+  }
   if (value === null || typeof value !== 'object') {
     const text = JSON.stringify(value);
     if (text === undefined) throw new Error(`canonicalJson: ${typeof value} has no JSON form`);

@@ -1,5 +1,5 @@
 import type { ExperimentDetail } from '@roundtable/contracts';
-import { auditFigures, haltLines, type ReportAudit } from '../report';
+import { auditFigures, haltLines, recordLine, type ReportAudit } from '../report';
 import { decisionOf } from './experiment-step';
 import { renderExperimentReport } from './experiment-report';
 import type { ExperimentDecisionRow, ExperimentRunState } from './experiment-types';
@@ -52,6 +52,7 @@ export function renderExperimentRunReport(input: ExperimentReportInput): string 
     '## Audit',
     `${auditFigures(audit)}.`,
     `\`roundtable calls ${state.runId}\` for prompts, responses, tokens, cost.`,
+    ...recordLine(state.runId, audit),
   ];
   return `${record}\n\n${run.join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { JUDGES, type JudgeRole } from '@roundtable/contracts';
-import { auditFigures, haltLines, type ReportAudit } from '../report';
+import { auditFigures, haltLines, recordLine, type ReportAudit } from '../report';
 import { PANEL_RESUMABLE } from './resume';
 import { currentVerdicts } from './panel-context-packs';
 import type { PanelDecision, PanelRunState, RevoteRecord } from './panel-types';
@@ -151,6 +151,7 @@ function auditSection(state: PanelRunState, audit: ReportAudit): string[] {
     '## Audit',
     `${auditFigures(audit)}; moderator ${agentName(state, 'moderator')}.`,
     `\`roundtable calls ${state.runId}\` for prompts, responses, tokens, cost.`,
+    ...recordLine(state.runId, audit),
   ];
 }
 

@@ -1,0 +1,40 @@
+import type { DataSource } from 'typeorm';
+import { exportHash, RUN_EXPORT_FORMAT, sha256Hex, type RecordVerdict, type RunExport } from '@roundtable/contracts';
+import { readRunRecordConsistently, verifyRunRecord } from '@roundtable/events';
+import { ApiError } from './api-error';
+import type { RunQueryService } from './run-query.service';
+
+/**
+ * The run's tamper-evident record (issue 26): `verify` recomputes the hash chain from the rows and
+ * names the first thing that does not match; `export` is the record as one file that
+ * `roundtable verify --file` checks offline. Reads only; the orchestrator writes the chain.
+ */
+export class RunRecordService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly runs: RunQueryService,
+  ) {}
+
+  async verify(id: string): Promise<RecordVerdict> {
+    const verdict = await verifyRunRecord(this.ds, id);
+    if (!verdict) throw ApiError.notFound('run_not_found', `no run ${id}`);
+    return verdict;
+  }
+
+  async export(id: string): Promise<RunExport> {
+    const record = await readRunRecordConsistently(this.ds, id);
+    if (!record) throw ApiError.notFound('run_not_found', `no run ${id}`);
+    const [run, report] = await Promise.all([this.runs.get(id), this.runs.report(id)]);
+    // As JSON will carry it (a Date as its ISO text), so the export's own hash is over what the file holds.
+    const file = JSON.parse(
+      JSON.stringify({
+        format: RUN_EXPORT_FORMAT,
+        exported_at: new Date().toISOString(),
+        run,
+        ...record,
+        artifacts: [{ name: 'report.md', media_type: 'text/markdown', sha256: sha256Hex(report), content: report }],
+      }),
+    ) as Omit<RunExport, 'export_sha256'>;
+    return { ...file, export_sha256: exportHash(file) };
+  }
+}
