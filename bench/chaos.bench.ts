@@ -12,7 +12,7 @@
  *             and with CHAOS_POSTGRES_DRY_RUN=1 the phase runs with the restart only printed.
  *   provider  N runs; the provider-worker is kill -9'ed while calls are running, then restarted
  *
- * Figures per phase: runs done / total, runs with event gaps, duplicate calls (completed calls
+ * Figures per phase: runs done / total, runs with event gaps, records not intact (GET /verify), duplicate calls (completed calls
  * beyond the undisturbed run's), runs over their caps, runs whose verdict differs from the
  * undisturbed run's. Exit 1 when any figure is off.
  *
@@ -98,6 +98,8 @@ interface PhaseFigures {
   overCaps: number;
   verdictsDiffer: number;
   halts: string[];
+  /** Runs whose record the api does not verify intact (issue 26): each with the first problem it names. */
+  notIntact: string[];
 }
 
 async function freePort(): Promise<number> {
@@ -246,16 +248,18 @@ async function main(): Promise<number> {
       }
       await done;
       const figs = await figuresOf(pg, runs);
-      const fig = summarise(phase, figs, reference);
+      const fig = { ...summarise(phase, figs, reference), notIntact: await recordsNotIntact(api, runs.map((r) => r.id)) };
       results.push(fig);
       log(
         `chaos:   ${phase}: ${fig.done}/${fig.total} done, ${fig.eventGaps} with event gaps, ${fig.duplicateCalls} duplicate calls, ` +
-          `${fig.overCaps} over caps, ${fig.verdictsDiffer} verdicts unlike the undisturbed run's (${Math.round((Date.now() - started) / 1000)} s)`,
+          `${fig.overCaps} over caps, ${fig.verdictsDiffer} verdicts unlike the undisturbed run's, ${fig.notIntact.length} records not intact ` +
+          `(${Math.round((Date.now() - started) / 1000)} s)`,
       );
       for (const h of fig.halts) log(`chaos:     ${h}`);
+      for (const v of fig.notIntact) log(`chaos:     record ${v}`);
     }
 
-    const off = results.filter((f) => f.done !== f.total || f.eventGaps || f.duplicateCalls || f.overCaps || f.verdictsDiffer);
+    const off = results.filter((f) => f.done !== f.total || f.eventGaps || f.duplicateCalls || f.overCaps || f.verdictsDiffer || f.notIntact.length);
     log(`chaos: ${results.length - off.length} passed, ${off.length} failed`);
     if (off.length) {
       for (const s of services.values()) log(`--- ${s.name} (last lines)\n${s.output().slice(-2500)}`);
@@ -328,7 +332,19 @@ async function figuresOf(pg: Pool, runs: { id: string; kind: ProjectKind }[]): P
   });
 }
 
-function summarise(phase: string, figs: RunFigure[], reference: Map<ProjectKind, RunFigure>): PhaseFigures {
+/** Each run's record as the api recomputes it (GET /v1/runs/:id/verify): those not intact, with what it names. */
+async function recordsNotIntact(api: string, ids: string[]): Promise<string[]> {
+  const off: string[] = [];
+  for (const id of ids) {
+    const res = await fetch(`${api}/v1/runs/${encodeURIComponent(id)}/verify`);
+    const verdict = res.ok ? ((await res.json()) as { intact: boolean; kind?: string; at?: unknown; detail?: string }) : null;
+    if (!verdict) off.push(`${id}: GET /verify answered HTTP ${res.status}`);
+    else if (!verdict.intact) off.push(`${id}: ${verdict.kind} at ${JSON.stringify(verdict.at)}: ${verdict.detail}`);
+  }
+  return off;
+}
+
+function summarise(phase: string, figs: RunFigure[], reference: Map<ProjectKind, RunFigure>): Omit<PhaseFigures, 'notIntact'> {
   const ref = (f: RunFigure) => reference.get(f.kind)!;
   return {
     phase,

@@ -175,9 +175,22 @@ async function main() {
     console.error(`GET /v1/runs/${id}/report answered HTTP ${report.status}: ${report.text.slice(0, 500)}`);
   }
 
+  // The run's record as the api recomputes it from the rows (issue 26): an untouched run is intact.
+  const verified = await request(opts.api, 'GET', `/v1/runs/${encodeURIComponent(id)}/verify`);
+  const verdict = verified.ok ? verified.json : null;
+
   console.log(`run: ${id}`);
   console.log(`verdict: ${run.verdict ?? 'none'} (status ${run.status})`);
   console.log(`report: ${report.ok ? reportPath : 'not written'}`);
+  if (!verdict) {
+    console.error(`GET /v1/runs/${id}/verify answered HTTP ${verified.status}: ${verified.text.slice(0, 500)}`);
+    return 1;
+  }
+  if (!verdict.intact) {
+    console.error(`record: NOT intact — ${verdict.kind} at ${JSON.stringify(verdict.at)}: ${verdict.detail}`);
+    return 1;
+  }
+  console.log(`record: intact (${verdict.events} events, ${verdict.calls} calls, head ${verdict.head}; roundtable verify ${id})`);
   if (run.status === 'done') return 0;
   if (run.status === 'halted' || run.status === 'needs_input') return 2;
   return 1;

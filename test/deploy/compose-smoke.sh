@@ -222,7 +222,11 @@ async function demo() {
   const passing = /→ exit 0, ([1-9]\d*) passed, 0 failed/.exec(report.text);
   if (!passing) throw new Error(`the report of run ${id} shows no passing test run:\n${report.text.slice(0, 3000)}`);
   if (report.text.includes('[runner: process]')) throw new Error(`run ${id} ran its tests without the Docker sandbox`);
-  console.log(`run ${id} done, verdict ${run.verdict}, last test run: ${passing[1]} passed`);
+  // Its record, recomputed from the rows by the deployed api (issue 26): an untouched run is intact.
+  const verified = await call('GET', `/v1/runs/${id}/verify`);
+  const verdict = verified.status === 200 ? JSON.parse(verified.text) : null;
+  if (!verdict?.intact) throw new Error(`run ${id}'s record does not verify: HTTP ${verified.status} ${verified.text.slice(0, 1000)}`);
+  console.log(`run ${id} done, verdict ${run.verdict}, last test run: ${passing[1]} passed, record intact (head ${verdict.head})`);
   // The workbench is in the image: the api serves its page at /runs/<id> (no token: static files, no run data).
   const page = await fetch(`${api}/runs/${id}`, { signal: AbortSignal.timeout(10_000) });
   const html = await page.text();
