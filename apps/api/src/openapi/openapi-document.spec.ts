@@ -55,6 +55,7 @@ describe('buildOpenApiDocument', () => {
       '/v1/runs/{id}/records',
       '/v1/runs/{id}/report',
       '/v1/runs/{id}/resume',
+      '/v1/usage',
       '/v1/workflows',
     ]);
   });
