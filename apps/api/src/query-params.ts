@@ -136,13 +136,17 @@ export const CallListQuery = z.object({
 export type CallListQuery = z.infer<typeof CallListQuery>;
 
 /** GET /v1/usage: which team and project, since when (a date is its first instant, UTC; default the start of today, UTC). */
-export const UsageQuery = z.object({
+export const UsageQuery = z.strictObject(
+  {
   team: z.string({ error: 'team must be a team name, given once' }).trim().min(1, 'team must not be empty').max(200, 'team must be at most 200 characters').optional(),
   project: z.string({ error: 'project must be a project name, given once' }).trim().min(1, 'project must not be empty').max(200, 'project must be at most 200 characters').optional(),
   since: dateBound('since')
     .transform((b) => b.at)
     .optional(),
-});
+  },
+  // A misspelt filter must not widen the answer to every team or project.
+  { error: (i) => (i.code === 'unrecognized_keys' ? `GET /v1/usage takes only team, project and since; unknown: ${i.keys.join(', ')}` : undefined) },
+);
 export type UsageQuery = z.infer<typeof UsageQuery>;
 
 /** Parses query parameters; a bad value is a 400 naming the parameter and what it accepts. */

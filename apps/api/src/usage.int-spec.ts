@@ -97,6 +97,7 @@ describe('GET /v1/usage', () => {
     expect(bad.body.message).toMatch(/^since must be an ISO date/);
     expect((await get('?team=', ALPHA)).body.message).toBe('team must not be empty');
     expect((await get('?project=a&project=b', ALPHA)).body.message).toBe('project must be a project name, given once');
+    expect((await get('?teem=beta', ALPHA)).body).toMatchObject({ message: 'GET /v1/usage takes only team, project and since; unknown: teem' });
   });
 
   it('is behind the door', async () => {
