@@ -19,6 +19,7 @@ import { resumeCommand } from './commands/resume.command';
 import { runCommand } from './commands/run.command';
 import { runsCommand } from './commands/runs.command';
 import { showCommand } from './commands/show.command';
+import { usageCommand } from './commands/usage.command';
 import { watchCommand } from './commands/watch.command';
 import { EXIT } from './exit-codes';
 import { commandHelp, mainHelp } from './help';
@@ -47,6 +48,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   idea: ideaCommand,
   experiment: experimentCommand,
   audit: auditCommand,
+  usage: usageCommand,
 };
 
 interface ErrorReport {
