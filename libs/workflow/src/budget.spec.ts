@@ -334,4 +334,14 @@ describe('caps across runs: a team’s and a project’s (the operator’s polic
     });
     expect(checkSharedScopes(usage(), {})).toEqual({ ok: true });
   });
+
+  it('budgetWarnings: a scope cap at 80 % of all runs’ figures is warned about once per run, by its policy path', () => {
+    const u = usage({ shared: [team({ callsToday: 8, usdToday: 0.1, usdTotal: 4.5 }, { max_calls_per_day: 10, max_usd_per_day: 1, max_usd_total: 5 })] });
+    const first = budgetWarnings(u, budget({ max_calls: 100, max_tokens: 100000, max_cost_usd: 100 }));
+    expect(first.warnings).toEqual([
+      { cap: 'teams.alpha.max_calls_per_day', used: 8, limit: 10 },
+      { cap: 'teams.alpha.max_usd_total', used: 4.5, limit: 5 },
+    ]);
+    expect(budgetWarnings(u, budget({ max_calls: 100, max_tokens: 100000, max_cost_usd: 100 }), first.counters).warnings).toEqual([]);
+  });
 });

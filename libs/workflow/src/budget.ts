@@ -169,7 +169,7 @@ export function providerExhausted(usage: UsageSnapshot, budget: BudgetConfig, pr
   );
 }
 
-/** Every cap with its current figure, run-wide then per provider. */
+/** Every cap with its current figure, run-wide, per provider, then across runs (team, project). */
 function capFigures(usage: UsageSnapshot, budget: BudgetConfig): BudgetWarning[] {
   const now = committed(usage);
   const figures: BudgetWarning[] = [
@@ -184,6 +184,12 @@ function capFigures(usage: UsageSnapshot, budget: BudgetConfig): BudgetWarning[]
     if (caps.max_calls !== undefined) figures.push({ cap: `${prefix}max_calls`, used: p.calls, limit: caps.max_calls });
     if (caps.max_tokens !== undefined) figures.push({ cap: `${prefix}max_tokens`, used: p.tokens, limit: caps.max_tokens });
     if (caps.max_cost_usd !== undefined) figures.push({ cap: `${prefix}max_cost_usd`, used: p.costUsd, limit: caps.max_cost_usd });
+  }
+  // A team's or a project's caps across runs: all its runs' figures, warned about by each run once.
+  for (const { scope, caps, used } of usage.shared ?? []) {
+    if (caps.max_calls_per_day !== undefined) figures.push({ cap: `${scope}.max_calls_per_day`, used: used.callsToday, limit: caps.max_calls_per_day });
+    if (caps.max_usd_per_day !== undefined) figures.push({ cap: `${scope}.max_usd_per_day`, used: used.usdToday, limit: caps.max_usd_per_day });
+    if (caps.max_usd_total !== undefined) figures.push({ cap: `${scope}.max_usd_total`, used: used.usdTotal, limit: caps.max_usd_total });
   }
   return figures;
 }
