@@ -42,6 +42,10 @@ export interface ScopeUsageRow {
  * from $4); a call in flight counts by its reservation, today and in the total. A fork's copy of
  * a call counts nothing (it was billed to the run it was copied from). A reservation of a call a
  * cancelled run withdrew before it ran (still queued) holds nothing: it will never be asked.
+ * Only the calls of runs whose row changed today are read for today's figures: a call is settled
+ * in a step, and every step writes its run's row (updated_at), so a call settled today is in a
+ * run updated today; what a step reads stays the team's runs (rows) and today's calls, not every
+ * call the team ever made.
  * Parameters: run id, capped teams (JSON), capped projects (JSON), the start of today (UTC).
  */
 export const SCOPE_USAGE = statement<ScopeUsageRow>()({
@@ -54,9 +58,9 @@ export const SCOPE_USAGE = statement<ScopeUsageRow>()({
        SELECT 'projects'::text, me.project FROM me WHERE jsonb_exists($3::jsonb, me.project)
      ),
      scope_runs AS (
-       SELECT s.kind, r.id, r.status FROM scopes s JOIN runs r ON r.team = s.name WHERE s.kind = 'teams'
+       SELECT s.kind, r.id, r.status, r.updated_at >= $4::timestamptz AS today FROM scopes s JOIN runs r ON r.team = s.name WHERE s.kind = 'teams'
        UNION ALL
-       SELECT s.kind, r.id, r.status FROM scopes s JOIN projects p ON p.name = s.name JOIN runs r ON r.project_id = p.id WHERE s.kind = 'projects'
+       SELECT s.kind, r.id, r.status, r.updated_at >= $4::timestamptz FROM scopes s JOIN projects p ON p.name = s.name JOIN runs r ON r.project_id = p.id WHERE s.kind = 'projects'
      )
      SELECT s.kind, s.name,
             coalesce(f.calls, 0) + coalesce(h.calls, 0) AS calls_today,
@@ -66,7 +70,7 @@ export const SCOPE_USAGE = statement<ScopeUsageRow>()({
        LEFT JOIN LATERAL (
          SELECT count(*) AS calls, sum(c.cost_usd) AS usd
            FROM scope_runs sr JOIN agent_calls c ON c.run_id = sr.id
-          WHERE sr.kind = s.kind AND c.status IN ('completed', 'failed') AND c.copied_from IS NULL
+          WHERE sr.kind = s.kind AND sr.today AND c.status IN ('completed', 'failed') AND c.copied_from IS NULL
             AND coalesce(c.finished_at, c.created_at) >= $4::timestamptz
             AND NOT EXISTS (SELECT 1 FROM budget_reservations b WHERE b.call_id = c.id)
        ) f ON true
