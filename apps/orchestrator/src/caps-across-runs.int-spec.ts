@@ -133,6 +133,29 @@ describe('caps across runs: a team’s and a project’s, checked in the step un
     expect(runs.find((r) => r.id === calls[0].run_id)).toMatchObject({ status: 'running', halt_reason: null });
   });
 
+  it('a run a team cap halted: a resume with raised caps (even one naming the team\'s) halts again with the reason; once the operator raised the cap, it goes on', async () => {
+    const steps = capped({ teams: { resumers: { max_calls_per_day: 1 } } });
+    await insertRun('run_res1', 'prj_c', 'resumers');
+    await insertRun('run_res2', 'prj_c', 'resumers');
+    await steps.apply('workspace.done', { runId: 'run_res1', opId: await startToPropose(steps, 'run_res1') });
+    await steps.apply('workspace.done', { runId: 'run_res2', opId: await startToPropose(steps, 'run_res2') });
+    const reason = 'teams.resumers.max_calls_per_day reached: 1 of 1 calls used or in flight today (team resumers, all runs)';
+    const row = async () => (await infra.ds.query(`SELECT status, halt_reason FROM runs WHERE id = 'run_res2'`))[0];
+    expect(await row()).toEqual({ status: 'halted', halt_reason: reason });
+
+    // Written around the api (which refuses a cap across runs by name): the run's own caps rise, the team's do not.
+    expect(await steps.apply('run.resume', { runId: 'run_res2', caps: { max_calls: 100, max_calls_per_day: 1000 } }, 'j__run_res2__resume__1')).toBe('applied');
+    expect(await row()).toEqual({ status: 'halted', halt_reason: reason });
+    const types = async () => (await infra.ds.query(`SELECT type FROM run_events WHERE run_id = 'run_res2' AND type IN ('run_halted', 'run_resumed') ORDER BY sequence`)).map((e: { type: string }) => e.type);
+    expect(await types()).toEqual(['run_halted', 'run_resumed', 'run_halted']);
+
+    // The operator raised the cap (the orchestrator restarted with the new policy): the same run goes on.
+    const raised = capped({ teams: { resumers: { max_calls_per_day: 2 } } });
+    expect(await raised.apply('run.resume', { runId: 'run_res2' }, 'j__run_res2__resume__2')).toBe('applied');
+    expect(await row()).toEqual({ status: 'running', halt_reason: null });
+    expect(await infra.ds.query(`SELECT role, status FROM agent_calls WHERE run_id = 'run_res2'`)).toEqual([{ role: 'proposer', status: 'queued' }]);
+  });
+
   it('a team the policy does not cap takes no lock and reads nothing more; a project cap binds every team’s runs of that project', async () => {
     const steps = capped({ teams: { racers: { max_calls_per_day: 0 } }, projects: { 'proj-cap': { max_calls_per_day: 1 } } });
     await insertProject(infra.ds, 'prj_cap1', 'proj-cap', config);
