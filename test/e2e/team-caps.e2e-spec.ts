@@ -85,6 +85,8 @@ describe('a team’s cap across runs: two runs of one team racing (real services
       throw new Error(`${e.message}\n${pipeline.logs()}`);
     });
     expect(again.halt_reason).toBe(REASON);
+    // The orchestrator said at start which caps it enforces.
+    expect(pipeline.logs()).toContain(`caps across runs: team ${TEAM}`);
     expect(await callsOf(ids)).toHaveLength(TEAM_CALLS);
   });
 });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { parseServiceEnv, readOperatorPolicy } from '@roundtable/contracts';
 import { JsonLogger, startTracing } from '@roundtable/observability';
@@ -12,8 +13,11 @@ runService('orchestrator', async () => {
   await startTracing('orchestrator');
   // Read once, before anything is served: a malformed policy stops the start with its lines named.
   // The orchestrator enforces its caps across runs (budgets.teams, budgets.projects) in every step.
-  const { policy } = readOperatorPolicy(process.env);
+  const { policy, source } = readOperatorPolicy(process.env);
   const logger = new JsonLogger({ service: 'orchestrator', format: env.LOG_FORMAT });
   // Shutdown is Nest's hooks' (runService): SIGTERM closes the worker (running steps finish) and exits 0.
-  return NestFactory.createApplicationContext(OrchestratorModule.forRoot(env, policy), { logger, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(OrchestratorModule.forRoot(env, policy), { logger, abortOnError: false });
+  const capped = [...Object.keys(policy.budgets.teams).map((t) => `team ${t}`), ...Object.keys(policy.budgets.projects).map((p) => `project ${p}`)];
+  new Logger('orchestrator').log(`policy: ${source ?? 'defaults (no ROUNDTABLE_POLICY)'}; caps across runs: ${capped.length ? capped.join(', ') : 'none'}`);
+  return app;
 });
