@@ -499,6 +499,15 @@ describe('every reply matches the served OpenAPI document', () => {
     }
   });
 
+  it('usage by team and project: today, since a date, one project; a bad parameter', async () => {
+    const today = await api<{ since: string; rows: { team: string; project: string; calls: number }[] }>('GET', '/v1/usage', { token: 'read' });
+    expect(today.status).toBe(200);
+    // The runs above are the team default's (tokens without a team); the demo's calls are on record.
+    expect(today.body.rows.find((r) => r.team === 'default' && r.project === 'dd-demo')?.calls).toBeGreaterThan(0);
+    expect((await api('GET', `/v1/usage?since=2026-01-01&project=dd-demo&team=default`, { token: 'read' })).status).toBe(200);
+    expect((await api('GET', '/v1/usage?since=tomorrow', { token: 'read' })).status).toBe(400);
+  });
+
   it('every reply matched the document, and every documented operation was exercised', () => {
     expect(checker.failures).toEqual([]);
     const exercised = checker.exercised();

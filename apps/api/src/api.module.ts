@@ -45,6 +45,8 @@ import { RunEventsService } from './run-events.service';
 import { RunSubmissionService } from './run-submission.service';
 import { ProviderAvailabilityCheck } from './provider-availability.check';
 import { MeController } from './me.controller';
+import { UsageController } from './usage.controller';
+import { UsageService } from './usage.service';
 import { ProvidersController } from './providers.controller';
 import { RunsController } from './runs.controller';
 import { RunRecordController } from './run-record.controller';
@@ -99,7 +101,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [ReadinessModule, ...queueModules(env, QUEUES), bullBoardModule()],
-      controllers: [RunsController, RunRecordsController, RunRecordController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, EvalsController, CallsController, ProvidersController, MeController, ExamplesController, WorkflowsController, PlaygroundController, BiasAuditController, HealthController, MetricsController],
+      controllers: [RunsController, RunRecordsController, RunRecordController, RunEventsController, RunControlController, RunAppealController, RunForkController, IdeasController, ExperimentsController, EvalsController, CallsController, ProvidersController, MeController, UsageController, ExamplesController, WorkflowsController, PlaygroundController, BiasAuditController, HealthController, MetricsController],
       providers: [
         // Write requests get a span, the run's trace root (off without OTEL_EXPORTER_OTLP_ENDPOINT); flushed at shutdown.
         { provide: APP_INTERCEPTOR, useClass: RequestSpanInterceptor },
@@ -163,6 +165,7 @@ export class ApiModule {
             }),
           inject: [DS, RunEventHub],
         },
+        { provide: UsageService, useFactory: (ds: DataSource) => new UsageService(ds, policy.budgets), inject: [DS] },
         { provide: BiasAuditService, useFactory: (ds: DataSource) => new BiasAuditService(ds), inject: [DS] },
         { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
         { provide: RunRecordsService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordsService(ds, runs), inject: [DS, RunQueryService] },

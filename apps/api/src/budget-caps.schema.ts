@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { ScopeBudget } from '@roundtable/contracts';
+
+/** The caps across runs (the policy's budgets.teams / budgets.projects): named when a request tries to raise one. */
+const SCOPE_CAPS: ReadonlySet<string> = new Set(Object.keys(ScopeBudget.shape));
 
 const positiveInt = (name: string) => z.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).positive(`${name} must be above 0`);
 
@@ -25,7 +29,13 @@ export function budgetCapsRequest(requestName: string) {
       {
         error: (iss) =>
           iss.code === 'unrecognized_keys' && 'keys' in iss
-            ? (iss.keys as string[]).map((k) => `caps.${k} is not a field of ${requestName}`).join('; ')
+            ? (iss.keys as string[])
+                .map((k) =>
+                  SCOPE_CAPS.has(k)
+                    ? `caps.${k} is a team's or a project's cap across runs: the operator's policy sets it (budgets in ROUNDTABLE_POLICY), never ${requestName}`
+                    : `caps.${k} is not a field of ${requestName}`,
+                )
+                .join('; ')
             : 'caps must be an object such as { "max_calls": 24 }',
       },
     )

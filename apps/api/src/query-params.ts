@@ -32,13 +32,13 @@ export interface DateBound {
   exclusive: boolean;
 }
 
-const dateBound = (name: 'from' | 'to') =>
+const dateBound = (name: 'from' | 'to' | 'since') =>
   z.string({ error: dateFormHelp(name) }).transform((raw, ctx): DateBound => {
     const v = raw.trim();
     const day = ISO_DATE.exec(v);
     if (day && validDay(day[1], day[2], day[3])) {
       const start = new Date(`${v}T00:00:00.000Z`);
-      return name === 'from' ? { at: start, exclusive: false } : { at: new Date(start.getTime() + 86_400_000), exclusive: true };
+      return name === 'to' ? { at: new Date(start.getTime() + 86_400_000), exclusive: true } : { at: start, exclusive: false };
     }
     const dt = ISO_DATE_TIME.exec(v);
     const at = dt ? new Date(v) : null;
@@ -134,6 +134,20 @@ export const CallListQuery = z.object({
     .optional(),
 });
 export type CallListQuery = z.infer<typeof CallListQuery>;
+
+/** GET /v1/usage: which team and project, since when (a date is its first instant, UTC; default the start of today, UTC). */
+export const UsageQuery = z.strictObject(
+  {
+  team: z.string({ error: 'team must be a team name, given once' }).trim().min(1, 'team must not be empty').max(200, 'team must be at most 200 characters').optional(),
+  project: z.string({ error: 'project must be a project name, given once' }).trim().min(1, 'project must not be empty').max(200, 'project must be at most 200 characters').optional(),
+  since: dateBound('since')
+    .transform((b) => b.at)
+    .optional(),
+  },
+  // A misspelt filter must not widen the answer to every team or project.
+  { error: (i) => (i.code === 'unrecognized_keys' ? `GET /v1/usage takes only team, project and since; unknown: ${i.keys.join(', ')}` : undefined) },
+);
+export type UsageQuery = z.infer<typeof UsageQuery>;
 
 /** Parses query parameters; a bad value is a 400 naming the parameter and what it accepts. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {

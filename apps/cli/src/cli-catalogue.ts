@@ -352,6 +352,21 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: 'usage',
+    args: [],
+    summary: 'spending by team and project since a time (default: today, UTC), with the operator\'s caps across runs beside it',
+    options: {
+      team: { type: 'string', value: 'T', help: 'only this team (a token that is not an admin sees only its own)' },
+      project: { type: 'string', value: 'P', help: 'only this project (its name)' },
+      since: { type: 'string', value: 'DATE', help: 'an ISO date (its first instant, UTC) or a date-time with its zone' },
+    },
+    notes: [
+      'usage reads GET /v1/usage: per team and project, the runs, calls finished (every try), tokens and USD since',
+      '--since, the calls in flight now, and the caps the operator\'s policy sets across runs (budgets.teams,',
+      'budgets.projects), which stop a run before a call that would pass them. --json prints the reply as it came.',
+    ],
+  },
+  {
     name: 'events',
     args: ['run'],
     summary: "print a run's events as they arrive; ends at the terminal event",

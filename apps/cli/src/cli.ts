@@ -21,6 +21,7 @@ import { resumeCommand } from './commands/resume.command';
 import { runCommand } from './commands/run.command';
 import { runsCommand } from './commands/runs.command';
 import { showCommand } from './commands/show.command';
+import { usageCommand } from './commands/usage.command';
 import { watchCommand } from './commands/watch.command';
 import { EXIT } from './exit-codes';
 import { commandHelp, mainHelp } from './help';
@@ -51,6 +52,7 @@ const HANDLERS: Record<string, (ctx: CommandContext) => Promise<number>> = {
   audit: auditCommand,
   verify: verifyCommand,
   export: exportCommand,
+  usage: usageCommand,
 };
 
 interface ErrorReport {

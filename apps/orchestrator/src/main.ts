@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { parseServiceEnv } from '@roundtable/contracts';
+import { parseServiceEnv, readOperatorPolicy } from '@roundtable/contracts';
 import { JsonLogger, startTracing } from '@roundtable/observability';
 import { runService } from '@roundtable/service';
 import { OrchestratorEnv } from './orchestrator.env';
@@ -10,7 +11,13 @@ runService('orchestrator', async () => {
   const env = parseServiceEnv('orchestrator', OrchestratorEnv);
   // Before Nest boots, so every span of the service has its provider (off without OTEL_EXPORTER_OTLP_ENDPOINT).
   await startTracing('orchestrator');
+  // Read once, before anything is served: a malformed policy stops the start with its lines named.
+  // The orchestrator enforces its caps across runs (budgets.teams, budgets.projects) in every step.
+  const { policy, source } = readOperatorPolicy(process.env);
   const logger = new JsonLogger({ service: 'orchestrator', format: env.LOG_FORMAT });
   // Shutdown is Nest's hooks' (runService): SIGTERM closes the worker (running steps finish) and exits 0.
-  return NestFactory.createApplicationContext(OrchestratorModule.forRoot(env), { logger, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(OrchestratorModule.forRoot(env, policy), { logger, abortOnError: false });
+  const capped = [...Object.keys(policy.budgets.teams).map((t) => `team ${t}`), ...Object.keys(policy.budgets.projects).map((p) => `project ${p}`)];
+  new Logger('orchestrator').log(`policy: ${source ?? 'defaults (no ROUNDTABLE_POLICY)'}; caps across runs: ${capped.length ? capped.join(', ') : 'none'}`);
+  return app;
 });

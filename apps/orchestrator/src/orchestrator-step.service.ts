@@ -1,12 +1,13 @@
 import { UnrecoverableError } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { inboxKey, JobName, JobOf, type RecordSigner } from '@roundtable/contracts';
+import { inboxKey, JobName, JobOf, type OperatorBudgets, type RecordSigner } from '@roundtable/contracts';
 import { addStatement, RunEntity, StatementBatch } from '@roundtable/persistence';
 import { RunEventPublisher } from '@roundtable/events';
 import { OutboxDispatcher } from '@roundtable/service';
 import type { ExperimentPromptTemplates, PanelPromptTemplates, PriceLookup, PromptTemplates } from '@roundtable/workflow';
 import { lockRun } from './sql/lock-run.sql';
 import { RUN_USAGE } from './sql/run-usage.sql';
+import { LOCK_PROJECT_SCOPE, LOCK_TEAM_SCOPE, SCOPE_USAGE, scopeReadsOf, sharedUsageOf, utcDayStart, type ScopeReads, type ScopeUsageRow } from './sql/scope-usage.sql';
 import { SETTLE_FINISHED_CALL, type SettledCallRow } from './sql/settle-finished-call.sql';
 import { noteStepOnSpan } from './step-span';
 import { writeStep, type WrittenStep } from './step-writer';
@@ -63,9 +64,14 @@ export class OrchestratorStepService {
     }),
     /** The operator's key (AUDIT_SIGNING_KEY, parsed at boot): the step that ends a run signs its head hash. Null: unsigned. */
     private readonly signer: RecordSigner | null = null,
+    /** The operator's caps across runs (ROUNDTABLE_POLICY's budgets), read at boot; none: a step reads nothing more. */
+    private readonly budgets: OperatorBudgets = { teams: {}, projects: {} },
   ) {
     checkJobTables(registry);
+    this.scopeReads = scopeReadsOf(budgets);
   }
+
+  private readonly scopeReads: ScopeReads | null;
 
   async apply(name: JobName, payload: Record<string, unknown> & { runId: string }, jobIdValue?: string): Promise<StepOutcome> {
     const eventKey = inboxKey(name, payload, jobIdValue);
@@ -89,13 +95,27 @@ export class OrchestratorStepService {
       const settling = withTheLock !== null;
       withTheLock?.(first, payload);
       addStatement(first, RUN_USAGE, payload.runId);
+      // Caps across runs, only when the policy has some: the team's lock, then the project's
+      // (after the run's: one order for every step, no deadlock), then what all their runs have
+      // used, read under the locks, which the step's COMMIT releases. Same round trip.
+      const now = new Date();
+      const scopes = this.scopeReads;
+      if (scopes) {
+        if (scopes.teams.length) addStatement(first, LOCK_TEAM_SCOPE, payload.runId, scopes.teams);
+        if (scopes.projects.length) addStatement(first, LOCK_PROJECT_SCOPE, payload.runId, scopes.projects);
+        addStatement(first, SCOPE_USAGE, payload.runId, scopes.teams, scopes.projects, utcDayStart(now));
+      }
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
       tx.isTransactionActive = true;
       const [locked, ...read] = await first.flush({ before: 'BEGIN' });
+      const scopeRows = scopes ? (read.pop()!.rows as unknown as ScopeUsageRow[]) : [];
+      if (scopes) read.splice(read.length - (scopes.teams.length ? 1 : 0) - (scopes.projects.length ? 1 : 0));
+      const usage = read[read.length - 1].rows[0];
       const outcome = await this.step(runner.manager, name, payload, locked.rows[0], {
         settled: settling ? read[0].rows[0] : null,
-        usage: read[read.length - 1].rows[0],
+        usage: usage && scopeRows.length ? { ...usage, shared: sharedUsageOf(scopeRows, this.budgets) } : usage,
+        now,
       });
       if (outcome.end !== 'committed') await runner.query(outcome.end === 'commit' ? 'COMMIT' : 'ROLLBACK');
       tx.isTransactionActive = false;
@@ -127,7 +147,7 @@ export class OrchestratorStepService {
     payload: Record<string, unknown> & { runId: string },
     locked: Record<string, unknown> | undefined,
     /** Read with the lock: the settled call (agent.done only, else null) and the run's usage. */
-    withLock: { settled: Record<string, unknown> | undefined | null; usage: Record<string, unknown> | undefined },
+    withLock: { settled: Record<string, unknown> | undefined | null; usage: Record<string, unknown> | undefined; now: Date },
   ): Promise<{ written: WrittenStep | 'duplicate' | 'ignored'; end: 'committed' | 'commit' | 'rollback' }> {
     if (!locked) throw new UnrecoverableError(`run ${payload.runId} does not exist`);
     const { __fresh: fresh, ...fields } = locked;
@@ -145,7 +165,7 @@ export class OrchestratorStepService {
       payload,
       settled: withLock.settled,
       usageRow: withLock.usage ?? { used: [], reserved: [] },
-      now: new Date(),
+      now: withLock.now,
     });
     noteStepOnSpan(run, decided === 'ignored' ? null : (decided.result.state as { stage?: unknown }));
     if (decided === 'ignored') return { written: 'ignored', end: 'commit' };

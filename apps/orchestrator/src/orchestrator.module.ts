@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { loadPricingTable, priceOf } from '@roundtable/providers';
 import type { JobProducer } from '@roundtable/queues';
 import { infraProviders, INFRA, opsProviders, OutboxDispatcher, queueModules, ServiceOps } from '@roundtable/service';
-import { QUEUE } from '@roundtable/contracts';
+import { DEFAULT_OPERATOR_POLICY, QUEUE, type OperatorPolicy } from '@roundtable/contracts';
 import type { PriceLookup } from '@roundtable/workflow';
 import type { OrchestratorEnv } from './orchestrator.env';
 import { OrchestratorStepService } from './orchestrator-step.service';
@@ -24,7 +24,8 @@ const QUEUES = [QUEUE.orchestrator, QUEUE.workspace, QUEUE.tests];
 /** Wires the orchestrator: Postgres, Redis, the outbox, the pure workflow, the queue's processor, the sweeps and its ops port. */
 @Module({})
 export class OrchestratorModule {
-  static forRoot(env: OrchestratorEnv): DynamicModule {
+  /** `policy`: the operator's, read at start (readOperatorPolicy); its budgets are the caps across runs. */
+  static forRoot(env: OrchestratorEnv, policy: OperatorPolicy = DEFAULT_OPERATOR_POLICY): DynamicModule {
     return {
       module: OrchestratorModule,
       imports: queueModules(env, QUEUES),
@@ -45,6 +46,7 @@ export class OrchestratorModule {
               loadExperimentPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
               undefined,
               env.AUDIT_SIGNING_KEY,
+              policy.budgets,
             ),
           inject: [DS, REDIS, PRODUCER, ServiceOps],
         },

@@ -45,6 +45,7 @@ export * from './api/api-replies.schema';
 export * from './workflow/workflow-graph.schema';
 export * from './api/run-records.schema';
 export * from './api/providers-reply.schema';
+export * from './api/usage-report.schema';
 export * from './idea/worksheet.schema';
 export * from './idea/idea-replies.schema';
 export * from './idea/handoff.schema';

@@ -33,6 +33,7 @@ export * from './migrations/1764600000000-agent-call-retries';
 export * from './migrations/1765000000000-run-workflow-state';
 export * from './migrations/1766500000000-evals';
 export * from './migrations/1766600000000-accountable';
+export * from './migrations/1766630000000-project-name-index';
 export * from './data-source';
 export * from './database-not-migrated.error';
 export * from './redact-database-url';

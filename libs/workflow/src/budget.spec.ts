@@ -1,5 +1,6 @@
 import { BudgetConfig } from '@roundtable/contracts';
-import { budgetSummary, budgetWarnings, checkBudget, costLine, estimateTokens, formatUsd, providerExhausted } from './budget';
+import { budgetSummary, budgetWarnings, checkBudget, checkScope, checkSharedScopes, costLine, estimateTokens, formatUsd, providerExhausted } from './budget';
+import type { SharedUsage } from './engine/call-types';
 import type { UsageSnapshot, UsageTotals } from './build/build-types';
 import { emptyUsage } from './engine/call-types';
 
@@ -282,5 +283,65 @@ describe('formatUsd', () => {
     expect(formatUsd(0.01)).toBe('$0.01');
     expect(formatUsd(0.0042)).toBe('$0.0042');
     expect(formatUsd(0)).toBe('$0.00');
+  });
+});
+
+describe('caps across runs: a team’s and a project’s (the operator’s policy, issue 26)', () => {
+  const team = (used: Partial<SharedUsage['used']>, caps: SharedUsage['caps']): SharedUsage => ({
+    scope: 'teams.alpha',
+    label: 'team alpha',
+    caps,
+    used: { callsToday: 0, usdToday: 0, usdTotal: 0, ...used },
+  });
+
+  it('max_calls_per_day counts every run’s calls used or in flight today, plus this one, and names the scope', () => {
+    expect(checkScope(team({ callsToday: 2 }, { max_calls_per_day: 3 }), {})).toEqual({ ok: true });
+    expect(checkScope(team({ callsToday: 3 }, { max_calls_per_day: 3 }), {})).toEqual({
+      ok: false,
+      cap: 'teams.alpha.max_calls_per_day',
+      reason: 'teams.alpha.max_calls_per_day reached: 3 of 3 calls used or in flight today (team alpha, all runs)',
+    });
+    expect(checkScope(team({ callsToday: 0 }, { max_calls_per_day: 0 }), {}).ok).toBe(false);
+  });
+
+  it('max_usd_per_day and max_usd_total: reached, or exceeded by the next call at its table price', () => {
+    expect(checkScope(team({ usdToday: 0.5 }, { max_usd_per_day: 1 }), { costUsd: 0.5 })).toEqual({ ok: true });
+    expect(checkScope(team({ usdToday: 0.5 }, { max_usd_per_day: 1 }), { costUsd: 0.51 })).toEqual({
+      ok: false,
+      cap: 'teams.alpha.max_usd_per_day',
+      reason: 'teams.alpha.max_usd_per_day would be exceeded: $0.50 spent or reserved today + $0.51 at the table price for the next call > $1.00 (team alpha, all runs)',
+    });
+    expect(checkScope(team({ usdToday: 1 }, { max_usd_per_day: 1 }), {})).toMatchObject({
+      cap: 'teams.alpha.max_usd_per_day',
+      reason: 'teams.alpha.max_usd_per_day reached: $1.00 of $1.00 spent or reserved today (team alpha, all runs)',
+    });
+    // Yesterday's spending counts against the total only.
+    expect(checkScope(team({ usdToday: 0, usdTotal: 9.99 }, { max_usd_per_day: 1, max_usd_total: 10 }), { costUsd: 0.01 }).ok).toBe(true);
+    expect(checkScope(team({ usdToday: 0, usdTotal: 10 }, { max_usd_per_day: 1, max_usd_total: 10 }), {})).toMatchObject({
+      cap: 'teams.alpha.max_usd_total',
+      reason: 'teams.alpha.max_usd_total reached: $10.00 of $10.00 spent or reserved (team alpha, all runs)',
+    });
+    expect(checkScope(team({ usdTotal: 50, callsToday: 50 }, {}), { costUsd: 5 }).ok).toBe(true); // a scope without caps holds nothing
+  });
+
+  it('checkBudget: the run’s caps first, then each shared scope in order (team, project), then the provider’s', () => {
+    const project: SharedUsage = { scope: 'projects.dd-demo', label: 'project dd-demo', caps: { max_calls_per_day: 5 }, used: { callsToday: 5, usdToday: 0, usdTotal: 0 } };
+    const u = usage({ used: totals(1), shared: [team({ callsToday: 1 }, { max_calls_per_day: 3 }), project] });
+    expect(checkBudget(u, budget(), call())).toMatchObject({ ok: false, cap: 'projects.dd-demo.max_calls_per_day' });
+    expect(checkBudget(usage({ used: totals(4), shared: [project] }), budget(), call())).toMatchObject({ cap: 'max_calls' });
+    expect(checkBudget(usage({ usedByProvider: { anthropic: totals(1) }, shared: [team({ callsToday: 3 }, { max_calls_per_day: 3 })] }), budget({ per_provider: { anthropic: { max_calls: 1 } } }), call())).toMatchObject({
+      cap: 'teams.alpha.max_calls_per_day',
+    });
+    expect(checkSharedScopes(usage(), {})).toEqual({ ok: true });
+  });
+
+  it('budgetWarnings: a scope cap at 80 % of all runs’ figures is warned about once per run, by its policy path', () => {
+    const u = usage({ shared: [team({ callsToday: 8, usdToday: 0.1, usdTotal: 4.5 }, { max_calls_per_day: 10, max_usd_per_day: 1, max_usd_total: 5 })] });
+    const first = budgetWarnings(u, budget({ max_calls: 100, max_tokens: 100000, max_cost_usd: 100 }));
+    expect(first.warnings).toEqual([
+      { cap: 'teams.alpha.max_calls_per_day', used: 8, limit: 10 },
+      { cap: 'teams.alpha.max_usd_total', used: 4.5, limit: 5 },
+    ]);
+    expect(budgetWarnings(u, budget({ max_calls: 100, max_tokens: 100000, max_cost_usd: 100 }), first.counters).warnings).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { BudgetConfig } from '@roundtable/contracts';
-import type { ChatMessage, UsageSnapshot, UsageTotals } from './engine/call-types';
+import type { ChatMessage, SharedUsage, UsageSnapshot, UsageTotals } from './engine/call-types';
 
 /**
  * Budget arithmetic (seed §10 #3, ARCHITECTURE "budget before every enqueue"). Usage counts
@@ -94,10 +94,57 @@ function checkCaps(caps: Caps, now: UsageTotals, call: PlannedCall, prefix: stri
   return { ok: true };
 }
 
-/** May one more call to `call.provider` start? Run-wide caps first, then the provider's own. */
+/**
+ * A team's or a project's caps (the operator's policy, issue 26) for one more call: what every
+ * run of the scope has used or holds in flight, today (UTC) and ever, against its caps. The
+ * reason names the scope's policy path and says it counts all runs.
+ */
+export function checkScope(shared: SharedUsage, call: Pick<PlannedCall, 'costUsd'>): BudgetCheck {
+  const { caps, used, scope, label } = shared;
+  const whose = `(${label}, all runs)`;
+  if (caps.max_calls_per_day !== undefined && used.callsToday + 1 > caps.max_calls_per_day) {
+    return {
+      ok: false,
+      cap: `${scope}.max_calls_per_day`,
+      reason: `${scope}.max_calls_per_day reached: ${used.callsToday} of ${caps.max_calls_per_day} calls used or in flight today ${whose}`,
+    };
+  }
+  const cost = call.costUsd ?? 0;
+  const usd = [
+    ['max_usd_per_day', used.usdToday, caps.max_usd_per_day, ' today'],
+    ['max_usd_total', used.usdTotal, caps.max_usd_total, ''],
+  ] as const;
+  for (const [name, now, cap, when] of usd) {
+    if (cap === undefined) continue;
+    if (now >= cap) {
+      return { ok: false, cap: `${scope}.${name}`, reason: `${scope}.${name} reached: ${formatUsd(now)} of ${formatUsd(cap)} spent or reserved${when} ${whose}` };
+    }
+    if (now + cost > cap) {
+      return {
+        ok: false,
+        cap: `${scope}.${name}`,
+        reason: `${scope}.${name} would be exceeded: ${formatUsd(now)} spent or reserved${when} + ${formatUsd(cost)} at the table price for the next call > ${formatUsd(cap)} ${whose}`,
+      };
+    }
+  }
+  return { ok: true };
+}
+
+/** Every shared scope of the run (team, project) for one more call; the first refusal, or ok. */
+export function checkSharedScopes(usage: UsageSnapshot, call: Pick<PlannedCall, 'costUsd'>): BudgetCheck {
+  for (const shared of usage.shared ?? []) {
+    const check = checkScope(shared, call);
+    if (!check.ok) return check;
+  }
+  return { ok: true };
+}
+
+/** May one more call to `call.provider` start? Run-wide caps first, then the team's and the project's, then the provider's own. */
 export function checkBudget(usage: UsageSnapshot, budget: BudgetConfig, call: PlannedCall): BudgetCheck {
   const run = checkCaps(budget, committed(usage), call, '');
   if (!run.ok) return run;
+  const shared = checkSharedScopes(usage, call);
+  if (!shared.ok) return shared;
   if (usage.elapsedSeconds >= budget.max_seconds) {
     return {
       ok: false,
@@ -122,7 +169,7 @@ export function providerExhausted(usage: UsageSnapshot, budget: BudgetConfig, pr
   );
 }
 
-/** Every cap with its current figure, run-wide then per provider. */
+/** Every cap with its current figure, run-wide, per provider, then across runs (team, project). */
 function capFigures(usage: UsageSnapshot, budget: BudgetConfig): BudgetWarning[] {
   const now = committed(usage);
   const figures: BudgetWarning[] = [
@@ -137,6 +184,12 @@ function capFigures(usage: UsageSnapshot, budget: BudgetConfig): BudgetWarning[]
     if (caps.max_calls !== undefined) figures.push({ cap: `${prefix}max_calls`, used: p.calls, limit: caps.max_calls });
     if (caps.max_tokens !== undefined) figures.push({ cap: `${prefix}max_tokens`, used: p.tokens, limit: caps.max_tokens });
     if (caps.max_cost_usd !== undefined) figures.push({ cap: `${prefix}max_cost_usd`, used: p.costUsd, limit: caps.max_cost_usd });
+  }
+  // A team's or a project's caps across runs: all its runs' figures, warned about by each run once.
+  for (const { scope, caps, used } of usage.shared ?? []) {
+    if (caps.max_calls_per_day !== undefined) figures.push({ cap: `${scope}.max_calls_per_day`, used: used.callsToday, limit: caps.max_calls_per_day });
+    if (caps.max_usd_per_day !== undefined) figures.push({ cap: `${scope}.max_usd_per_day`, used: used.usdToday, limit: caps.max_usd_per_day });
+    if (caps.max_usd_total !== undefined) figures.push({ cap: `${scope}.max_usd_total`, used: used.usdTotal, limit: caps.max_usd_total });
   }
   return figures;
 }

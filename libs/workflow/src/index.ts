@@ -21,7 +21,7 @@ export * from './panel/panel-stored-state';
 export * from './panel/panel-report';
 export type { WorkflowDefinition, CallSpec, AwaitedCall, EngineState } from './engine/definition';
 export type { EngineEvent } from './engine/engine-events';
-export type { AgentCallCommandOf, FinishedCallOf } from './engine/call-types';
+export type { AgentCallCommandOf, FinishedCallOf, ScopeCaps, ScopeFigures, SharedUsage } from './engine/call-types';
 export { reservationFor, type Reservation } from './engine/ledger';
 export { DEFAULT_RETRY_DELAYS_MS } from './engine/retries';
 export { WORKFLOWS, workflowModule, type WorkflowModule, type WorkflowName } from './workflows';

@@ -57,6 +57,7 @@ describe('buildOpenApiDocument', () => {
       '/v1/runs/{id}/report',
       '/v1/runs/{id}/resume',
       '/v1/runs/{id}/verify',
+      '/v1/usage',
       '/v1/workflows',
     ]);
   });

@@ -146,6 +146,28 @@ export function buildOpenApiDocument(s: OpenApiSettings): JsonObject {
       '/v1/me': {
         get: { summary: 'Who the presented token is: its name and role (read, write; open when the API has no tokens)', responses: { '200': json('The token', 'Me'), ...AUTH_ERRORS } },
       },
+      '/v1/usage': {
+        get: {
+          summary: 'Spending by team and project since a time: calls finished, tokens, USD, and the calls in flight now, with the operator\'s caps across runs beside each row',
+          description:
+            "Calls count when they finish (completed or failed; every try counts; a fork's copies count nothing); `in_flight` is what calls queued or running hold now. Caps (`team_caps`, `project_caps`) are the operator policy's `budgets.teams` and `budgets.projects`, which the orchestrator checks before every call, across all runs of the team or project. A token that is not an admin sees its own team's rows only: asking for another team answers no rows.",
+          parameters: [
+            { name: 'team', in: 'query', description: 'only this team (a non-admin token: only its own)', schema: { type: 'string', maxLength: 200 } },
+            { name: 'project', in: 'query', description: 'only this project (the `project:` a project file names)', schema: { type: 'string', maxLength: 200 } },
+            {
+              name: 'since',
+              in: 'query',
+              description: 'count calls finished at or after this: an ISO date (its first instant, UTC) or a date-time with its zone; default the start of today, UTC',
+              schema: { type: 'string', examples: ['2026-01-31', '2026-01-31T12:00:00Z'] },
+            },
+          ],
+          responses: {
+            '200': json('Spending by team and project', 'UsageReport'),
+            '400': error('A query parameter is not valid (the message names it and the form it takes): a bad date in since, an empty or too long team or project.'),
+            ...AUTH_ERRORS,
+          },
+        },
+      },
       '/v1/workflows': {
         get: {
           summary: 'The workflows this deployment runs: each one\'s stages and shape (stages, gates, loops and the caps that bound them)',

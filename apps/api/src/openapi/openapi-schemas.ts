@@ -74,6 +74,8 @@ export const REPLY_SCHEMAS: Record<string, z.ZodType> = {
   Ready: Replies.ReadyReply,
   Providers: ProvidersReply,
   Me: Replies.Me,
+  UsageReport: Replies.UsageReport,
+  UsageRow: Replies.UsageRow,
   IdeaSummary: Replies.IdeaSummary,
   IdeaList: Replies.IdeaList,
   IdeaDetail: Replies.IdeaDetail,

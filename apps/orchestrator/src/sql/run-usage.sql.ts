@@ -1,5 +1,5 @@
 import { statement } from '@roundtable/persistence';
-import type { UsageSnapshot, UsageTotals } from '@roundtable/workflow';
+import type { SharedUsage, UsageSnapshot, UsageTotals } from '@roundtable/workflow';
 
 /** One provider's figures, as the usage columns below give them (Postgres numerics arrive as strings). */
 export interface UsageRow {
@@ -75,8 +75,13 @@ export function usageSnapshot(used: UsageRow[], reserved: UsageRow[], startedAt:
   };
 }
 
-/** A run's usage from a row that selected USAGE_COLUMNS_SQL (RUN_USAGE, and the build's state query). */
+/**
+ * A run's usage from a row that selected USAGE_COLUMNS_SQL (RUN_USAGE, and the build's state
+ * query), with the caps across runs the step read beside it (`shared`: scope-usage.sql.ts), so
+ * every workflow's ledger checks them alike.
+ */
 export function usageOfRow(row: Record<string, unknown>, run: { startedAt: Date | null } & RunWaits, now: Date): UsageSnapshot {
-  const { used, reserved } = row as { used: UsageRow[]; reserved: UsageRow[] };
-  return usageSnapshot(used, reserved, run.startedAt, now, run);
+  const { used, reserved, shared } = row as { used: UsageRow[]; reserved: UsageRow[]; shared?: SharedUsage[] };
+  const usage = usageSnapshot(used, reserved, run.startedAt, now, run);
+  return shared?.length ? { ...usage, shared } : usage;
 }

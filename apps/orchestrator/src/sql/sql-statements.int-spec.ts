@@ -21,6 +21,7 @@ import * as reconciler from './reconciler.sql';
 import { SETTLE_FINISHED_CALL } from './settle-finished-call.sql';
 import * as stepWrites from './step-writes.sql';
 import * as jobReads from './job-reads.sql';
+import * as scopeUsage from './scope-usage.sql';
 
 jest.setTimeout(30_000);
 
@@ -100,6 +101,9 @@ describe('the orchestrator SQL folder', () => {
       ['RECORD_CALL_OUTCOME', RECORD_CALL_OUTCOME as Statement<never, unknown>],
       ...Object.entries(jobReads),
       ...[...Object.entries(stepWrites), ...Object.entries(buildRows), ...Object.entries(openQuestions)]
+        .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
+        .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
+      ...Object.entries(scopeUsage)
         .filter(([, v]) => typeof v === 'object' && v !== null && 'text' in v)
         .map(([k, v]) => [k, v as Statement<never, unknown>] as [string, Statement<never, unknown>]),
       ...Object.entries(reconciler)

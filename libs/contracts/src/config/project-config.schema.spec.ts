@@ -190,3 +190,14 @@ describe('ProjectConfig', () => {
     expect(messages.objective).toMatch(/says what to build/);
   });
 });
+
+describe('a project file cannot carry a team’s or a project’s caps across runs (issue 26: the operator’s policy)', () => {
+  it('refuses them in budget and as a top-level budgets section', () => {
+    expect(BudgetConfig.safeParse({ max_calls_per_day: 1000 }).success).toBe(false);
+    expect(BudgetConfig.safeParse({ max_usd_total: 1000 }).success).toBe(false);
+    const config = parseYaml(readFileSync(path.resolve(__dirname, '../../../../examples/dd-demo/project.yaml'), 'utf8')) as Record<string, unknown>;
+    const parsed = ProjectConfig.safeParse({ ...config, budgets: { teams: { default: { max_calls_per_day: 1e6 } } } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.some((i) => i.code === 'unrecognized_keys' && i.keys.includes('budgets'))).toBe(true);
+  });
+});

@@ -13,6 +13,7 @@ const EXPECTED_DEFAULTS = {
   repos: { roots: [], merge_roots: [] },
   approvals: { four_eyes: false, autonomous_merge: false },
   playground: { max_calls_per_run: 0, max_tokens_per_call: 4096 },
+  budgets: { teams: {}, projects: {} },
   cassettes: { roots: [] },
   sandbox: { allow_process: false, images: ['roundtable/sandbox:latest'], max_memory_mb: 4096, max_pids: 1024, max_cpus: 2, max_timeout_s: 1800 },
 };
@@ -147,5 +148,19 @@ describe('the operator policy’s fields', () => {
     expect(valid({ sandbox: { max_cpus: 0 } })).toBe(false);
     expect(valid({ sandbox: { max_timeout_s: 0 } })).toBe(false);
     expect(valid({ sandbox: { images: [''] } })).toBe(false);
+  });
+
+  it('budgets: caps per team and per project, each optional, none by default; anything else is named with the three caps', () => {
+    const p = OperatorPolicy.parse({ budgets: { teams: { alpha: { max_calls_per_day: 3, max_usd_total: 12.5 } }, projects: { 'dd-demo': { max_usd_per_day: 1 } } } });
+    expect(p.budgets).toEqual({ teams: { alpha: { max_calls_per_day: 3, max_usd_total: 12.5 } }, projects: { 'dd-demo': { max_usd_per_day: 1 } } });
+    expect(OperatorPolicy.parse({ budgets: { teams: { alpha: {} } } }).budgets).toEqual({ teams: { alpha: {} }, projects: {} });
+    expect(messages({ budgets: { teams: { alpha: { max_calls: 3 } } } })).toEqual([
+      "max_calls: not a cap across runs; a team's or a project's caps are max_calls_per_day, max_usd_per_day and max_usd_total (a run's own caps are the project file's budget)",
+    ]);
+    expect(valid({ budgets: { teams: { alpha: { max_calls_per_day: 1.5 } } } })).toBe(false);
+    expect(valid({ budgets: { teams: { alpha: { max_usd_per_day: -1 } } } })).toBe(false);
+    expect(valid({ budgets: { groups: {} } } as never)).toBe(false);
+    const path = OperatorPolicy.safeParse({ budgets: { projects: { x: { max_usd_total: 'ten' } } } });
+    expect(path.success || path.error.issues[0].path).toEqual(['budgets', 'projects', 'x', 'max_usd_total']);
   });
 });

@@ -62,6 +62,43 @@ export const DEFAULT_SANDBOX_IMAGE = 'roundtable/sandbox:latest';
 
 export const DEFAULT_SANDBOX_MAX = { memory_mb: 4096, pids: 1024, cpus: 2, timeout_s: 1800 } as const;
 
+/**
+ * What one team or one project may spend across all its runs (issue 26): checked by the
+ * orchestrator's ledger before every call, with the reservations of calls in flight in every
+ * run of the scope, exactly as a run's own caps are. A day is a UTC day.
+ */
+export const ScopeBudget = z.strictObject(
+  {
+    /** Agent calls (every try counts) started today, UTC, by all runs of the scope. */
+    max_calls_per_day: z.number().int().min(0).optional(),
+    /** USD spent or reserved today, UTC (unpriced calls count nothing). */
+    max_usd_per_day: z.number().min(0).optional(),
+    /** USD spent or reserved ever. */
+    max_usd_total: z.number().min(0).optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `${issue.keys.join(', ')}: not a cap across runs; a team's or a project's caps are max_calls_per_day, max_usd_per_day and max_usd_total (a run's own caps are the project file's budget)`
+        : undefined,
+  },
+);
+export type ScopeBudget = z.infer<typeof ScopeBudget>;
+
+/** The kinds of scope a policy caps, as `budgets.<kind>.<name>` names them. */
+export const BUDGET_SCOPES = ['teams', 'projects'] as const;
+export type BudgetScopeKind = (typeof BUDGET_SCOPES)[number];
+
+export const OperatorBudgets = z
+  .object({
+    /** By team (API_TOKENS' fourth field; `default` without one). */
+    teams: z.record(z.string().min(1), ScopeBudget).default({}),
+    /** By project: the `project:` a project file names (projects.name), across every run that names it. */
+    projects: z.record(z.string().min(1), ScopeBudget).default({}),
+  })
+  .strict();
+export type OperatorBudgets = z.infer<typeof OperatorBudgets>;
+
 export const OperatorPolicy = z
   .object({
     /** Environment variables that are provider keys, each with its provider type and URLs. Any other variable is not a key. */
@@ -150,6 +187,8 @@ export const OperatorPolicy = z
       })
       .strict()
       .default({ max_calls_per_run: 0, max_tokens_per_call: 4096 }),
+    /** Spending caps across runs, per team and per project (issue 26). A project file cannot lift them: only this file does. */
+    budgets: OperatorBudgets.default({ teams: {}, projects: {} }),
     cassettes: z
       .object({
         /** Directories replay cassettes may be read from (real paths). Empty: no replay provider. */

@@ -1,6 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 @Entity({ name: 'projects' })
+// A capped project's runs are found by the name their files give (caps across runs, issue 26).
+@Index('ix_projects_name', ['name'])
 export class ProjectEntity {
   @PrimaryColumn({ name: 'id', type: 'text', primaryKeyConstraintName: 'pk_projects' })
   id!: string;

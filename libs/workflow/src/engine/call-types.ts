@@ -41,6 +41,35 @@ export interface UsageSnapshot {
    * "cost unknown" rather than a $0.00 that reads as free. Absent = none known.
    */
   unpricedCalls?: number;
+  /**
+   * The operator's caps across runs that hold this run (a team's, a project's: issue 26), with
+   * what every run of each scope has used today and ever, the reservations of calls in flight in
+   * all of them included. Read with the scope's lock at every step; absent or empty: no such cap.
+   */
+  shared?: SharedUsage[];
+}
+
+/** What a team's or a project's caps count, over every run of it (the policy's budgets.<scope>.<name>). */
+export interface ScopeCaps {
+  max_calls_per_day?: number;
+  max_usd_per_day?: number;
+  max_usd_total?: number;
+}
+
+/** One scope's figures: finished calls plus reservations of calls in flight, in every run of the scope. */
+export interface ScopeFigures {
+  callsToday: number;
+  usdToday: number;
+  usdTotal: number;
+}
+
+export interface SharedUsage {
+  /** The policy path of its caps: `teams.alpha`, `projects.dd-demo`; a refusal names it. */
+  scope: string;
+  /** How a person says it: `team alpha`, `project dd-demo`. */
+  label: string;
+  caps: ScopeCaps;
+  used: ScopeFigures;
 }
 
 /** An earlier try of a call that failed transiently (its own row). */

@@ -1,11 +1,11 @@
-import { providerExhausted } from '../budget';
+import { checkSharedScopes, providerExhausted } from '../budget';
 import type { CallSpec, EngineState, WorkflowDefinition } from './definition';
 import { queueCalls, usageAfterStep, type LedgerStep } from './ledger';
 
 /**
  * Closing: any stage → HALTED; once the calls already in flight have landed (their replies
  * are paid for and recorded) → the closing stage with exactly one call of the closing role,
- * exempt from the budget. When that role's own provider failed USAGE_LIMIT, AUTH or
+ * exempt from the run's budget (never from a team's or a project's cap: then it is fact-only). When that role's own provider failed USAGE_LIMIT, AUTH or
  * NOT_FOUND in this run, the call goes to the role's fallback provider: asking it again would
  * only fail again (the same bad key twice). With no usable fallback, or when the provider is
  * exhausted, the close is fact-only.
@@ -105,6 +105,10 @@ export function closeWhenSettled<S extends EngineState<G>, R extends string, G e
   if (providerExhausted(usageAfterStep(step), step.state.config.budget, provider)) {
     return def.factOnly(step, `the ${def.closing.noun}'s provider ${provider} has reached its own budget cap`);
   }
+  // A team's or a project's cap binds the close too (it is the operator's, across runs): with no
+  // room for one more call there, the close is written from the records alone.
+  const scope = checkSharedScopes(usageAfterStep(step), { costUsd: 0 });
+  if (!scope.ok) return def.factOnly(step, `no ${def.closing.noun} call: ${scope.reason}`);
   const blocked = unusableWhy(step.state, `the ${def.closing.noun}'s provider`, provider);
   const agent = def.agentOf(step.state.config as S['config'], def.closing.role);
   const fallback = blocked && agent.fallback && agent.fallback !== provider ? agent.fallback : null;
@@ -128,7 +132,8 @@ export function closeWhenSettled<S extends EngineState<G>, R extends string, G e
     step.emit('provider_fallback', { role: def.closing.role, from: provider, to: fallback, reason });
     spec = { ...spec, provider: fallback, model };
   }
-  queueCalls(step, def, [spec], { exempt: true });
+  const refused = queueCalls(step, def, [spec], { exempt: true });
+  if (refused) def.factOnly(step, `no ${def.closing.noun} call: ${refused.reason}`);
 }
 
 /** Queue calls; a refusal halts the run (the calls that fit are already in flight and will land). */

@@ -11,7 +11,7 @@ import { agreeing, disagreeing, readingOf, testExperimentConfig, TEST_EXPERIMENT
 import type { ExperimentEvent, ExperimentRunState } from '../experiment/experiment-types';
 import { decideExperimentRun } from '../experiment/experiment.workflow';
 import { initialExperimentState } from '../experiment/initial-experiment-state';
-import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, UsageSnapshot, UsageTotals } from './call-types';
+import type { AgentCallCommandOf, FinishedCallOf, PriceLookup, ScopeCaps, SharedUsage, UsageSnapshot, UsageTotals } from './call-types';
 import { deepFreeze } from './workflow-driver.fixture';
 
 /**
@@ -22,6 +22,10 @@ import { deepFreeze } from './workflow-driver.fixture';
  *   and per provider (the provider's counts equal the estimate: input = the prompt estimate,
  *   output ≤ max_tokens, priced at the table price). The one exemption is the closing call
  *   after a halt, "exactly one call, even over budget": at most one per halt;
+ * - caps across runs (a team's, a project's: issue 26), shared with other runs that take calls
+ *   of their own between this run's steps (as the scope's lock serialises them): every call this
+ *   run queued — the closing call included, which is exempt from the run's caps only — fits
+ *   every scope cap with all runs' usage and reservations; a refusal by one names its scope;
  * - a duplicate or a late delivery changes nothing;
  * - every run ends terminal; a halted run has exactly one closing call or a fact-only close.
  * - labels are gap-free: per family (P, C, I, R, S; V, D, RV, M), the labels of the queued calls
@@ -99,9 +103,74 @@ function randomBudget(r: Rand, providers: readonly string[]): Partial<BudgetConf
   };
 }
 
+/** A team's or a project's caps, and what the other runs of that scope have used (they take calls of their own as the run goes). */
+interface Scope {
+  scope: string;
+  label: string;
+  caps: ScopeCaps;
+  others: { callsToday: number; usdToday: number; usdTotal: number };
+}
+
+function randomScopes(r: Rand): Scope[] {
+  const scopes: Scope[] = [];
+  for (const [kind, name] of [['teams', 'alpha'], ['projects', 'dd-demo']] as const) {
+    if (!r.chance(0.4)) continue;
+    const caps: ScopeCaps = {
+      ...(r.chance(0.7) ? { max_calls_per_day: r.int(1, 20) } : {}),
+      ...(r.chance(0.4) ? { max_usd_per_day: r.int(1, 60) / 1000 } : {}),
+      ...(r.chance(0.3) ? { max_usd_total: r.int(1, 100) / 1000 } : {}),
+    };
+    const callsToday = caps.max_calls_per_day !== undefined ? r.int(0, caps.max_calls_per_day) : r.int(0, 5);
+    const usdToday = caps.max_usd_per_day !== undefined ? r.int(0, Math.round(caps.max_usd_per_day * 1000)) / 1000 : 0;
+    const usdTotal = Math.min(usdToday + r.int(0, 50) / 1000, Math.max(usdToday, caps.max_usd_total ?? Infinity));
+    scopes.push({ scope: `${kind}.${name}`, label: `${kind === 'teams' ? 'team' : 'project'} ${name}`, caps, others: { callsToday, usdToday, usdTotal } });
+  }
+  return scopes;
+}
+
 /** Usage as the orchestrator reads it with the lock: every recorded call and every reservation, exempt ones included. */
 class Ledger {
   readonly entries = new Map<string, Entry>();
+
+  private readonly initial: Map<string, Scope['others']>;
+
+  constructor(readonly scopes: Scope[] = []) {
+    this.initial = new Map(scopes.map((s) => [s.scope, { ...s.others }]));
+  }
+
+  startedAt(scope: string): Scope['others'] {
+    return this.initial.get(scope)!;
+  }
+
+  /** Every call of this run, recorded or reserved, exempt ones included: a scope cap has no exemption. */
+  private mine(): { calls: number; usd: number } {
+    const t = this.total(() => true);
+    return { calls: t.calls, usd: t.costUsd };
+  }
+
+  private sharedNow(): SharedUsage[] {
+    const m = this.mine();
+    return this.scopes.map((s) => ({
+      scope: s.scope,
+      label: s.label,
+      caps: s.caps,
+      used: { callsToday: s.others.callsToday + m.calls, usdToday: s.others.usdToday + m.usd, usdTotal: s.others.usdTotal + m.usd },
+    }));
+  }
+
+  /** Another run of every scope takes a call between this run's steps, when it fits every cap of the scopes it shares (as its own ledger checks). */
+  racingRunTakesACall(r: Rand): void {
+    if (this.scopes.length === 0) return;
+    const cost = r.int(0, 5) / 1000;
+    const fits = this.sharedNow().every(
+      (s) =>
+        (s.caps.max_calls_per_day === undefined || s.used.callsToday + 1 <= s.caps.max_calls_per_day) &&
+        (s.caps.max_usd_per_day === undefined || s.used.usdToday + cost <= s.caps.max_usd_per_day) &&
+        (s.caps.max_usd_total === undefined || s.used.usdTotal + cost <= s.caps.max_usd_total),
+    );
+    if (!fits) return;
+    for (const s of this.scopes) s.others = { callsToday: s.others.callsToday + 1, usdToday: s.others.usdToday + cost, usdTotal: s.others.usdTotal + cost };
+  }
 
   queue(c: AnyCall, exempt: boolean): void {
     this.entries.set(c.callId, { provider: c.provider, exempt, reserved: { calls: 1, tokens: c.reservedTokens, costUsd: c.reservedCostUsd }, recorded: null });
@@ -151,7 +220,8 @@ class Ledger {
     };
     const used = fold('recorded');
     const reserved = fold('reserved');
-    return { used: used.total, usedByProvider: used.by, reserved: reserved.total, reservedByProvider: reserved.by, elapsedSeconds: 0 };
+    const shared = this.scopes.length ? { shared: this.sharedNow() } : {};
+    return { used: used.total, usedByProvider: used.by, reserved: reserved.total, reservedByProvider: reserved.by, elapsedSeconds: 0, ...shared };
   }
 
   /** Every cap holds for recorded usage plus reservations, leaving out only the exempt closing call. */
@@ -164,6 +234,14 @@ class Ledger {
       if (over.length) throw new Error(`${where}: ${over.join('; ')}`);
     };
     check(this.total((e) => !e.exempt), budget, '');
+    // The other runs' figures start within the caps (or at them) and grow only when they fit: anything over is this run's doing.
+    for (const s of this.sharedNow()) {
+      const over: string[] = [];
+      if (s.caps.max_calls_per_day !== undefined && s.used.callsToday > Math.max(s.caps.max_calls_per_day, this.startedAt(s.scope).callsToday)) over.push(`calls today ${s.used.callsToday} > ${s.caps.max_calls_per_day}`);
+      if (s.caps.max_usd_per_day !== undefined && s.used.usdToday > Math.max(s.caps.max_usd_per_day, this.startedAt(s.scope).usdToday) + 1e-12) over.push(`usd today ${s.used.usdToday} > ${s.caps.max_usd_per_day}`);
+      if (s.caps.max_usd_total !== undefined && s.used.usdTotal > Math.max(s.caps.max_usd_total, this.startedAt(s.scope).usdTotal) + 1e-12) over.push(`usd total ${s.used.usdTotal} > ${s.caps.max_usd_total}`);
+      if (over.length) throw new Error(`${where}: ${s.scope} (all runs): ${over.join('; ')}`);
+    }
     for (const [provider, caps] of Object.entries(budget.per_provider)) check(this.total((e) => !e.exempt && e.provider === provider), caps, `${provider}.`);
   }
 }
@@ -243,8 +321,8 @@ class LabelLedger {
   }
 }
 
-function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget: BudgetConfig, r: Rand, first: E): { state: S; closingAfterHalt: number } {
-  const ledger = new Ledger();
+function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget: BudgetConfig, r: Rand, first: E, scopes: Scope[] = []): { state: S; closingAfterHalt: number } {
+  const ledger = new Ledger(scopes);
   let state = initial;
   const inFlight: AnyCall[] = [];
   const ops: Command[] = [];
@@ -267,6 +345,15 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
     const resuming = out.events.some((e) => e.type === 'run_resumed');
     for (const d of out.decisions) if (d.to === 'HALTED' && d.from !== 'HALTED') haltedFrom = d.from ?? null;
     for (const e of out.events) if (e.type === 'agent_call_queued') labels.call((e.payload as { label: string }).label, where);
+    for (const e of out.events) {
+      if (e.type !== 'run_halted') continue;
+      const reason = (e.payload as { reason: string }).reason;
+      if (!/max_calls_per_day|max_usd_per_day|max_usd_total/.test(reason)) continue;
+      // A refusal by a scope names it by its policy path, and says whose runs it counts.
+      const named = scopes.find((sc) => reason.startsWith(`${sc.scope}.`));
+      if (!named || !reason.endsWith(`(${named.label}, all runs)`)) throw new Error(`${where}: a scope's refusal that does not name its scope: ${reason}`);
+      reached[a.name].add('halted by a scope cap');
+    }
     const closed = a.closingLabel(out.state);
     if (closed && closed !== a.closingLabel(input)) labels.record(closed, a.closes(out.state).factOnly === 1, where);
     for (const c of out.commands) {
@@ -312,6 +399,7 @@ function run<S extends Stepped['state'], E>(a: Adapter<S, E>, initial: S, budget
     }
     if (terminal && inFlight.length === 0) break;
     const where = `step ${n}`;
+    if (r.chance(0.3)) ledger.racingRunTakesACall(r);
     if (!terminal && r.chance(0.01)) {
       apply(a.cancel(), `${where} (cancel)`);
       continue;
@@ -498,7 +586,7 @@ describe('the engine, property: budgets hold and every run closes once', () => {
     const config = testConfig({ budget: randomBudget(r, Object.keys(base.providers)), autonomy: r.pick([1, 2, 2, 2] as const), ...(r.chance(0.5) ? { repo: '/repos/app' } : {}) });
     const agents = { ...config.agents, critic: { ...config.agents.critic, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
     const cfg = { ...config, agents };
-    const end = run(buildAdapter, initialBuildState(`b${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    const end = run(buildAdapter, initialBuildState(`b${seed}`, cfg), cfg.budget, r, { type: 'start' }, randomScopes(new Rand(seed * 7919)));
     checkEnd(end, buildAdapter.closes(end.state), 'build');
   });
 
@@ -509,7 +597,7 @@ describe('the engine, property: budgets hold and every run closes once', () => {
     const config = testConfig({ pipeline: 'solo', budget: randomBudget(r, Object.keys(base.providers)), ...(r.chance(0.5) ? { repo: '/repos/app' } : {}) });
     const agents = { ...config.agents, engineer: { ...config.agents.engineer, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
     const cfg = { ...config, agents };
-    const end = run(soloAdapter, initialBuildState(`s${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    const end = run(soloAdapter, initialBuildState(`s${seed}`, cfg), cfg.budget, r, { type: 'start' }, randomScopes(new Rand(seed * 7919)));
     const closes = soloAdapter.closes(end.state);
     reached.solo.add(end.state.status);
     if (closes.factOnly) reached.solo.add('fact-only');
@@ -527,7 +615,7 @@ describe('the engine, property: budgets hold and every run closes once', () => {
     const config = testPanelConfig({ budget: randomBudget(r, Object.keys(base.providers)), max_debate_rounds: r.int(0, 2), revote: r.chance(0.7) });
     const judges = { ...config.judges, pm: { ...config.judges.pm, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
     const cfg = { ...config, judges };
-    const end = run(panelAdapter, initialPanelState(`p${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    const end = run(panelAdapter, initialPanelState(`p${seed}`, cfg), cfg.budget, r, { type: 'start' }, randomScopes(new Rand(seed * 7919)));
     checkEnd(end, panelAdapter.closes(end.state), 'panel');
   });
 
@@ -536,17 +624,17 @@ describe('the engine, property: budgets hold and every run closes once', () => {
     const base = testExperimentConfig();
     const config = testExperimentConfig({ budget: randomBudget(r, Object.keys(base.providers)) });
     const cfg = { ...config, critic: { ...config.critic, fallback: r.chance(0.5) ? 'anthropic' : undefined } };
-    const end = run(experimentAdapter, initialExperimentState(`e${seed}`, cfg), cfg.budget, r, { type: 'start' });
+    const end = run(experimentAdapter, initialExperimentState(`e${seed}`, cfg), cfg.budget, r, { type: 'start' }, randomScopes(new Rand(seed * 7919)));
     checkEnd(end, experimentAdapter.closes(end.state), 'experiment');
   });
 
   it('the seeds reach every ending: done, halted with a closing call, fact-only, cancelled (and the build’s failed)', () => {
-    const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted', 'retried', 'resumed'];
+    const endings = ['cancelled', 'closing call after a halt', 'done', 'fact-only', 'halted', 'retried', 'resumed', 'halted by a scope cap'];
     expect([...reached.build]).toEqual(expect.arrayContaining([...endings, 'failed'])); // a workspace that could not be prepared
     expect([...reached.panel]).toEqual(expect.arrayContaining(endings));
-    expect([...reached.solo]).toEqual(expect.arrayContaining(['cancelled', 'done', 'fact-only', 'halted', 'failed', 'resumed', 'retried']));
+    expect([...reached.solo]).toEqual(expect.arrayContaining(['cancelled', 'done', 'fact-only', 'halted', 'failed', 'resumed', 'retried', 'halted by a scope cap']));
     // An experiment whose method gave no metrics fails; one halted before them closes fact-only.
-    expect([...reached.experiment]).toEqual(expect.arrayContaining(['cancelled', 'closing call after a halt', 'done', 'halted', 'retried', 'resumed', 'failed']));
+    expect([...reached.experiment]).toEqual(expect.arrayContaining(['cancelled', 'closing call after a halt', 'done', 'halted', 'retried', 'resumed', 'failed', 'halted by a scope cap']));
   });
 
   it('the generator is seeded: the same seed, the same run', () => {

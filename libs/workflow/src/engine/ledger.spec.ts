@@ -84,4 +84,30 @@ describe('the call ledger', () => {
     expect(queueCalls(s, def, [spec('a')], { exempt: true })).toBeNull();
     expect(s.commands).toEqual([expect.objectContaining({ kind: 'agent_call', callId: 'r-c1', estimatedTokens: 100, reservedTokens: 1100, maxTokens: 1000 })]);
   });
+
+  it('counts this step’s own reservations against a team cap shared with other runs, and names the scope', () => {
+    const team = { scope: 'teams.alpha', label: 'team alpha', caps: { max_calls_per_day: 5, max_usd_total: 1 }, used: { callsToday: 3, usdToday: 0.2, usdTotal: 0.9 } };
+    const s = step({}, { shared: [team] });
+    const refusal = queueCalls(s, def, [spec('b'), spec('b'), spec('b')]);
+    expect(s.commands).toHaveLength(2); // 3 used or in flight in all runs + 2 here = 5
+    expect(refusal).toEqual({
+      ok: false,
+      index: 2,
+      cap: 'teams.alpha.max_calls_per_day',
+      reason: 'teams.alpha.max_calls_per_day reached: 5 of 5 calls used or in flight today (team alpha, all runs)',
+    });
+    expect(usageAfterStep(s).shared).toEqual([{ ...team, used: { callsToday: 5, usdToday: 0.2, usdTotal: 0.9 } }]);
+    // USD: a priced call's worst case ($0.0153) on $0.9 of $1 fits six times, not seven.
+    const t = step({}, { shared: [{ ...team, caps: { max_usd_total: 1 } }] });
+    expect(queueCalls(t, def, Array.from({ length: 7 }, () => spec('a')))).toMatchObject({ index: 6, cap: 'teams.alpha.max_usd_total' });
+  });
+
+  it('the exempt closing call is over the run’s caps but never over a team’s or a project’s', () => {
+    const full = { scope: 'projects.p', label: 'project p', caps: { max_calls_per_day: 2 }, used: { callsToday: 2, usdToday: 0, usdTotal: 0 } };
+    const s = step({ max_calls: 1 }, { used: { calls: 1, tokens: 0, costUsd: 0 }, shared: [full] });
+    expect(queueCalls(s, def, [spec('a')], { exempt: true })).toMatchObject({ index: 0, cap: 'projects.p.max_calls_per_day' });
+    expect(s.commands).toEqual([]);
+    const room = step({ max_calls: 1 }, { used: { calls: 1, tokens: 0, costUsd: 0 }, shared: [{ ...full, used: { ...full.used, callsToday: 1 } }] });
+    expect(queueCalls(room, def, [spec('a')], { exempt: true })).toBeNull();
+  });
 });

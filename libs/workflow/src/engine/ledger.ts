@@ -1,5 +1,5 @@
 import type { NewRunEvent, RunEventPayload, RunEventType } from '@roundtable/contracts';
-import { budgetWarnings, checkBudget, estimateTokens, type BudgetCheck } from '../budget';
+import { budgetWarnings, checkBudget, checkSharedScopes, estimateTokens, type BudgetCheck } from '../budget';
 import type { AgentCallCommandOf, ChatMessage, PriceLookup, UsageSnapshot, UsageTotals } from './call-types';
 import type { CallSpec, EngineState, WorkflowDefinition } from './definition';
 
@@ -47,12 +47,20 @@ function plus(t: UsageTotals | undefined, r: Pick<Reservation, 'reservedTokens' 
   return { calls: x.calls + 1, tokens: x.tokens + r.reservedTokens, costUsd: (x.costUsd ?? 0) + r.reservedCostUsd };
 }
 
-/** `usage` with one more call to `provider` reserved. */
+/** `usage` with one more call to `provider` reserved (in the run, and in every scope it shares with other runs). */
 export function reserve(usage: UsageSnapshot, provider: string, r: Pick<Reservation, 'reservedTokens' | 'reservedCostUsd'>): UsageSnapshot {
   return {
     ...usage,
     reserved: plus(usage.reserved, r),
     reservedByProvider: { ...usage.reservedByProvider, [provider]: plus(usage.reservedByProvider[provider], r) },
+    ...(usage.shared
+      ? {
+          shared: usage.shared.map((s) => ({
+            ...s,
+            used: { callsToday: s.used.callsToday + 1, usdToday: s.used.usdToday + r.reservedCostUsd, usdTotal: s.used.usdTotal + r.reservedCostUsd },
+          })),
+        }
+      : {}),
   };
 }
 
@@ -78,7 +86,8 @@ export type Refusal = Extract<BudgetCheck, { ok: false }> & { index: number };
  * Budget before every enqueue, for a batch: each call is checked against recorded usage plus
  * every reservation, including the calls queued earlier in this same step. The calls that fit
  * are queued (all or none with `allOrNothing`); the first refusal is returned for the caller
- * to act on. `exempt` is the closing role's one call after a halt.
+ * to act on. `exempt` is the closing role's one call after a halt: over the run's caps, never
+ * over a team's or a project's (the refusal then says why the close is fact-only).
  */
 export function queueCalls<S extends EngineState<G>, R extends string, G extends string, K extends string, St extends LedgerStep<G>>(
   step: St,
@@ -89,15 +98,14 @@ export function queueCalls<S extends EngineState<G>, R extends string, G extends
   const config = step.state.config as S['config'];
   const reservations = specs.map((s) => reservationFor(s.messages, def.agentOf(config, s.role).max_tokens, s.model, step.prices));
   let refusal: Refusal | null = null;
-  if (!opts.exempt) {
+  {
     let usage = usageAfterStep(step);
     for (let i = 0; i < specs.length; i += 1) {
       const r = reservations[i];
-      const check = checkBudget(usage, step.state.config.budget, {
-        provider: specs[i].provider,
-        estimatedTokens: r.reservedTokens,
-        costUsd: r.reservedCostUsd,
-      });
+      const planned = { provider: specs[i].provider, estimatedTokens: r.reservedTokens, costUsd: r.reservedCostUsd };
+      // The closing call is exempt from the run's own caps, never from a team's or a project's:
+      // those are the operator's, across runs, and no run's close may spend another run's share.
+      const check = opts.exempt ? checkSharedScopes(usage, planned) : checkBudget(usage, step.state.config.budget, planned);
       if (!check.ok) {
         refusal = { ...check, index: i };
         break;

@@ -100,7 +100,13 @@ export const BUILD_JOBS: JobTable<BuildEvent> = {
  */
 export const buildWorkflow: OrchestratedWorkflow<BuildRunState, BuildEvent, StepResult, StepContext> = {
   jobs: BUILD_JOBS,
-  loadState: (run, stateRow, now, em) => (buildSnapshotMissing(run) ? loadBuildRunState(em, run, now) : WORKFLOWS.build.stateOf(run, usageOfRow(stateRow, run, now))),
+  loadState: async (run, stateRow, now, em) => {
+    if (!buildSnapshotMissing(run)) return WORKFLOWS.build.stateOf(run, usageOfRow(stateRow, run, now));
+    // A run from before snapshots is rebuilt once from its rows; the caps across runs read with the lock still hold it.
+    const state = await loadBuildRunState(em, run, now);
+    const { shared } = usageOfRow(stateRow, run, now);
+    return shared ? { ...state, usage: { ...state.usage, shared } } : state;
+  },
   decide: WORKFLOWS.build.decide,
   async write(batch, { em, run, event, result, events }) {
     const s = result.state;
