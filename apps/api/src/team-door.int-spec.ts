@@ -42,6 +42,7 @@ const TEAM_SCOPED_LISTS: Record<string, string> = {
   '/v1/experiments': 'the experiments list, ?idea= included (and POST: the new experiment is the submitter team\'s)',
   '/v1/evals': 'the evals list (and POST: the eval and its runs are the submitter team\'s)',
   '/v1/audit/bias': 'the bias audit reads across the caller team\'s runs only',
+  '/v1/usage': 'spending by team and project: the caller team\'s rows only',
 };
 const TEAM_FREE: Record<string, string> = {
   '/': 'the workbench page: static files, no row',
@@ -194,8 +195,18 @@ describe('the team door (issue 26): team A gets 404 on every route of team B\'s 
       expect(alpha).toBeLessThan(all);
     });
 
+    it("/v1/usage shows the caller team's spending only, even when asked for another team", async () => {
+      // A call of team B's run in flight: its reservation is spending the usage report shows.
+      await api.ds.query(`INSERT INTO budget_reservations (call_id, run_id, provider, calls, tokens, cost_usd) VALUES ($1, $2, 'replay', 1, 100, 0.5)`, [`${owned.run}-c1`, owned.run]);
+      const teams = async (path: string, token: string) => ((await request('GET', path, token)).json as { rows: { team: string }[] }).rows.map((r) => r.team);
+      expect(await teams('/v1/usage', B)).toContain('beta');
+      expect(await teams('/v1/usage', A)).not.toContain('beta');
+      expect(await teams('/v1/usage?team=beta', A)).toEqual([]);
+      expect(await teams('/v1/usage?team=beta', ADMIN)).toEqual(['beta']);
+    });
+
     it('every list path of the document is one checked here', () => {
-      expect(Object.keys(TEAM_SCOPED_LISTS).sort()).toEqual(['/v1/audit/bias', '/v1/evals', '/v1/experiments', '/v1/ideas', '/v1/runs']);
+      expect(Object.keys(TEAM_SCOPED_LISTS).sort()).toEqual(['/v1/audit/bias', '/v1/evals', '/v1/experiments', '/v1/ideas', '/v1/runs', '/v1/usage']);
     });
   });
 

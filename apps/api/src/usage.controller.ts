@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import type { UsageReport } from '@roundtable/contracts';
 import { principalOf } from './bearer-auth.middleware';
 import { parseQuery, UsageQuery } from './query-params';
+import { scopeOf } from './team-scope';
 import { UsageService, type UsageReader } from './usage.service';
 
 /**
@@ -17,9 +18,9 @@ export class UsageController {
   @Get()
   async get(@Query() query: unknown, @Res({ passthrough: true }) res: Response): Promise<UsageReport> {
     const q = parseQuery(UsageQuery, query);
-    const p = principalOf(res);
-    // `admin` is the role that sees every team (issue 26's first bullet adds it to API_TOKENS).
-    const reader: UsageReader = !p || p.open || (p.role as string) === 'admin' ? 'all' : { team: p.team };
+    // The same scope as every list's (team-scope.ts): admin and an open API see every team.
+    const sees = scopeOf(principalOf(res));
+    const reader: UsageReader = sees === null ? 'all' : { team: sees };
     return this.usage.report(q, reader);
   }
 }

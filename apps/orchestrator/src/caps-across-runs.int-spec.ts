@@ -102,7 +102,7 @@ describe('caps across runs: a team’s and a project’s, checked in the step un
       undefined,
       null,
       undefined,
-      OperatorBudgets.parse(budgets),
+      { budgets: OperatorBudgets.parse(budgets) },
     );
   }
 

@@ -62,14 +62,22 @@ export class OrchestratorStepService {
       panel: panelTemplates ? { templates: panelTemplates, prices, retryDelaysMs } : null,
       experiment: experimentTemplates ? { templates: experimentTemplates, prices, retryDelaysMs, methodTimeoutS: METHOD_TIMEOUT_S } : null,
     }),
-    /** The operator's key (AUDIT_SIGNING_KEY, parsed at boot): the step that ends a run signs its head hash. Null: unsigned. */
-    private readonly signer: RecordSigner | null = null,
-    /** The operator's caps across runs (ROUNDTABLE_POLICY's budgets), read at boot; none: a step reads nothing more. */
-    private readonly budgets: OperatorBudgets = { teams: {}, projects: {} },
+    /** What the operator holds runs accountable with (issue 26), read at boot. */
+    accountable: {
+      /** AUDIT_SIGNING_KEY, parsed: the step that ends a run signs its head hash. Absent: unsigned. */
+      signer?: RecordSigner | null;
+      /** ROUNDTABLE_POLICY's caps across runs; none: a step reads nothing more. */
+      budgets?: OperatorBudgets;
+    } = {},
   ) {
     checkJobTables(registry);
-    this.scopeReads = scopeReadsOf(budgets);
+    this.signer = accountable.signer ?? null;
+    this.budgets = accountable.budgets ?? { teams: {}, projects: {} };
+    this.scopeReads = scopeReadsOf(this.budgets);
   }
+
+  private readonly signer: RecordSigner | null;
+  private readonly budgets: OperatorBudgets;
 
   private readonly scopeReads: ScopeReads | null;
 

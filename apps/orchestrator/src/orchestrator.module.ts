@@ -44,9 +44,8 @@ export class OrchestratorModule {
               tablePrices(env.PRICING_FILE),
               env.PROVIDER_RETRY_DELAYS_MS,
               loadExperimentPromptTemplates(env.PROMPTS_DIR ?? defaultPromptsDir()),
-              undefined,
-              env.AUDIT_SIGNING_KEY,
-              policy.budgets,
+              undefined, // the registry of every workflow, bound to the above
+              { signer: env.AUDIT_SIGNING_KEY, budgets: policy.budgets },
             ),
           inject: [DS, REDIS, PRODUCER, ServiceOps],
         },
