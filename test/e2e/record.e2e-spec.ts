@@ -38,7 +38,8 @@ describe('the run record: hash chain, verify, signature and export', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'rt-record-'));
-    pipeline = await startPipeline({ env: { AUDIT_SIGNING_KEY: privatePem } });
+    // The orchestrator signs with the private key; the api checks every signature with the public one.
+    pipeline = await startPipeline({ env: { AUDIT_SIGNING_KEY: privatePem, AUDIT_PUBLIC_KEY: publicPem } });
     const res = await submitRun(pipeline.api, projectConfigFrom(PANEL_DEMO));
     expect(res.status).toBe(202);
     runId = res.body.id as string;
@@ -63,7 +64,7 @@ describe('the run record: hash chain, verify, signature and export', () => {
   it('an untouched run verifies intact, signed at its terminal event; every recorded call is hashed into its event; the report shows the head', async () => {
     const v = await verify();
     const [run] = await pipeline.sql<{ head_hash: string; event_seq: number; signature: { sequence: number; hash: string } }>(`SELECT head_hash, event_seq, signature FROM runs WHERE id = $1`, [runId]);
-    expect(v).toMatchObject({ intact: true, head: run.head_hash, events: run.event_seq, unchained: 0, unrecorded_calls: 0, signature: { status: 'valid', key: 'embedded' } });
+    expect(v).toMatchObject({ intact: true, head: run.head_hash, events: run.event_seq, unchained: 0, unrecorded_calls: 0, signature: { status: 'valid', key: 'trusted' } });
     expect(run.signature).toMatchObject({ sequence: run.event_seq, hash: run.head_hash });
     const calls = await pipeline.sql<{ id: string; record_hash: string | null; event_hash: string | null }>(
       `SELECT c.id, c.record_hash, e.payload->>'record_hash' AS event_hash FROM agent_calls c

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { parseServiceEnv } from '@roundtable/contracts';
 import { ApiEnv } from './api.env';
 import { isLoopbackHost, listenHost } from './listen-host';
@@ -43,5 +44,17 @@ describe('isLoopbackHost', () => {
   it('knows loopback from the rest', () => {
     expect(['127.0.0.1', '::1', 'LOCALHOST'].every(isLoopbackHost)).toBe(true);
     expect(['0.0.0.0', '128.0.0.1', '::', 'example.com', ''].some(isLoopbackHost)).toBe(false);
+  });
+});
+
+describe('ApiEnv: AUDIT_PUBLIC_KEY (issue 26)', () => {
+  it('takes an Ed25519 SPKI PEM, and refuses anything else naming the openssl line that makes one', () => {
+    const { publicKey } = generateKeyPairSync('ed25519');
+    const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(parse({ AUDIT_PUBLIC_KEY: pem }).AUDIT_PUBLIC_KEY).toBe(pem);
+    expect(parse({}).AUDIT_PUBLIC_KEY).toBeNull();
+    expect(() => parse({ AUDIT_PUBLIC_KEY: 'not a key' })).toThrow(/AUDIT_PUBLIC_KEY: AUDIT_PUBLIC_KEY is not a PEM public key.*openssl pkey -in audit.pem -pubout/);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(() => parse({ AUDIT_PUBLIC_KEY: rsa })).toThrow(/AUDIT_PUBLIC_KEY is a rsa key; the record is signed with Ed25519/);
   });
 });

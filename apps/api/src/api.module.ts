@@ -169,7 +169,7 @@ export class ApiModule {
         { provide: BiasAuditService, useFactory: (ds: DataSource) => new BiasAuditService(ds), inject: [DS] },
         { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
         { provide: RunRecordsService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordsService(ds, runs), inject: [DS, RunQueryService] },
-        { provide: RunRecordService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordService(ds, runs), inject: [DS, RunQueryService] },
+        { provide: RunRecordService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordService(ds, runs, env.AUDIT_PUBLIC_KEY), inject: [DS, RunQueryService] },
         { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },
         {
           provide: ReadinessService,

@@ -65,6 +65,24 @@ export function parseSigningKey(pem: string, envName = 'AUDIT_SIGNING_KEY'): Rec
   };
 }
 
+/**
+ * Reads AUDIT_PUBLIC_KEY (the api's): the operator's Ed25519 public key as SPKI PEM (`openssl pkey
+ * -in audit.pem -pubout`), newlines as they are or written `\n`. Throws SigningKeyError naming the fix.
+ */
+export function parsePublicKey(pem: string, envName = 'AUDIT_PUBLIC_KEY'): string {
+  const text = pem.includes('\\n') ? pem.replace(/\\n/g, '\n') : pem;
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: text, format: 'pem' });
+  } catch (e) {
+    throw new SigningKeyError(`${envName} is not a PEM public key (${(e as Error).message}). Make it from the signing key with \`openssl pkey -in audit.pem -pubout\`.`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') {
+    throw new SigningKeyError(`${envName} is a ${key.asymmetricKeyType ?? 'non-asymmetric'} key; the record is signed with Ed25519 (\`openssl pkey -in audit.pem -pubout\`).`);
+  }
+  return key.export({ type: 'spki', format: 'pem' }).toString();
+}
+
 /** Does the signature verify for this run, with this public key (SPKI PEM, or the signature's own)? False on a malformed key. */
 export function signatureVerifies(runId: string, s: RunSignature, publicKeyPem: string = s.public_key): boolean {
   try {

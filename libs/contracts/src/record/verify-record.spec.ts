@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { canonicalJson } from '../experiment/canonical-json';
 import { callRecordHash, chainHashes, eventHash } from './record-hash';
-import { parseSigningKey } from './record-signature';
+import { parsePublicKey, parseSigningKey, samePublicKey } from './record-signature';
 import type { RecordedCall, RecordedEvent, RunRecord } from './run-record.schema';
 import { verifyArtifacts, verifyRecord } from './verify-record';
 
@@ -184,6 +184,21 @@ describe('verifyRecord', () => {
       const stripped = signed();
       stripped.signature = null;
       expect(verifyRecord(stripped, { publicKey: signer.publicKeyPem })).toMatchObject({ intact: false, kind: 'signature' });
+    });
+
+    it("the api's way (requireSignature false): an unsigned run is intact with the signature absent, another key's still fails", () => {
+      const api = { publicKey: signer.publicKeyPem, requireSignature: false };
+      const unsigned = record();
+      expect(verifyRecord(unsigned, api)).toMatchObject({ intact: true, signature: { status: 'absent', key: null } });
+      const r = signed();
+      r.signature = other.sign(RUN, 5, r.head_hash!);
+      expect(verifyRecord(r, api)).toMatchObject({ intact: false, kind: 'signature' });
+      expect(verifyRecord(signed(), api)).toMatchObject({ intact: true, signature: { status: 'valid', key: 'trusted' } });
+    });
+
+    it('parsePublicKey takes the SPKI PEM (or its \\n form) and names the fix for anything else', () => {
+      expect(samePublicKey(parsePublicKey(signer.publicKeyPem.replace(/\n/g, '\\n')), signer.publicKeyPem)).toBe(true);
+      expect(() => parsePublicKey('nope')).toThrow(/AUDIT_PUBLIC_KEY is not a PEM public key.*openssl pkey -in audit.pem -pubout/);
     });
 
     it('a forged signature or one moved to another run fails', () => {

@@ -6,8 +6,14 @@ import { RunExport, type RecordArtifact, type RecordedEvent, type RecordVerdict,
 type Problem = Extract<RecordVerdict, { intact: false }>;
 
 export interface VerifyOptions {
-  /** The operator's public key (SPKI PEM) the reader trusts: the signature must be present and made with it. */
+  /** The operator's public key (SPKI PEM) the reader trusts: a signature must be made with it. */
   publicKey?: string;
+  /**
+   * With a trusted key, must the run carry a signature? Default true (an export checked offline:
+   * an edit that stripped the signature must fail). The api passes false: a run still running, or
+   * one finished before the operator signed, has none, and the verdict says `absent`.
+   */
+  requireSignature?: boolean;
 }
 
 /**
@@ -101,7 +107,7 @@ export function verifyRecord(record: RunRecord, opts: VerifyOptions = {}): Recor
       return problem('signature', { sequence: s.sequence }, `the Ed25519 signature of event ${s.sequence}'s hash does not verify`);
     }
     signature = { status: 'valid', key: opts.publicKey ? 'trusted' : 'embedded', sequence: s.sequence };
-  } else if (opts.publicKey) {
+  } else if (opts.publicKey && opts.requireSignature !== false) {
     return problem('signature', {}, `the run carries no signature, and a trusted public key was given`);
   }
 
