@@ -57,6 +57,7 @@ export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?:
     QUEUE_PREFIX: `rt_test_${randomBytes(6).toString('hex')}`,
     PORT: 0,
     API_BODY_LIMIT: '64kb',
+    AUDIT_PUBLIC_KEY: null,
     SSE_HEARTBEAT_MS: 15_000,
     SSE_RETRY_MS: 3000,
     LOG_FORMAT: 'json',
