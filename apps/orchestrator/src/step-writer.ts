@@ -6,6 +6,7 @@ import { checkRunEvents, runEventsInsert } from '@roundtable/events';
 import { outboxInsert, outboxJob, OutboxJob, OutboxRow } from '@roundtable/service';
 import type { Command, ExperimentCommand, PanelAgentCallCommand } from '@roundtable/workflow';
 import type { DecidedStep } from './workflows/workflow-registry';
+import type { RunChainHead } from './workflows/workflow-definition';
 import type { SettledCallRow } from './sql/settle-finished-call.sql';
 import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, RECORD_CALL_HASH, INSERT_DECISIONS, INSERT_DRAFTED_EXPERIMENT, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
 
@@ -44,6 +45,7 @@ export function commonRunColumns<E>(
   s: { status: string; stage: string; haltReason: string | null; config: unknown; counters: Record<string, number> },
   result: { verdict?: string | null; confidence: number | null },
   events: E,
+  chain: RunChainHead,
 ) {
   const { call: callSeq, ...labelCounters } = s.counters;
   return {
@@ -58,6 +60,8 @@ export function commonRunColumns<E>(
     startedAt: startedNow(run.status, s.status),
     finishedAt: finishedNow(run.status, s.status),
     events,
+    headHash: chain.head,
+    signature: chain.signature,
   };
 }
 
@@ -103,8 +107,13 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
   const recordHash = opts.settled ? callRecordHash(opts.settled) : null;
   const stepEvents = recordHash ? withCallRecordHash(result.events, opts.settled!.id, recordHash) : result.events;
 
+  // The events chain from the locked row's head hash; the step that ends the run signs the new
+  // head. The head and signature go in the workflow's own UPDATE of the run (one row version).
+  const signer = opts.signer && finishedNow(run.status, result.state.status) ? opts.signer : null;
+  const events = runEventsInsert(runId, run.eventSeq, run.headHash ?? null, stepEvents, signer ? (sequence, hash) => signer.sign(runId, sequence, hash) : undefined, false);
+
   const writes = StatementBatch.of(em);
-  const runUpdate = await step.write(writes, result.events.length);
+  const runUpdate = await step.write(writes, result.events.length, { head: events.head, signature: events.signature });
   if (result.decisions.length) addStatement(writes, INSERT_DECISIONS, runId, result.decisions);
   // The gate is the engine's, for any workflow: written only when a step opens or closes one (a run that is not waiting has none).
   const gate = (result.state as { status: string; gate?: unknown }).status === 'awaiting_approval' ? ((result.state as { gate?: unknown }).gate ?? null) : null;
@@ -119,9 +128,6 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
   }
 
   if (recordHash) addStatement(writes, RECORD_CALL_HASH, runId, opts.settled!.id, recordHash);
-  // The events chain from the locked row's head hash; the step that ends the run signs the new head.
-  const signer = opts.signer && finishedNow(run.status, result.state.status) ? opts.signer : null;
-  const events = runEventsInsert(runId, run.eventSeq, run.headHash ?? null, stepEvents, signer ? (sequence, hash) => signer.sign(runId, sequence, hash) : undefined);
   if (stepEvents.length) writes.add(events.sql, events.params);
   const outbox = outboxInsert(jobs);
   const outboxAt = jobs.length ? writes.add(outbox.sql, outbox.params) : -1;

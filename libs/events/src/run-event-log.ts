@@ -63,6 +63,8 @@ export interface RunEventsInsert {
   envelopes: RunEventEnvelope[];
   /** The last event's hash (the run's head after the statement); prevHash when there are no events. */
   head: string | null;
+  /** The head's signature when `sign` was given and there were events; else null (the run's stays as it is). */
+  signature: RunSignature | null;
 }
 
 /**
@@ -78,6 +80,8 @@ export function runEventsInsert(
   prevHash: string | null,
   events: NewRunEvent[],
   sign?: (sequence: number, hash: string) => RunSignature,
+  /** false: the caller sets head_hash and signature itself (the orchestrator step, in its own UPDATE of the run, saving a second row version). */
+  moveHead = true,
 ): RunEventsInsert {
   const now = new Date();
   const envelopes: RunEventEnvelope[] = events.map((e, i) => ({
@@ -91,19 +95,16 @@ export function runEventsInsert(
   const head = hashes.length ? hashes[hashes.length - 1] : prevHash;
   const signature = sign && head !== null && envelopes.length ? sign(lastSequence + envelopes.length, head) : null;
   // One statement for any number of events; the rows travel as one JSON array.
+  const insert = `INSERT INTO run_events (run_id, sequence, type, payload, created_at, hash)
+     SELECT $1, e.sequence, e.type, e.payload, $3, e.hash FROM jsonb_to_recordset($2::jsonb) AS e(sequence integer, type text, payload jsonb, hash text)`;
+  const rows = JSON.stringify(envelopes.map((e, i) => ({ sequence: e.sequence, type: e.type, payload: e.payload, hash: hashes[i] })));
+  if (!moveHead) return { sql: insert, params: [runId, rows, now], envelopes, head, signature };
   return {
-    sql: `WITH head AS (UPDATE runs SET head_hash = $4, signature = coalesce($5::jsonb, signature) WHERE id = $1)
-     INSERT INTO run_events (run_id, sequence, type, payload, created_at, hash)
-     SELECT $1, e.sequence, e.type, e.payload, $3, e.hash FROM jsonb_to_recordset($2::jsonb) AS e(sequence integer, type text, payload jsonb, hash text)`,
-    params: [
-      runId,
-      JSON.stringify(envelopes.map((e, i) => ({ sequence: e.sequence, type: e.type, payload: e.payload, hash: hashes[i] }))),
-      now,
-      head,
-      signature ? JSON.stringify(signature) : null,
-    ],
+    sql: `WITH head AS (UPDATE runs SET head_hash = $4, signature = coalesce($5::jsonb, signature) WHERE id = $1)\n     ${insert}`,
+    params: [runId, rows, now, head, signature ? JSON.stringify(signature) : null],
     envelopes,
     head,
+    signature,
   };
 }
 

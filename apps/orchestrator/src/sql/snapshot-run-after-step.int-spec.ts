@@ -60,6 +60,8 @@ const step = (over: Partial<SnapshotRunAfterStep> = {}): SnapshotRunAfterStep =>
   startedAt: new Date('2026-01-01T00:00:00Z'),
   finishedAt: null,
   events: 3,
+  headHash: 'h3',
+  signature: null,
   ...over,
 });
 
@@ -74,6 +76,7 @@ it('writes the panel columns, keeps config, verdict and the build columns, and m
   expect(after.workflowState).toEqual({ verdicts: [HARD, { note: HARD, scores: [1, 2.5, null] }], empty: [] });
   expect(after.config).toEqual({ project: HARD });
   expect(after.eventSeq).toBe(before.eventSeq + 3);
+  expect(after).toMatchObject({ headHash: 'h3', signature: null });
   expect(after.startedAt?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
 });
 
@@ -83,9 +86,10 @@ it('sets config, verdict and confidence when given, and keeps started_at when nu
   expect(after).toMatchObject({ status: 'done', stage: 'DONE', verdict: 'ship', confidence: 0.75, config: { project: HARD, raised: [1] } });
   expect(after.startedAt?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
   expect(after.finishedAt).not.toBeNull();
-  // A later step without a verdict keeps the one written (and its confidence).
+  // A later step without a verdict keeps the one written (and its confidence); a null signature keeps the row's.
+  await update(RUN, step({ signature: { sequence: 3, hash: 'h3' } }));
   await update(RUN, step({ status: 'done', stage: 'DONE', verdict: null, confidence: null, startedAt: null, events: 0 }));
-  expect(await row()).toMatchObject({ verdict: 'ship', confidence: 0.75 });
+  expect(await row()).toMatchObject({ verdict: 'ship', confidence: 0.75, headHash: 'h3', signature: { sequence: 3, hash: 'h3' } });
 });
 
 it('answers rowCount 0 for a run that does not exist', async () => {

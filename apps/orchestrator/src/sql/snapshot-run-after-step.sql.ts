@@ -18,6 +18,9 @@ export interface SnapshotRunAfterStep {
   finishedAt: Date | null;
   /** How many events the step appends: event_seq moves past them in this same UPDATE. */
   events: number;
+  /** The hash chain's head after those events, and its signature when the step ends the run (null: kept). */
+  headHash: string | null;
+  signature: unknown;
 }
 
 /**
@@ -33,7 +36,7 @@ export const UPDATE_SNAPSHOT_RUN_AFTER_STEP = statement<never>()({
                       label_counters = $7::jsonb, call_seq = $8,
                       verdict = coalesce($9::text, verdict), confidence = CASE WHEN $9::text IS NULL THEN confidence ELSE $10::double precision END,
                       started_at = coalesce($11::timestamptz, started_at), finished_at = coalesce($12::timestamptz, finished_at),
-                      event_seq = event_seq + $13, updated_at = now()
+                      event_seq = event_seq + $13, head_hash = $14, signature = coalesce($15::jsonb, signature), updated_at = now()
     WHERE id = $1`,
   params: (runId: string, r: SnapshotRunAfterStep): unknown[] => [
     runId,
@@ -49,5 +52,7 @@ export const UPDATE_SNAPSHOT_RUN_AFTER_STEP = statement<never>()({
     r.startedAt,
     r.finishedAt,
     r.events,
+    r.headHash,
+    r.signature ? jsonParam(r.signature) : null,
   ],
 });

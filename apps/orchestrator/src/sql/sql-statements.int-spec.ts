@@ -323,13 +323,13 @@ describe('the orchestrator SQL folder', () => {
     expect((await runStatement(ds, jobReads.LAST_HALT_FROM_STAGE, R)).rows).toEqual([{ from_stage: 'TEST' }]);
   });
 
-  it('UPDATE_RUN_AFTER_STEP: one text for every step; what comes as NULL (config, verdict, started/finished) is kept, event_seq moves on', async () => {
+  it('UPDATE_RUN_AFTER_STEP: one text for every step; what comes as NULL (config, verdict, started/finished, signature) is kept, event_seq and the head hash move on', async () => {
     const R = 'run_sql_u';
     await ds.getRepository(RunEntity).insert({ id: R, projectId: 'prj_sql', workflow: 'build', status: 'queued', stage: 'INIT', config: { project: HARD } } as QueryDeepPartialEntity<RunEntity>);
     const base = {
       status: 'running', stage: 'PROPOSE', round: 1, fixRound: 0, criteria: [{ id: 'R1', text: HARD }], unresolved: false, haltReason: null,
       config: undefined, workspacePath: `/ws/${HARD}`, labelCounters: { P: 2 }, callSeq: 3, verdict: null, confidence: null,
-      startedAt: new Date('2026-12-01T10:00:00.000Z'), finishedAt: null, events: 2,
+      startedAt: new Date('2026-12-01T10:00:00.000Z'), finishedAt: null, events: 2, headHash: 'h2', signature: null,
       workflowState: { tree: [HARD, 'a.ts'], proposals: [{ label: 'P1', body: { summary: HARD, nested: { list: [1, null, HARD] } } }], event_seq: 2 },
     };
     const [first] = await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, R, base));
@@ -338,6 +338,7 @@ describe('the orchestrator SQL folder', () => {
     expect(await row()).toMatchObject({
       status: 'running', stage: 'PROPOSE', round: 1, criteria: [{ id: 'R1', text: HARD }], criteriaLocked: true, workspacePath: `/ws/${HARD}`,
       labelCounters: { P: 2 }, callSeq: 3, config: { project: HARD }, verdict: null, startedAt: base.startedAt, finishedAt: null, eventSeq: 2,
+      headHash: 'h2', signature: null,
     });
     // The snapshot goes as jsonb, whole: quotes, backslashes, unicode, arrays and nesting come back as they went.
     expect((await row()).workflowState).toEqual(base.workflowState);
@@ -345,14 +346,17 @@ describe('the orchestrator SQL folder', () => {
       addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, R, {
         ...base, status: 'done', stage: 'DONE', criteria: null, config: { project: 'raised caps' }, verdict: 'ACCEPT', confidence: 0.75,
         startedAt: null, finishedAt: new Date('2026-12-01T11:00:00.000Z'), events: 1, haltReason: HARD,
+        headHash: 'h3', signature: { sequence: 3, hash: 'h3' },
       }),
     );
     expect(await row()).toMatchObject({
       status: 'done', criteria: null, criteriaLocked: false, config: { project: 'raised caps' }, verdict: 'ACCEPT', confidence: 0.75,
       startedAt: base.startedAt, finishedAt: new Date('2026-12-01T11:00:00.000Z'), eventSeq: 3, haltReason: HARD,
+      headHash: 'h3', signature: { sequence: 3, hash: 'h3' },
     });
-    await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, R, { ...base, events: 0 }));
-    expect(await row()).toMatchObject({ verdict: 'ACCEPT', confidence: 0.75, config: { project: 'raised caps' }, eventSeq: 3 });
+    // No events: the head as it was comes back, and a null signature keeps the one the row has.
+    await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, R, { ...base, events: 0, headHash: 'h3' }));
+    expect(await row()).toMatchObject({ verdict: 'ACCEPT', confidence: 0.75, config: { project: 'raised caps' }, eventSeq: 3, headHash: 'h3', signature: { sequence: 3, hash: 'h3' } });
     const [missing] = await batch((b) => addStatement(b, buildRows.UPDATE_RUN_AFTER_STEP, 'run_nowhere', base));
     expect(missing.rowCount).toBe(0);
   });

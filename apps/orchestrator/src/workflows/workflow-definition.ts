@@ -1,8 +1,16 @@
 import type { EntityManager } from 'typeorm';
-import type { JOBS, JobOf, NewRunEvent } from '@roundtable/contracts';
+import type { JOBS, JobOf, NewRunEvent, RunSignature } from '@roundtable/contracts';
 import type { RunEntity, StatementBatch } from '@roundtable/persistence';
 import type { AnyCommand } from '../step-writer';
 import type { DecisionRow } from '../sql/step-writes.sql';
+
+/** The run's hash chain after a step's events (issue 26): set on the run row by the step's own UPDATE of it. */
+export interface RunChainHead {
+  /** The last event's hash; the row's head as it was when the step appends none. */
+  head: string | null;
+  /** The head's signature when the step ends the run under AUDIT_SIGNING_KEY; null keeps the row's. */
+  signature: RunSignature | null;
+}
 
 /** The jobs of the orchestrator queue (libs/contracts' catalogue): each is one event for one run. */
 export type OrchestratorJobName = keyof (typeof JOBS)['orchestrator'] & string;
@@ -56,9 +64,10 @@ export interface OrchestratedWorkflow<S, E, R extends StepResultShape, C> {
   loadState(run: RunEntity, usageRow: Record<string, unknown>, now: Date, em: EntityManager): S | Promise<S>;
   decide(state: S, event: E, ctx: C): R;
   /**
-   * Queues the run row's UPDATE (event_seq moves past `events` in it) and this workflow's own
+   * Queues the run row's UPDATE (event_seq moves past `events` in it, and the chain's head and
+   * signature are set in it: commonRunColumns) and this workflow's own
    * domain rows; answers the UPDATE's index in the batch (its rowCount must be 1). May read first
    * (the build records a finished test run it is told about by the event).
    */
-  write(batch: StatementBatch, input: { em: EntityManager; run: RunEntity; event: E; result: R; events: number; now: Date }): Promise<number>;
+  write(batch: StatementBatch, input: { em: EntityManager; run: RunEntity; event: E; result: R; events: number; chain: RunChainHead; now: Date }): Promise<number>;
 }

@@ -6,7 +6,7 @@ import type { ExperimentStepContext, PanelStepContext, StepContext } from '@roun
 import { buildWorkflow } from './build/build.workflow';
 import { experimentWorkflow } from './experiment/experiment.workflow';
 import { panelWorkflow } from './panel/panel.workflow';
-import { IGNORED, type JobInput, type OrchestratedWorkflow, type OrchestratorJobName, type StepResultShape } from './workflow-definition';
+import { IGNORED, type JobInput, type OrchestratedWorkflow, type OrchestratorJobName, type RunChainHead, type StepResultShape } from './workflow-definition';
 
 /** What one step of a run hands its workflow: the job, the locked run and what was read with the lock. */
 export interface StepInput {
@@ -23,7 +23,7 @@ export interface StepInput {
 /** A decided step, ready for the one step writer: the result, and how to queue the workflow's own rows. */
 export interface DecidedStep {
   result: StepResultShape;
-  write(batch: StatementBatch, events: number): Promise<number>;
+  write(batch: StatementBatch, events: number, chain: RunChainHead): Promise<number>;
 }
 
 /** A workflow bound to its context (prompt templates, prices): the step service runs any of them alike. */
@@ -52,8 +52,8 @@ export function registered<S, E, R extends StepResultShape, C>(def: Orchestrated
       const result = def.decide(state, event, ctx);
       return {
         result,
-        async write(batch, events) {
-          const at = await def.write(batch, { em: input.em, run: input.run, event, result, events, now: input.now });
+        async write(batch, events, chain) {
+          const at = await def.write(batch, { em: input.em, run: input.run, event, result, events, chain, now: input.now });
           if (isRequestJob(input.name)) addStatement(batch, COUNT_APPLIED_REQUEST, input.run.id, input.name);
           return at;
         },

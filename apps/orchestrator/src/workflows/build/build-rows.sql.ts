@@ -32,6 +32,9 @@ export interface RunAfterStep {
   finishedAt: Date | null;
   /** How many events the step appends: event_seq moves past them in this same UPDATE. */
   events: number;
+  /** The hash chain's head after those events, and its signature when the step ends the run (null: kept). */
+  headHash: string | null;
+  signature: unknown;
 }
 
 /**
@@ -48,7 +51,8 @@ export const UPDATE_RUN_AFTER_STEP = statement<never>()({
                       label_counters = $11::jsonb, call_seq = $12,
                       verdict = coalesce($13::text, verdict), confidence = CASE WHEN $13::text IS NULL THEN confidence ELSE $14::double precision END,
                       started_at = coalesce($15::timestamptz, started_at), finished_at = coalesce($16::timestamptz, finished_at),
-                      event_seq = event_seq + $17, workflow_state = $18::jsonb, updated_at = now()
+                      event_seq = event_seq + $17, workflow_state = $18::jsonb,
+                      head_hash = $19, signature = coalesce($20::jsonb, signature), updated_at = now()
     WHERE id = $1`,
   params: (runId: string, r: RunAfterStep): unknown[] => [
     runId,
@@ -69,6 +73,8 @@ export const UPDATE_RUN_AFTER_STEP = statement<never>()({
     r.finishedAt,
     r.events,
     jsonParam(r.workflowState),
+    r.headHash,
+    r.signature ? jsonParam(r.signature) : null,
   ],
 });
 

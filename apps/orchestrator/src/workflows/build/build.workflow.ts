@@ -108,12 +108,12 @@ export const buildWorkflow: OrchestratedWorkflow<BuildRunState, BuildEvent, Step
     return shared ? { ...state, usage: { ...state.usage, shared } } : state;
   },
   decide: WORKFLOWS.build.decide,
-  async write(batch, { em, run, event, result, events }) {
+  async write(batch, { em, run, event, result, events, chain }) {
     const s = result.state;
     // Recorded after decide(), because the workflow tells a new test run from one it has already seen by whether the state holds it.
     if (event.type === 'tests_finished') await recordTestRun(em, run.id, event.opId);
     const at = addStatement(batch, UPDATE_RUN_AFTER_STEP, run.id, {
-      ...commonRunColumns(run, s, result, events),
+      ...commonRunColumns(run, s, result, events, chain),
       round: s.round,
       fixRound: s.fixRound,
       criteria: s.criteria,

@@ -96,10 +96,10 @@ export const experimentWorkflow: OrchestratedWorkflow<ExperimentRunState, Experi
   jobs: EXPERIMENT_JOBS,
   loadState: (run, stateRow, now) => WORKFLOWS.experiment.stateOf(run, usageOfRow(stateRow, run, now)),
   decide: WORKFLOWS.experiment.decide,
-  async write(batch, { run, result, events }) {
+  async write(batch, { run, result, events, chain }) {
     const s = result.state;
     const at = addStatement(batch, UPDATE_SNAPSHOT_RUN_AFTER_STEP, run.id, {
-      ...commonRunColumns(run, s, result, events),
+      ...commonRunColumns(run, s, result, events, chain),
       workflowState: versioned(WORKFLOWS.experiment.toStored(s), run.eventSeq + events),
     });
     for (const r of result.records) writeRecord(batch, run.id, r);

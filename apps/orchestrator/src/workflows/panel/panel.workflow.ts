@@ -40,10 +40,10 @@ export const panelWorkflow: OrchestratedWorkflow<PanelRunState, PanelEvent, Pane
   jobs: PANEL_JOBS,
   loadState: (run, stateRow, now) => WORKFLOWS.panel.stateOf(run, usageOfRow(stateRow, run, now)),
   decide: WORKFLOWS.panel.decide,
-  async write(batch, { run, result, events }) {
+  async write(batch, { run, result, events, chain }) {
     const s = result.state;
     return addStatement(batch, UPDATE_SNAPSHOT_RUN_AFTER_STEP, run.id, {
-      ...commonRunColumns(run, s, result, events),
+      ...commonRunColumns(run, s, result, events, chain),
       workflowState: versioned(WORKFLOWS.panel.toStored(s), run.eventSeq + events),
     });
   },
