@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CommonEnv, parsePublicKey, SigningKeyError } from '@roundtable/contracts';
+import { CommonEnv, keyFromEnv, parsePublicKey } from '@roundtable/contracts';
 import { ApiTokensEnv } from './api-tokens';
 import { isLoopbackHost, listenHost } from './listen-host';
 
@@ -15,18 +15,7 @@ export const ApiEnv = CommonEnv.extend({
    * orchestrator's AUDIT_SIGNING_KEY): GET /v1/runs/:id/verify checks a run's signature with it,
    * so a record re-signed with any other key fails (issue 26). Unset: with the key the signature carries.
    */
-  AUDIT_PUBLIC_KEY: z
-    .string()
-    .optional()
-    .transform((pem, ctx) => {
-      if (pem === undefined || pem.trim() === '') return null;
-      try {
-        return parsePublicKey(pem);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: e instanceof SigningKeyError ? e.message : String(e) });
-        return z.NEVER;
-      }
-    }),
+  AUDIT_PUBLIC_KEY: keyFromEnv((pem) => parsePublicKey(pem)),
   /** Largest request body accepted (JSON or YAML), in body-parser's notation: 1mb, 512kb … */
   API_BODY_LIMIT: z
     .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseSigningKey, SigningKeyError, WorkerEnv } from '@roundtable/contracts';
+import { keyFromEnv, parseSigningKey, WorkerEnv } from '@roundtable/contracts';
 
 export const OrchestratorEnv = WorkerEnv.extend({
   /**
@@ -8,18 +8,7 @@ export const OrchestratorEnv = WorkerEnv.extend({
    * terminal status signs its head hash with it (issue 26). Unset: runs are chained, not signed.
    * A key that is not one fails the start, naming the fix.
    */
-  AUDIT_SIGNING_KEY: z
-    .string()
-    .optional()
-    .transform((pem, ctx) => {
-      if (pem === undefined || pem.trim() === '') return null;
-      try {
-        return parseSigningKey(pem);
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: e instanceof SigningKeyError ? e.message : String(e) });
-        return z.NEVER;
-      }
-    }),
+  AUDIT_SIGNING_KEY: keyFromEnv((pem) => parseSigningKey(pem)),
   PROMPTS_DIR: z.string().optional(),
   /** How old an unsent outbox row must be before the sweeper re-sends it. */
   OUTBOX_SWEEP_MS: z.coerce.number().int().positive().default(5000),

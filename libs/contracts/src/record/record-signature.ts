@@ -103,3 +103,22 @@ export function samePublicKey(a: string, b: string): boolean {
     return false;
   }
 }
+
+/**
+ * An optional environment variable holding a key, read by `parse` at start: unset or blank is
+ * null; a key `parse` refuses fails the start with its message (AUDIT_SIGNING_KEY, AUDIT_PUBLIC_KEY).
+ */
+export function keyFromEnv<T>(parse: (pem: string) => T) {
+  return z
+    .string()
+    .optional()
+    .transform((pem, ctx): T | null => {
+      if (pem === undefined || pem.trim() === '') return null;
+      try {
+        return parse(pem);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: e instanceof SigningKeyError ? e.message : String(e) });
+        return z.NEVER;
+      }
+    });
+}
