@@ -66,14 +66,16 @@ describe('the run record: hash chain, verify, signature and export', () => {
     const [run] = await pipeline.sql<{ head_hash: string; event_seq: number; signature: { sequence: number; hash: string } }>(`SELECT head_hash, event_seq, signature FROM runs WHERE id = $1`, [runId]);
     expect(v).toMatchObject({ intact: true, head: run.head_hash, events: run.event_seq, unchained: 0, unrecorded_calls: 0, signature: { status: 'valid', key: 'trusted' } });
     expect(run.signature).toMatchObject({ sequence: run.event_seq, hash: run.head_hash });
-    const calls = await pipeline.sql<{ id: string; record_hash: string | null; event_hash: string | null }>(
-      `SELECT c.id, c.record_hash, e.payload->>'record_hash' AS event_hash FROM agent_calls c
+    const calls = await pipeline.sql<RecordedCall & { event_hash: string | null }>(
+      `SELECT c.id, c.role, c.stage, c.label, c.provider, c.model, c.status, c.messages, c.response_text, c.parsed, c.valid, c.error, c.error_code,
+              c.input_tokens, c.output_tokens, c.cost_usd::text AS cost_usd, e.payload->>'record_hash' AS event_hash FROM agent_calls c
          LEFT JOIN run_events e ON e.run_id = c.run_id AND e.payload->>'call_id' = c.id AND e.type IN ('agent_call_completed', 'agent_call_failed')
         WHERE c.run_id = $1`,
       [runId],
     );
     expect(calls.length).toBeGreaterThan(5);
-    for (const c of calls) expect([c.id, c.record_hash !== null, c.event_hash]).toEqual([c.id, true, c.record_hash]);
+    // Each call's event carries the hash of what its row holds: messages, reply, usage, cost.
+    for (const c of calls) expect([c.id, c.event_hash]).toEqual([c.id, callRecordHash(c)]);
     expect(v.intact && v.calls).toBe(calls.length);
     const report = await fetch(`${pipeline.api}/v1/runs/${runId}/report`).then((r) => r.text());
     expect(report).toContain(`Record head hash \`${run.head_hash}\``);
@@ -154,16 +156,15 @@ describe('the run record: hash chain, verify, signature and export', () => {
     expect(online.stdout).toMatch(/^intact\nhead [0-9a-f]{64}\n/);
   });
 
-  it('an edit with the whole chain recomputed (record hashes, event hashes, head) still fails the signature', async () => {
+  it('an edit with the whole chain recomputed (the call\'s hash in its event, event hashes, head) still fails the signature', async () => {
     const call = await aRecordedCall();
     await pipeline.sql(`UPDATE agent_calls SET response_text = 'rewritten', output_tokens = 1 WHERE id = $1`, [call.id]);
     const [row] = await pipeline.sql<RecordedCall>(
       `SELECT id, role, stage, label, provider, model, status, messages, response_text, parsed, valid, error, error_code, input_tokens, output_tokens,
-              cost_usd::text AS cost_usd, record_hash FROM agent_calls WHERE id = $1`,
+              cost_usd::text AS cost_usd FROM agent_calls WHERE id = $1`,
       [call.id],
     );
     const recordHash = callRecordHash(row);
-    await pipeline.sql(`UPDATE agent_calls SET record_hash = $2 WHERE id = $1`, [call.id, recordHash]);
     await pipeline.sql(`UPDATE run_events SET payload = jsonb_set(payload, '{record_hash}', to_jsonb($3::text)) WHERE run_id = $1 AND sequence = $2`, [runId, call.sequence, recordHash]);
     const events = await pipeline.sql<{ run_id: string; sequence: number; type: string; payload: Record<string, unknown>; created_at: Date }>(
       `SELECT run_id, sequence, type, payload, created_at FROM run_events WHERE run_id = $1 ORDER BY sequence`,

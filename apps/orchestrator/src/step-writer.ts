@@ -8,7 +8,7 @@ import type { Command, ExperimentCommand, PanelAgentCallCommand } from '@roundta
 import type { DecidedStep } from './workflows/workflow-registry';
 import type { RunChainHead } from './workflows/workflow-definition';
 import type { SettledCallRow } from './sql/settle-finished-call.sql';
-import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, RECORD_CALL_HASH, INSERT_DECISIONS, INSERT_DRAFTED_EXPERIMENT, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
+import { INSERT_AGENT_CALL, INSERT_COPIED_AGENT_CALL, INSERT_DECISIONS, INSERT_DRAFTED_EXPERIMENT, INSERT_EXPERIMENT_OP, INSERT_READ_OP, INSERT_WORKSPACE_OP, UPDATE_RUN_GATE } from './sql/step-writes.sql';
 
 const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
 
@@ -79,7 +79,7 @@ export function commonRunColumns<E>(
 export interface WriteStepOptions {
   /** Send the COMMIT with the last batch. */
   commit?: boolean;
-  /** The call agent.done settled with the lock: its record hash goes on its row and into the event that records it. */
+  /** The call agent.done settled with the lock: its record hash goes into the event that records it. */
   settled?: Pick<SettledCallRow, RecordedCallColumn> | null;
   /** The operator's key (AUDIT_SIGNING_KEY): the step that ends the run signs its new head hash. */
   signer?: RecordSigner | null;
@@ -127,7 +127,6 @@ export async function writeStep(em: EntityManager, run: RunEntity, step: Decided
     jobs.push(outboxJob('eval.score', { runId, cellId: run.evalCellId }, { runId, jobId: jobId(runId, 'evalscore') }));
   }
 
-  if (recordHash) addStatement(writes, RECORD_CALL_HASH, runId, opts.settled!.id, recordHash);
   if (stepEvents.length) writes.add(events.sql, events.params);
   const outbox = outboxInsert(jobs);
   const outboxAt = jobs.length ? writes.add(outbox.sql, outbox.params) : -1;

@@ -19,7 +19,7 @@ export async function readRunRecord(db: DataSource | EntityManager, runId: strin
   )) as (Omit<RecordedEvent, 'created_at'> & { created_at: Date })[];
   const calls = (await db.query(
     `SELECT id, role, stage, label, provider, model, status, messages, response_text, parsed, valid, error, error_code,
-            input_tokens, output_tokens, cost_usd::text AS cost_usd, record_hash
+            input_tokens, output_tokens, cost_usd::text AS cost_usd
        FROM agent_calls WHERE run_id = $1 ORDER BY seq, id`,
     [runId],
   )) as RecordedCall[];

@@ -16,12 +16,11 @@ function exportFile(): RunExport {
   const call: RecordedCall = {
     id: 'c1', role: 'vc', stage: 'ROAST', label: 'J1', provider: 'replay', model: 'm', status: 'completed',
     messages: [{ role: 'user', content: 'score it' }], response_text: '{"score":7}', parsed: { score: 7 }, valid: true,
-    error: null, error_code: null, input_tokens: 10, output_tokens: 3, cost_usd: '0.000100', record_hash: null,
+    error: null, error_code: null, input_tokens: 10, output_tokens: 3, cost_usd: '0.000100',
   };
-  call.record_hash = callRecordHash(call);
   const bare = [
     { run_id: RUN, sequence: 1, type: 'run_created', payload: { project: 'p', workflow: 'panel' }, created_at: '2026-12-05T10:00:00.000Z' },
-    { run_id: RUN, sequence: 2, type: 'agent_call_completed', payload: { call_id: 'c1', record_hash: call.record_hash }, created_at: '2026-12-05T10:00:01.000Z' },
+    { run_id: RUN, sequence: 2, type: 'agent_call_completed', payload: { call_id: 'c1', record_hash: callRecordHash(call) }, created_at: '2026-12-05T10:00:01.000Z' },
     { run_id: RUN, sequence: 3, type: 'run_completed', payload: { status: 'done' }, created_at: '2026-12-05T10:00:02.000Z' },
   ];
   const hashes = chainHashes(null, bare);

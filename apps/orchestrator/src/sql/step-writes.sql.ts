@@ -185,16 +185,6 @@ export const INSERT_DRAFTED_EXPERIMENT = statement<never>()({
   },
 });
 
-/**
- * A settled call's record hash (callRecordHash of its messages, reply, usage and cost as its row
- * holds them), written by the step that records its outcome, the same hash its event carries.
- * Parameters: run id, call id, hash.
- */
-export const RECORD_CALL_HASH = statement<never>()({
-  text: `UPDATE agent_calls SET record_hash = $3 WHERE id = $2 AND run_id = $1`,
-  params: (runId: string, callId: string, hash: string): unknown[] => [runId, callId, hash],
-});
-
 /** A queued read op: the request rides on the row (ReadOpRequest); the test-runner adds the files it read to the same result. */
 export const INSERT_READ_OP = statement<never>()({
   text: `INSERT INTO workspace_ops (id, run_id, kind, status, implementation_id, result) VALUES ($1, $2, 'read', 'queued', NULL, $3) ON CONFLICT DO NOTHING`,

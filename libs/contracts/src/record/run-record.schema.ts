@@ -31,7 +31,6 @@ export const RecordedCall = z.object({
   output_tokens: z.number().nullable(),
   /** As Postgres prints the numeric, e.g. "0.012300". */
   cost_usd: z.string().nullable(),
-  record_hash: z.string().nullable(),
 });
 export type RecordedCall = z.infer<typeof RecordedCall>;
 

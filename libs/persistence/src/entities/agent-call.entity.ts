@@ -117,10 +117,6 @@ export class AgentCallEntity {
   @Column({ name: 'cost_usd', type: 'numeric', precision: 12, scale: 6, nullable: true, transformer: numberFromString })
   costUsd!: number | null;
 
-  /** sha256 of the call's canonical record — messages, reply, usage, cost (issue 26) — carried by the event that records the call. */
-  @Column({ name: 'record_hash', type: 'text', nullable: true })
-  recordHash!: string | null;
-
   @Column({ name: 'cost_source', type: 'text', nullable: true })
   costSource!: string | null;
 

@@ -3,8 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Accountable (issue 26): the team that owns each run, idea, experiment and eval (rows from
  * before this migration belong to the team `default`, which is where an old-form token puts
- * its holder); the run's hash-chained record — each event's hash, each call's record hash,
- * the run's head hash and its signature at a terminal event.
+ * its holder); the run's hash-chained record — each event's hash (a call's record hash rides in
+ * the event that records it), the run's head hash and its signature at a terminal event.
  */
 export class Accountable1766600000000 implements MigrationInterface {
   name = 'Accountable1766600000000';
@@ -17,11 +17,9 @@ export class Accountable1766600000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "runs" ADD "head_hash" text`);
     await q.query(`ALTER TABLE "runs" ADD "signature" jsonb`);
     await q.query(`ALTER TABLE "run_events" ADD "hash" text`);
-    await q.query(`ALTER TABLE "agent_calls" ADD "record_hash" text`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE "agent_calls" DROP COLUMN "record_hash"`);
     await q.query(`ALTER TABLE "run_events" DROP COLUMN "hash"`);
     await q.query(`ALTER TABLE "runs" DROP COLUMN "signature"`);
     await q.query(`ALTER TABLE "runs" DROP COLUMN "head_hash"`);
