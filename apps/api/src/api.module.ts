@@ -188,7 +188,7 @@ export class ApiModule {
         { provide: UsageService, useFactory: (reads: ReadDb) => new UsageService(reads, policy.budgets), inject: [ReadDb] },
         { provide: BiasAuditService, useFactory: (reads: ReadDb) => new BiasAuditService(reads), inject: [ReadDb] },
         { provide: RunQueryService, useFactory: (reads: ReadDb) => new RunQueryService(reads), inject: [ReadDb] },
-        { provide: RunRecordsService, useFactory: (runs: RunQueryService) => new RunRecordsService(runs), inject: [RunQueryService] },
+        { provide: RunRecordsService, useFactory: (reads: ReadDb, runs: RunQueryService) => new RunRecordsService(reads, runs), inject: [ReadDb, RunQueryService] },
         { provide: RunRecordService, useFactory: (reads: ReadDb, runs: RunQueryService) => new RunRecordService(reads, runs, env.AUDIT_PUBLIC_KEY), inject: [ReadDb, RunQueryService] },
         { provide: AgentCallsService, useFactory: (reads: ReadDb, runs: RunQueryService) => new AgentCallsService(reads, runs), inject: [ReadDb, RunQueryService] },
         {

@@ -1,10 +1,11 @@
-import { ArtifactEntity } from '@roundtable/persistence';
+import { ArtifactEntity, type RunEntity } from '@roundtable/persistence';
 import type { ImplementationRecord } from '@roundtable/workflow';
 import { ApiError } from './api-error';
 import type { RunRecords } from '@roundtable/contracts';
 import { apiWorkflowOf } from './workflows/api-workflows';
 import { buildStateOfRun } from './workflows/build-records';
-import type { LocatedRun, RunQueryService } from './run-query.service';
+import type { ReadDb } from './read-db';
+import type { RunQueryService } from './run-query.service';
 import { normalizedPath } from './workspace-file-path';
 
 /** A file as the run last wrote it: the implementation whose round wrote it, and its whole content. */
@@ -18,11 +19,15 @@ export interface WrittenFile {
  * diff and the files it wrote. Everything comes from the database (the snapshot on the run row,
  * the diff's artifacts row): the workspace on disk may be gone, or on another machine, and is
  * never read, so no path a client sends can reach a file system. Pure reads: the run is located
- * as RunQueryService locates it (the replica, or the primary for a run it does not have yet), and
- * its artifacts are read from the same database, which holds them if it holds the run that names them.
+ * as RunQueryService locates it (the replica, or the primary for a run it does not have yet), and an
+ * artifact is read from the replica too, or from the primary when the replica has not replayed it
+ * yet (a client told live that the run is done asks for its bundle at once).
  */
 export class RunRecordsService {
-  constructor(private readonly runs: RunQueryService) {}
+  constructor(
+    private readonly db: ReadDb,
+    private readonly runs: RunQueryService,
+  ) {}
 
   async records(id: string): Promise<RunRecords> {
     const run = await this.runs.runOrThrow(id);
@@ -35,10 +40,10 @@ export class RunRecordsService {
    * test-runner's 1 MiB cap was stored cut, and ends with a line that says so.
    */
   async diff(id: string): Promise<string> {
-    const { run, ds } = await this.buildRunOrThrow(id, 'diff');
+    const run = await this.buildRunOrThrow(id, 'diff');
     const committed = buildStateOfRun(run).implementations.filter((i) => i.diff);
     const last = committed[committed.length - 1]?.diff;
-    const artifact = last ? await ds.getRepository(ArtifactEntity).findOneBy({ id: last.artifactId, runId: id, kind: 'diff' }) : null;
+    const artifact = last ? await this.db.orPrimary((ds) => ds.getRepository(ArtifactEntity).findOneBy({ id: last.artifactId, runId: id, kind: 'diff' })) : null;
     if (!artifact) {
       throw ApiError.notFound('no_diff', `run ${id} has applied no implementation to a git workspace, so it has no diff (GET /v1/runs/${id}/records lists its implementations)`);
     }
@@ -50,8 +55,8 @@ export class RunRecordsService {
    * run, a copy of a plain directory): the bytes the test-runner's export op stored (issue 21).
    */
   async exported(id: string, kind: 'bundle' | 'patch'): Promise<{ bytes: Buffer; name: string }> {
-    const { ds } = await this.buildRunOrThrow(id, 'files');
-    const artifact = await ds.getRepository(ArtifactEntity).findOne({ where: { runId: id, kind }, order: { createdAt: 'DESC' } });
+    await this.buildRunOrThrow(id, 'files');
+    const artifact = await this.db.orPrimary((ds) => ds.getRepository(ArtifactEntity).findOne({ where: { runId: id, kind }, order: { createdAt: 'DESC' } }));
     if (!artifact) {
       throw ApiError.notFound(
         `no_${kind}`,
@@ -63,7 +68,7 @@ export class RunRecordsService {
 
   /** `path` (already checked and normalized) as the run last wrote it; 404 when it never wrote it, or deleted it after. */
   async file(id: string, path: string): Promise<WrittenFile> {
-    const { run } = await this.buildRunOrThrow(id, 'files');
+    const run = await this.buildRunOrThrow(id, 'files');
     const written = writtenFiles(buildStateOfRun(run).implementations);
     const file = written.get(path);
     if (file === undefined) {
@@ -76,11 +81,10 @@ export class RunRecordsService {
   }
 
   /** The run, if its workflow writes files (only the build's records say which, so it is read as a build). */
-  private async buildRunOrThrow(id: string, what: 'diff' | 'files'): Promise<LocatedRun> {
-    const located = await this.runs.located(id);
-    const { run } = located;
+  private async buildRunOrThrow(id: string, what: 'diff' | 'files'): Promise<RunEntity> {
+    const run = await this.runs.runOrThrow(id);
     const { noFiles } = apiWorkflowOf(run);
-    if (noFiles === null) return located;
+    if (noFiles === null) return run;
     throw new ApiError(409, { error: `${what}_unavailable`, message: `run ${id} is a ${run.workflow} run; ${noFiles}, so it has no ${what}` });
   }
 }
