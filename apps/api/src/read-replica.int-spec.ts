@@ -83,28 +83,31 @@ describe('DATABASE_READ_URL: a streaming read replica', () => {
     expect(await listedIds()).toContain(before);
 
     await pair!.pauseReplay();
-    // A write while the replica is held: it goes to the primary, which has the row; the replica does not.
-    const fresh = await submit();
-    expect(await h.ds.query('SELECT id FROM runs WHERE id = $1', [fresh])).toHaveLength(1);
-    expect(await onReplica('SELECT id FROM runs WHERE id = $1', [fresh])).toHaveLength(0);
+    let fresh: string;
+    try {
+      // A write while the replica is held: it goes to the primary, which has the row; the replica does not.
+      fresh = await submit();
+      expect(await h.ds.query('SELECT id FROM runs WHERE id = $1', [fresh])).toHaveLength(1);
+      expect(await onReplica('SELECT id FROM runs WHERE id = $1', [fresh])).toHaveLength(0);
 
-    // The list is the replica's: it misses the run the primary has. That is the proof it was read there.
-    const listed = await listedIds();
-    expect(listed).toContain(before);
-    expect(listed).not.toContain(fresh);
+      // The list is the replica's: it misses the run the primary has. That is the proof it was read there.
+      const listed = await listedIds();
+      expect(listed).toContain(before);
+      expect(listed).not.toContain(fresh);
 
-    // GET right after POST: through the team door (the primary) and, on the replica's miss, from the primary.
-    const got = await fetch(`${h.base}/v1/runs/${fresh}`);
-    expect(got.status).toBe(200);
-    expect(((await got.json()) as { id: string }).id).toBe(fresh);
-    const calls = await fetch(`${h.base}/v1/runs/${fresh}/calls`);
-    expect(calls.status).toBe(200);
-    expect(await calls.json()).toEqual([]);
-    const records = await fetch(`${h.base}/v1/runs/${fresh}/records`);
-    expect(records.status).toBe(200);
-    expect((await fetch(`${h.base}/v1/runs/run_nowhere`)).status).toBe(404);
-
-    await pair!.resumeReplay();
+      // GET right after POST: through the team door (the primary) and, on the replica's miss, from the primary.
+      const got = await fetch(`${h.base}/v1/runs/${fresh}`);
+      expect(got.status).toBe(200);
+      expect(((await got.json()) as { id: string }).id).toBe(fresh);
+      const calls = await fetch(`${h.base}/v1/runs/${fresh}/calls`);
+      expect(calls.status).toBe(200);
+      expect(await calls.json()).toEqual([]);
+      const records = await fetch(`${h.base}/v1/runs/${fresh}/records`);
+      expect(records.status).toBe(200);
+      expect((await fetch(`${h.base}/v1/runs/run_nowhere`)).status).toBe(404);
+    } finally {
+      await pair!.resumeReplay();
+    }
     await pair!.caughtUp();
     expect(await listedIds()).toContain(fresh);
   });
