@@ -49,8 +49,12 @@ export function publishTestWorker(env: Pick<ApiEnv, 'REDIS_URL' | 'QUEUE_PREFIX'
  * `servedProviders`: what the stand-in provider-worker in the registry serves (default `replay`, as the
  * pipelines' worker; [] for none), with no key variable set: the api holds no keys, the workers do.
  */
-export async function startApi(overrides: Partial<ApiEnv> = {}, opts: { policy?: OperatorPolicy; servedProviders?: string[] } = {}): Promise<ApiHarness> {
-  const db = await createTestDatabase({ migrate: true });
+export async function startApi(
+  overrides: Partial<ApiEnv> = {},
+  /** `db`: a migrated database the caller made (on a server of its own); the harness drops it at close as its own. */
+  opts: { policy?: OperatorPolicy; servedProviders?: string[]; db?: TestDatabase } = {},
+): Promise<ApiHarness> {
+  const db = opts.db ?? (await createTestDatabase({ migrate: true }));
   const env: ApiEnv = {
     DATABASE_URL: db.url,
     REDIS_URL: process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379',

@@ -58,3 +58,15 @@ describe('ApiEnv: AUDIT_PUBLIC_KEY (issue 26)', () => {
     expect(() => parse({ AUDIT_PUBLIC_KEY: rsa })).toThrow(/AUDIT_PUBLIC_KEY is a rsa key; the record is signed with Ed25519/);
   });
 });
+
+describe('ApiEnv: DATABASE_READ_URL', () => {
+  it('is optional: unset, every read stays on DATABASE_URL', () => {
+    expect(parse({}).DATABASE_READ_URL).toBeUndefined();
+    expect(parse({ DATABASE_READ_URL: '' }).DATABASE_READ_URL).toBeUndefined();
+  });
+
+  it('takes a Postgres URL, and names the field and the form when it is not one', () => {
+    expect(parse({ DATABASE_READ_URL: 'postgres://reader@replica:5432/rt' }).DATABASE_READ_URL).toBe('postgres://reader@replica:5432/rt');
+    expect(() => parse({ DATABASE_READ_URL: 'replica:5432' })).toThrow(/DATABASE_READ_URL: DATABASE_READ_URL must be a URL like postgres:\/\//);
+  });
+});

@@ -16,6 +16,20 @@ export const ApiEnv = CommonEnv.extend({
    * so a record re-signed with any other key fails (issue 26). Unset: with the key the signature carries.
    */
   AUDIT_PUBLIC_KEY: keyFromEnv((pem) => parsePublicKey(pem)),
+  /**
+   * A streaming read replica of DATABASE_URL's database (issue 27): the api's pure reads — lists, a
+   * run's views, records and calls, the bulk of an event replay, exports — go there, on a small
+   * read-only pool; writes and every read that must see a write just made stay on DATABASE_URL.
+   * Unset: every read on DATABASE_URL.
+   */
+  DATABASE_READ_URL: z.preprocess(
+    // Empty is unset, as a compose file's ${DATABASE_READ_URL:-} passes it.
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'DATABASE_READ_URL must be a URL like postgres://user@replica-host:5432/roundtable (a read replica of DATABASE_URL), or unset')
+      .optional(),
+  ),
   /** Largest request body accepted (JSON or YAML), in body-parser's notation: 1mb, 512kb … */
   API_BODY_LIMIT: z
     .string()

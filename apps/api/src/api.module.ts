@@ -22,6 +22,7 @@ import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { ReadinessService } from './readiness.service';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
+import { ReadDb } from './read-db';
 import { RunQueryService } from './run-query.service';
 import { RunControlController } from './run-control.controller';
 import { RunControlService } from './run-control.service';
@@ -64,6 +65,9 @@ import { BiasAuditService } from './audit/bias-audit.service';
 
 const { dataSource: DS, redis: REDIS, producer: PRODUCER } = INFRA;
 
+/** Connections in the read replica's pool: it serves the api's reads only, a few at a time. */
+const READ_POOL_SIZE = 4;
+
 /** It produces to `orchestrator` and shows every fixed queue on Bull Board. */
 const QUEUES = Object.values(QUEUE);
 
@@ -71,6 +75,7 @@ const QUEUES = Object.values(QUEUE);
 class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(DS) private readonly ds: DataSource,
+    @Inject(ReadDb) private readonly reads: ReadDb,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(PRODUCER) private readonly producer: JobProducer,
     @Inject(QueueBoard) private readonly board: QueueBoard,
@@ -82,6 +87,7 @@ class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.board.close();
     await this.producer.close();
     this.redis.disconnect();
+    await this.reads.replica?.destroy();
     await this.ds.destroy();
   }
 }
@@ -108,6 +114,19 @@ export class ApiModule {
         TraceExportLifecycle,
         { provide: EXAMPLES, useFactory: () => readExamples(examplesDirOf(env), policy.cassettes.roots) },
         { provide: DS, useFactory: () => openMigratedDataSource(env.DATABASE_URL, { applicationName: 'roundtable-api' }) },
+        // The replica when DATABASE_READ_URL is set (read-only, its own small pool; checked migrated as the
+        // primary is, so a replica of another database is refused at start), else the primary again.
+        {
+          provide: ReadDb,
+          useFactory: async (ds: DataSource) =>
+            new ReadDb(
+              ds,
+              env.DATABASE_READ_URL
+                ? await openMigratedDataSource(env.DATABASE_READ_URL, { applicationName: 'roundtable-api-read', poolSize: READ_POOL_SIZE, readOnly: true, urlVar: 'DATABASE_READ_URL' })
+                : null,
+            ),
+          inject: [DS],
+        },
         // Held to a deadline at start so a wrong REDIS_URL is said, not waited on forever.
         { provide: REDIS, useFactory: () => connectRedis(env.REDIS_URL) },
         {
@@ -117,7 +136,7 @@ export class ApiModule {
         },
         // The write quota's buckets, on the shared connection (so Connections closes it), shared by every replica.
         { provide: RedisTokenBucketStorage, useFactory: (r: Redis) => new RedisTokenBucketStorage(r), inject: [REDIS] },
-        { provide: IdeasService, useFactory: (ds: DataSource) => new IdeasService(ds), inject: [DS] },
+        { provide: IdeasService, useFactory: (ds: DataSource, reads: ReadDb) => new IdeasService(ds, reads), inject: [DS, ReadDb] },
         {
           provide: RunSubmissionService,
           useFactory: (ds: DataSource, r: Redis, p: JobProducer, ideas: IdeasService) =>
@@ -126,8 +145,8 @@ export class ApiModule {
         },
         { provide: RunForkService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new RunForkService(ds, submission), inject: [DS, RunSubmissionService] },
         { provide: IdeaHandoffService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new IdeaHandoffService(ds, submission), inject: [DS, RunSubmissionService] },
-        { provide: ExperimentReads, useFactory: (ds: DataSource) => new ExperimentReads(ds), inject: [DS] },
-        { provide: EvalReads, useFactory: (ds: DataSource) => new EvalReads(ds), inject: [DS] },
+        { provide: ExperimentReads, useFactory: (reads: ReadDb) => new ExperimentReads(reads), inject: [ReadDb] },
+        { provide: EvalReads, useFactory: (reads: ReadDb) => new EvalReads(reads), inject: [ReadDb] },
         { provide: EvalsService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new EvalsService(ds, submission), inject: [DS, RunSubmissionService] },
         {
           provide: ExperimentsService,
@@ -155,22 +174,23 @@ export class ApiModule {
         { provide: RunEventHub, useFactory: () => new RunEventHub(createRedisConnection(env.REDIS_URL), env.QUEUE_PREFIX) },
         {
           provide: RunEventsService,
-          useFactory: (ds: DataSource, hub: RunEventHub) =>
-            new RunEventsService(ds, hub, {
+          useFactory: (reads: ReadDb, hub: RunEventHub) =>
+            new RunEventsService(reads, hub, {
               heartbeatMs: env.SSE_HEARTBEAT_MS,
               retryMs: env.SSE_RETRY_MS,
               pageSize: 2000,
               maxBufferedBytes: 4 * 1024 * 1024,
               maxPending: 10_000,
             }),
-          inject: [DS, RunEventHub],
+          inject: [ReadDb, RunEventHub],
         },
-        { provide: UsageService, useFactory: (ds: DataSource) => new UsageService(ds, policy.budgets), inject: [DS] },
-        { provide: BiasAuditService, useFactory: (ds: DataSource) => new BiasAuditService(ds), inject: [DS] },
-        { provide: RunQueryService, useFactory: (ds: DataSource) => new RunQueryService(ds), inject: [DS] },
-        { provide: RunRecordsService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordsService(ds, runs), inject: [DS, RunQueryService] },
-        { provide: RunRecordService, useFactory: (ds: DataSource, runs: RunQueryService) => new RunRecordService(ds, runs, env.AUDIT_PUBLIC_KEY), inject: [DS, RunQueryService] },
-        { provide: AgentCallsService, useFactory: (ds: DataSource, runs: RunQueryService) => new AgentCallsService(ds, runs), inject: [DS, RunQueryService] },
+        // The pure reads (ReadDb: the replica when there is one; each says why its lag is safe there).
+        { provide: UsageService, useFactory: (reads: ReadDb) => new UsageService(reads, policy.budgets), inject: [ReadDb] },
+        { provide: BiasAuditService, useFactory: (reads: ReadDb) => new BiasAuditService(reads), inject: [ReadDb] },
+        { provide: RunQueryService, useFactory: (reads: ReadDb) => new RunQueryService(reads), inject: [ReadDb] },
+        { provide: RunRecordsService, useFactory: (reads: ReadDb, runs: RunQueryService) => new RunRecordsService(reads, runs), inject: [ReadDb, RunQueryService] },
+        { provide: RunRecordService, useFactory: (reads: ReadDb, runs: RunQueryService) => new RunRecordService(reads, runs, env.AUDIT_PUBLIC_KEY), inject: [ReadDb, RunQueryService] },
+        { provide: AgentCallsService, useFactory: (reads: ReadDb, runs: RunQueryService) => new AgentCallsService(reads, runs), inject: [ReadDb, RunQueryService] },
         {
           provide: ReadinessService,
           useFactory: (t: TerminusReadiness, ds: DataSource, r: Redis) => new ReadinessService(t, ds, r),

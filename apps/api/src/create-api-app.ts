@@ -64,6 +64,8 @@ export async function createApiApp(
   app.use(workbenchHandler(webRoot));
   app.use(bearerAuth(new TokenBook(env.API_TOKENS)));
   app.use(writeRateLimit({ perMinute: env.RATE_LIMIT_WRITES_PER_MIN, storage: app.get(RedisTokenBucketStorage), prefix: env.QUEUE_PREFIX }));
+  // The primary, never the read replica: a run, idea or eval created a moment ago must pass its door
+  // (a 404 there would answer GET-after-POST wrongly), and it is one primary-key read per request.
   app.use(teamDoor(app.get(INFRA.dataSource)));
   registerBodyParsers(app, env.API_BODY_LIMIT);
   app.useGlobalFilters(new ApiExceptionFilter());

@@ -8,6 +8,7 @@ import { experimentDetail, experimentListItem, type ExperimentListRow, type Expe
 import { editRefusal } from './experiment-locked';
 import { parseQuery } from './query-params';
 import type { TeamScope } from './team-scope';
+import type { ReadDb } from './read-db';
 
 /** The most GET /v1/experiments answers with; experiments are few (each is a person's preregistration). */
 export const EXPERIMENT_LIST_LIMIT = 200;
@@ -21,9 +22,18 @@ export const ExperimentListQuery = z
   })
   .strict();
 
-/** What the experiments routes read: rows, replies, the report, and the refusal of every edit. */
+/**
+ * What the experiments routes read: rows, replies, the report, and the refusal of every edit. A row,
+ * its detail and its report are read from the primary (a POST answers with the detail of the row it
+ * just wrote); the list from the read replica when there is one.
+ */
 export class ExperimentReads {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly db: ReadDb) {}
+
+  /** Reads a write's reply may make: the primary, which has the row the write just made. */
+  private get ds(): DataSource {
+    return this.db.primary;
+  }
 
   /** The row, or a 404 naming the id. */
   async row(id: string): Promise<ExperimentEntity> {
@@ -46,7 +56,8 @@ export class ExperimentReads {
   /** Newest first, the caller's team's only (`sees`; null: every team's). */
   async list(query: unknown, sees: TeamScope): Promise<ExperimentList> {
     const q = parseQuery(ExperimentListQuery, query);
-    const rows: ExperimentListRow[] = await this.ds.query(
+    // Replica: a list may be a moment old; an experiment drafted this instant shows at the next refresh.
+    const rows: ExperimentListRow[] = await this.db.lagging.query(
       `SELECT e.id, p.name AS project, e.prereg, e.status, e.decision, e.run_id, e.created_at
          FROM experiments e JOIN projects p ON p.id = e.project_id
         WHERE ($1::text IS NULL OR p.name = $1) AND ($2::text IS NULL OR e.status = $2) AND ($4::text IS NULL OR e.source ->> 'idea_id' = $4)

@@ -25,6 +25,7 @@ import { similarIdeaIds } from './similar-ideas';
 import { unstorableTextIssues } from './storable-text.check';
 import { mayReach, type Submitter, type TeamScope } from './team-scope';
 import { ideaNotFound } from './team-owned';
+import { ReadDb } from './read-db';
 
 type Issue = { path: string; message: string };
 
@@ -56,7 +57,11 @@ const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : 
  * only: nothing here reaches a path, a process or a URL.
  */
 export class IdeasService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    /** GET /v1/ideas's plain list reads from its replica (when there is one); everything else here, the primary. */
+    private readonly reads: ReadDb = new ReadDb(ds),
+  ) {}
 
   async create(body: unknown, { name: by, team }: Submitter): Promise<IdeaDetail> {
     const worksheet = Worksheet.parse(parsed(CreateIdeaRequest, body, 'invalid_idea'));
@@ -82,15 +87,18 @@ export class IdeasService {
       if (!mayReach(sees, (await this.idea(similarTo)).team)) throw ideaNotFound(similarTo);
       const ids = await similarIdeaIds(this.ds, similarTo);
       const byId = new Map((ids.length ? await this.ds.getRepository(IdeaEntity).findBy({ id: In(ids), ...team }) : []).map((i) => [i.id, i]));
-      return this.listItems(ids.map((i) => byId.get(i)).filter((i): i is IdeaEntity => i !== undefined));
+      return this.listItems(this.ds, ids.map((i) => byId.get(i)).filter((i): i is IdeaEntity => i !== undefined));
     }
-    return this.listItems(await this.ds.getRepository(IdeaEntity).find({ where: team, order: { createdAt: 'DESC', id: 'DESC' }, take: 500 }));
+    // Replica: a list may be a moment old (an idea created this instant shows at the next refresh). The
+    // similar-ideas ranking above stays on the primary: it starts from an idea the caller names, maybe just made.
+    const ds = this.reads.lagging;
+    return this.listItems(ds, await ds.getRepository(IdeaEntity).find({ where: team, order: { createdAt: 'DESC', id: 'DESC' }, take: 500 }));
   }
 
   /** The listed ideas with their locked versions and panel counts, in one grouped query (not a detail per idea). */
-  private async listItems(ideas: IdeaEntity[]): Promise<IdeaListItem[]> {
+  private async listItems(ds: DataSource, ideas: IdeaEntity[]): Promise<IdeaListItem[]> {
     if (!ideas.length) return [];
-    const rows: { id: string; locked: number[]; panels: number }[] = await this.ds.query(
+    const rows: { id: string; locked: number[]; panels: number }[] = await ds.query(
       `SELECT i.id,
               coalesce((SELECT array_agg(v.version ORDER BY v.version) FROM idea_versions v WHERE v.idea_id = i.id AND v.locked_by_run IS NOT NULL), '{}') AS locked,
               (SELECT count(*)::int FROM runs r WHERE r.idea_id = i.id) AS panels

@@ -37,6 +37,14 @@ const isTerminal = endsStream;
  *  - on idle, the heartbeat also reads the log, so an event whose message was lost entirely
  *    is late by one heartbeat at most.
  * The stream ends after a terminal event. One pump at a time writes, so frames never interleave.
+ *
+ * With a read replica (`replay`), each catch-up reads the log from the replica first and then,
+ * once the replica has no more, the rest from the primary (`ds`): the bulk of a long replay costs
+ * the primary nothing, and the last read is always the primary's, which holds every event it has
+ * committed — so a lagging replica delays nothing and skips nothing. A replica's copy of a run's log
+ * is a prefix of the primary's (a run's events are committed in sequence order, under its row's
+ * lock, and a standby shows commits in the primary's order), so reading it never jumps a hole.
+ * Whether a stream ends (the run's head) is always asked of the primary.
  */
 export class RunEventStream implements Closable {
   private readonly log = new Logger('run-events');
@@ -62,6 +70,8 @@ export class RunEventStream implements Closable {
      * appeal is pending, so a client that asks gets a resumed run's and an appeal's events on one stream.
      */
     private readonly throughLog = false,
+    /** Where catch-ups read first: the read replica, or `ds` itself when there is none. */
+    private readonly replay: DataSource = ds,
   ) {
     this.lastSent = after;
   }
@@ -186,7 +196,9 @@ export class RunEventStream implements Closable {
    * event. The next page is read while this one is written, so Postgres and the socket overlap.
    */
   private async catchUp(): Promise<boolean> {
-    const read = (after: number) => readRunEventsJson(this.ds, this.runId, after, this.opts.pageSize);
+    // From the replica while it has pages, then the primary for whatever it has not replayed yet.
+    let from = this.replay;
+    const read = (after: number) => readRunEventsJson(from, this.runId, after, this.opts.pageSize);
     let next = read(this.lastSent);
     // Through the log: the type of the last frame this catch-up sent, checked once the log is read out.
     let lastType: string | null = null;
@@ -214,6 +226,11 @@ export class RunEventStream implements Closable {
       // Replay waits for the socket instead of buffering: a 10,000-event log is never all in memory.
       if (chunk && !this.write(chunk)) await this.drained();
       if (terminal && !this.throughLog) return true;
+      if (!full && from !== this.ds) {
+        from = this.ds;
+        next = read(this.lastSent);
+        continue;
+      }
       if (!full) {
         if (this.throughLog && lastType !== null && isTerminal(lastType)) this.endAtStreamEnd();
         else if (lastType !== null && mayEndStream(lastType)) this.endIfLogEndsHere();

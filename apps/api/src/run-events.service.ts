@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { DataSource } from 'typeorm';
 import { ApiError } from './api-error';
+import type { ReadDb } from './read-db';
 import { RedisSubscribeError, RunEventHub } from './run-event-hub';
 import { RunEventStream, RunEventStreamOptions } from './run-event-stream';
 import { APPEAL_PENDING_SQL, endsStream, mayEndStream, RUN_ENDED_SQL } from './stream-end';
@@ -48,7 +48,7 @@ export function throughLogOf(query: Record<string, unknown> | undefined): boolea
 /** GET /v1/runs/:id/events: checks the request, then hands the response to a RunEventStream. */
 export class RunEventsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: ReadDb,
     private readonly hub: RunEventHub,
     private readonly opts: RunEventStreamOptions,
   ) {}
@@ -57,7 +57,10 @@ export class RunEventsService {
   async open(runId: string, lastEventId: unknown, query: Record<string, unknown> | undefined, res: ServerResponse): Promise<void> {
     const after = resumePoint(lastEventId, query);
     const throughLog = throughLogOf(query);
-    const [head] = (await this.ds.query(
+    // The head from the primary, never the replica: a client resuming after an event it was sent live
+    // (published after its commit on the primary) must not be told the log has no such event, nor a
+    // run just submitted be a 404, nor a stream end early on a lagging copy of the run.
+    const [head] = (await this.db.primary.query(
       `SELECT r.event_seq, e.type AS last_type, ${APPEAL_PENDING_SQL} AS appeal_pending, ${RUN_ENDED_SQL} AS run_ended
          FROM runs r LEFT JOIN run_events e ON e.run_id = r.id AND e.sequence = r.event_seq
         WHERE r.id = $1`,
@@ -78,7 +81,7 @@ export class RunEventsService {
       res.end();
       return;
     }
-    const stream = new RunEventStream(runId, after, res, this.ds, this.hub, this.opts, throughLog);
+    const stream = new RunEventStream(runId, after, res, this.db.primary, this.hub, this.opts, throughLog, this.db.lagging);
     try {
       await stream.subscribe();
     } catch (e) {

@@ -8,6 +8,7 @@ import { ProviderCallTotals, runSeconds, summarizeUsage, UsageSummary } from './
 import { type ForkRow, type QuestionRow, runDetailView, runSummaryView } from './run-views';
 import type { RunListItem, RunListUsage } from '@roundtable/contracts';
 import type { TeamScope } from './team-scope';
+import type { ReadDb } from './read-db';
 
 interface TotalsRow {
   provider: string;
@@ -32,9 +33,19 @@ export interface RunListPage {
 /** q as a LIKE pattern's text: a backslash, `%` and `_` in it match themselves (ESCAPE '\\'). */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Read side of runs: lists, one run with its usage against its caps, and the report. */
+/** A run row and the database it was read from, where the rest of a view of it is read too. */
+export interface LocatedRun {
+  run: RunEntity;
+  ds: DataSource;
+}
+
+/**
+ * Read side of runs: lists, one run with its usage against its caps, and the report. Pure reads,
+ * so on the read replica when there is one (ReadDb); a run the replica does not have yet is read
+ * from the primary, whole.
+ */
 export class RunQueryService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly db: ReadDb) {}
 
   /**
    * A page of runs, newest first: keyset pagination on (created_at DESC, id DESC), so a cursor
@@ -56,7 +67,10 @@ export class RunQueryService {
     if (q.from) where.push(`r.created_at >= ${param(q.from.at.toISOString())}::timestamptz`);
     if (q.to) where.push(`r.created_at ${q.to.exclusive ? '<' : '<='} ${param(q.to.at.toISOString())}::timestamptz`);
     if (q.cursor) where.push(`(r.created_at, r.id) < (${param(q.cursor.createdAt)}::timestamptz, ${param(q.cursor.id)})`);
-    const rows: { id: string; created_at_us: string }[] = await this.ds.query(
+    // Replica: a list may be a moment old (a run submitted this instant shows at the next refresh); its
+    // page, rows and usage come from one database, so they agree with each other.
+    const ds = this.db.lagging;
+    const rows: { id: string; created_at_us: string }[] = await ds.query(
       `SELECT r.id, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_us
          FROM runs r
          JOIN projects p ON p.id = r.project_id
@@ -68,9 +82,9 @@ export class RunQueryService {
     const page = rows.slice(0, q.limit);
     const last = page[page.length - 1];
     const nextCursor = rows.length > q.limit && last ? encodeRunCursor({ createdAt: last.created_at_us, id: last.id }) : null;
-    const byId = new Map((page.length ? await this.ds.getRepository(RunEntity).findBy({ id: In(page.map((r) => r.id)) }) : []).map((r) => [r.id, r]));
+    const byId = new Map((page.length ? await ds.getRepository(RunEntity).findBy({ id: In(page.map((r) => r.id)) }) : []).map((r) => [r.id, r]));
     const runs = page.map((r) => byId.get(r.id)).filter((r): r is RunEntity => r !== undefined);
-    const usage = await this.listUsageOf(runs.map((r) => r.id));
+    const usage = await this.listUsageOf(ds, runs.map((r) => r.id));
     return {
       runs: runs.map((r) => ({ ...runSummaryView(r), usage: usage.get(r.id) ?? { calls: 0, tokens: 0, cost_usd: null } })),
       nextCursor,
@@ -78,9 +92,9 @@ export class RunQueryService {
   }
 
   /** The listed runs' calls, tokens and cost in one grouped query (not one per run), counted as usageOf counts them. */
-  private async listUsageOf(runIds: string[]): Promise<Map<string, RunListUsage>> {
+  private async listUsageOf(ds: DataSource, runIds: string[]): Promise<Map<string, RunListUsage>> {
     if (runIds.length === 0) return new Map();
-    const rows: { run_id: string; calls: string; tokens: string; cost_usd: string | null }[] = await this.ds.query(
+    const rows: { run_id: string; calls: string; tokens: string; cost_usd: string | null }[] = await ds.query(
       `SELECT run_id,
               COUNT(*) AS calls,
               COALESCE(SUM(input_tokens), 0) + COALESCE(SUM(output_tokens), 0) AS tokens,
@@ -96,13 +110,13 @@ export class RunQueryService {
   }
 
   async get(id: string) {
-    const run = await this.runOrThrow(id);
-    const { usage, byProvider } = await this.usageOf(run, new Date());
+    const { run, ds } = await this.located(id);
+    const { usage, byProvider } = await this.usageOf(ds, run, new Date());
     const [questions, forks, [project]] = (await Promise.all([
-      this.ds.query(`SELECT raised_by_role, question, status, answer, answered_by FROM open_questions WHERE run_id = $1 ORDER BY id`, [id]),
+      ds.query(`SELECT raised_by_role, question, status, answer, answered_by FROM open_questions WHERE run_id = $1 ORDER BY id`, [id]),
       // The runs forked from this one: the original links to its forks as each fork links back.
-      this.ds.query(`SELECT id, forked_from ->> 'stage' AS stage, status FROM runs WHERE forked_from ->> 'run_id' = $1 ORDER BY created_at, id`, [id]),
-      this.ds.query(`SELECT objective, requirements FROM projects WHERE id = $1`, [run.projectId]),
+      ds.query(`SELECT id, forked_from ->> 'stage' AS stage, status FROM runs WHERE forked_from ->> 'run_id' = $1 ORDER BY created_at, id`, [id]),
+      ds.query(`SELECT objective, requirements FROM projects WHERE id = $1`, [run.projectId]),
     ])) as [QuestionRow[], ForkRow[], { objective: string; requirements: string[] }[]];
     const inputs = project ? { objective: project.objective, requirements: project.requirements ?? [] } : null;
     const view = runDetailView(run, usage, byProvider, questions, forks, inputs);
@@ -111,24 +125,37 @@ export class RunQueryService {
   }
 
   async report(id: string): Promise<string> {
-    const run = await this.runOrThrow(id);
+    const { run, ds } = await this.located(id);
     const workflow = apiWorkflowOf(run);
     const [decisions, { usage, unpricedCalls, subscriptionCostUsd }] = await Promise.all([
-      this.ds.getRepository(DecisionEntity).find({ where: { runId: id }, order: { id: 'ASC' } }),
-      this.usageOf(run, new Date()),
+      ds.getRepository(DecisionEntity).find({ where: { runId: id }, order: { id: 'ASC' } }),
+      this.usageOf(ds, run, new Date()),
     ]);
     return workflow.report({ run, decisions, audit: { ...reportAudit(usage, unpricedCalls, subscriptionCostUsd), headHash: run.headHash } });
   }
 
   async runOrThrow(id: string): Promise<RunEntity> {
-    const run = await this.ds.getRepository(RunEntity).findOneBy({ id });
-    if (!run) throw ApiError.notFound('run_not_found', `no run ${id}`);
-    return run;
+    return (await this.located(id)).run;
+  }
+
+  /**
+   * The run, and the database to read the rest of its view from: the replica when it has the run
+   * (it may be a moment behind, as any read of a running run is by the time it arrives), else the
+   * primary — a run submitted this instant (GET right after its POST) is there, never a 404.
+   * The rest of the view comes from the same database, so it never pairs a row with another's lag.
+   */
+  async located(id: string): Promise<LocatedRun> {
+    const found = await this.db.orPrimary(async (ds) => {
+      const run = await ds.getRepository(RunEntity).findOneBy({ id });
+      return run ? { run, ds } : null;
+    });
+    if (!found) throw ApiError.notFound('run_not_found', `no run ${id}`);
+    return found;
   }
 
   /** Usage from the audit log itself (finished calls), so it agrees with GET /calls row for row; a fork's copies were billed to the run they came from. */
-  private async usageOf(run: RunEntity, now: Date): Promise<UsageWithSubscription> {
-    const rows: TotalsRow[] = await this.ds.query(
+  private async usageOf(ds: DataSource, run: RunEntity, now: Date): Promise<UsageWithSubscription> {
+    const rows: TotalsRow[] = await ds.query(
       `SELECT provider,
               COUNT(*) AS calls,
               COUNT(*) FILTER (WHERE status = 'failed' OR valid IS FALSE) AS failed_calls,

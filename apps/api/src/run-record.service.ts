@@ -1,17 +1,20 @@
-import type { DataSource } from 'typeorm';
 import { exportHash, RUN_EXPORT_FORMAT, sha256Hex, type RecordVerdict, type RunExport } from '@roundtable/contracts';
 import { readRunRecordConsistently, verifyRunRecord } from '@roundtable/events';
 import { ApiError } from './api-error';
+import type { ReadDb } from './read-db';
 import type { RunQueryService } from './run-query.service';
 
 /**
  * The run's tamper-evident record (issue 26): `verify` recomputes the hash chain from the rows and
  * names the first thing that does not match; `export` is the record as one file that
- * `roundtable verify --file` checks offline. Reads only; the orchestrator writes the chain.
+ * `roundtable verify --file` checks offline. Reads only; the orchestrator writes the chain. On the
+ * replica when there is one: each read is one REPEATABLE READ snapshot (allowed on a hot standby),
+ * so a record read there is the record as of a moment ago, whole — a chain whose head and events
+ * agree — and a run the replica does not have yet is read from the primary.
  */
 export class RunRecordService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: ReadDb,
     private readonly runs: RunQueryService,
     /** AUDIT_PUBLIC_KEY: the key a signature must be made with; null: the one it carries. */
     private readonly trustedKey: string | null = null,
@@ -19,13 +22,13 @@ export class RunRecordService {
 
   async verify(id: string): Promise<RecordVerdict> {
     // A run may rightly be unsigned (still running, or ended before the operator signed): `absent`, not a failure.
-    const verdict = await verifyRunRecord(this.ds, id, this.trustedKey ? { publicKey: this.trustedKey, requireSignature: false } : {});
+    const verdict = await this.db.orPrimary((ds) => verifyRunRecord(ds, id, this.trustedKey ? { publicKey: this.trustedKey, requireSignature: false } : {}));
     if (!verdict) throw ApiError.notFound('run_not_found', `no run ${id}`);
     return verdict;
   }
 
   async export(id: string): Promise<RunExport> {
-    const record = await readRunRecordConsistently(this.ds, id);
+    const record = await this.db.orPrimary((ds) => readRunRecordConsistently(ds, id));
     if (!record) throw ApiError.notFound('run_not_found', `no run ${id}`);
     const [run, report] = await Promise.all([this.runs.get(id), this.runs.report(id)]);
     // As JSON will carry it (a Date as its ISO text), so the export's own hash is over what the file holds.

@@ -1,10 +1,10 @@
-import type { DataSource } from 'typeorm';
 import { ArtifactEntity, type RunEntity } from '@roundtable/persistence';
 import type { ImplementationRecord } from '@roundtable/workflow';
 import { ApiError } from './api-error';
 import type { RunRecords } from '@roundtable/contracts';
 import { apiWorkflowOf } from './workflows/api-workflows';
 import { buildStateOfRun } from './workflows/build-records';
+import type { ReadDb } from './read-db';
 import type { RunQueryService } from './run-query.service';
 import { normalizedPath } from './workspace-file-path';
 
@@ -18,11 +18,14 @@ export interface WrittenFile {
  * What a run recorded, read back for its page: the records of its snapshot, the run branch's
  * diff and the files it wrote. Everything comes from the database (the snapshot on the run row,
  * the diff's artifacts row): the workspace on disk may be gone, or on another machine, and is
- * never read, so no path a client sends can reach a file system.
+ * never read, so no path a client sends can reach a file system. Pure reads: the run is located
+ * as RunQueryService locates it (the replica, or the primary for a run it does not have yet), and an
+ * artifact is read from the replica too, or from the primary when the replica has not replayed it
+ * yet (a client told live that the run is done asks for its bundle at once).
  */
 export class RunRecordsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: ReadDb,
     private readonly runs: RunQueryService,
   ) {}
 
@@ -40,7 +43,7 @@ export class RunRecordsService {
     const run = await this.buildRunOrThrow(id, 'diff');
     const committed = buildStateOfRun(run).implementations.filter((i) => i.diff);
     const last = committed[committed.length - 1]?.diff;
-    const artifact = last ? await this.ds.getRepository(ArtifactEntity).findOneBy({ id: last.artifactId, runId: id, kind: 'diff' }) : null;
+    const artifact = last ? await this.db.orPrimary((ds) => ds.getRepository(ArtifactEntity).findOneBy({ id: last.artifactId, runId: id, kind: 'diff' })) : null;
     if (!artifact) {
       throw ApiError.notFound('no_diff', `run ${id} has applied no implementation to a git workspace, so it has no diff (GET /v1/runs/${id}/records lists its implementations)`);
     }
@@ -53,7 +56,7 @@ export class RunRecordsService {
    */
   async exported(id: string, kind: 'bundle' | 'patch'): Promise<{ bytes: Buffer; name: string }> {
     await this.buildRunOrThrow(id, 'files');
-    const artifact = await this.ds.getRepository(ArtifactEntity).findOne({ where: { runId: id, kind }, order: { createdAt: 'DESC' } });
+    const artifact = await this.db.orPrimary((ds) => ds.getRepository(ArtifactEntity).findOne({ where: { runId: id, kind }, order: { createdAt: 'DESC' } }));
     if (!artifact) {
       throw ApiError.notFound(
         `no_${kind}`,

@@ -1,7 +1,7 @@
-import type { DataSource } from 'typeorm';
 import { preparedQuery } from '@roundtable/persistence';
 import type { OperatorBudgets, UsageReport } from '@roundtable/contracts';
 import type { UsageQuery } from './query-params';
+import type { ReadDb } from './read-db';
 
 /** Whose rows a reader may see: one team's, or (an admin, an open API) every team's. */
 export type UsageReader = { team: string } | 'all';
@@ -59,7 +59,7 @@ interface Row {
 
 export class UsageService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly db: ReadDb,
     private readonly budgets: OperatorBudgets,
   ) {}
 
@@ -68,7 +68,8 @@ export class UsageService {
     const since = query.since ?? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const team = reader === 'all' ? (query.team ?? null) : reader.team;
     if (reader !== 'all' && query.team !== undefined && query.team !== reader.team) return { since: since.toISOString(), rows: [] };
-    const { rows } = await preparedQuery<Row>(this.ds, USAGE_SQL, [since, team, query.project ?? null]);
+    // Replica: a report of spending since a time, a moment old at worst; the orchestrator enforces the caps on the primary.
+    const { rows } = await preparedQuery<Row>(this.db.lagging, USAGE_SQL, [since, team, query.project ?? null]);
     return {
       since: since.toISOString(),
       rows: rows.map((r) => ({

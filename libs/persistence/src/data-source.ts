@@ -14,6 +14,13 @@ export interface CreateDataSourceOptions {
   poolSize?: number;
   /** Shown in pg_stat_activity, so a stuck query can be traced to its service. */
   applicationName?: string;
+  /**
+   * Every transaction read-only (default_transaction_read_only on each connection): a read replica's
+   * pool, so a write sent to it by mistake fails as one even where the URL reaches a writable server.
+   */
+  readOnly?: boolean;
+  /** The environment variable the URL came from, as a connection error names it (default DATABASE_URL). */
+  urlVar?: string;
 }
 
 /**
@@ -32,6 +39,7 @@ export function createDataSource(url: string, opts: CreateDataSourceOptions = {}
     logging: opts.logging ?? false,
     poolSize: opts.poolSize,
     applicationName: opts.applicationName,
+    ...(opts.readOnly ? { extra: { options: '-c default_transaction_read_only=on' } } : {}),
   });
 }
 
@@ -83,7 +91,8 @@ export async function openMigratedDataSource(url: string, opts: CreateDataSource
   try {
     await ds.initialize();
   } catch (e) {
-    throw new Error(`cannot reach Postgres at ${redactDatabaseUrl(url)} (DATABASE_URL): ${connectErrorText(e)}; start Postgres or set DATABASE_URL to where it listens`, { cause: e });
+    const urlVar = opts.urlVar ?? 'DATABASE_URL';
+    throw new Error(`cannot reach Postgres at ${redactDatabaseUrl(url)} (${urlVar}): ${connectErrorText(e)}; start Postgres or set ${urlVar} to where it listens`, { cause: e });
   }
   try {
     await assertMigrated(ds);

@@ -15,6 +15,8 @@ export interface TestDatabase {
 export interface CreateTestDatabaseOptions {
   /** Run every migration before returning (default false). */
   migrate?: boolean;
+  /** The server to make it on, as a URL of its admin database. Default: TEST_DATABASE_URL, else local trust auth. */
+  adminUrl?: string;
 }
 
 async function onAdminConnection(adminUrl: string, sql: string): Promise<void> {
@@ -32,7 +34,7 @@ async function onAdminConnection(adminUrl: string, sql: string): Promise<void> {
  * parallel without seeing each other's rows. Admin URL: TEST_DATABASE_URL or local trust auth.
  */
 export async function createTestDatabase(opts: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
-  const adminUrl = process.env.TEST_DATABASE_URL || DEFAULT_ADMIN_URL;
+  const adminUrl = opts.adminUrl || process.env.TEST_DATABASE_URL || DEFAULT_ADMIN_URL;
   const name = `rt_test_${randomBytes(8).toString('hex')}`;
   await onAdminConnection(adminUrl, `CREATE DATABASE "${name}"`);
 

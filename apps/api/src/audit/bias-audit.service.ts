@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { DataSource } from 'typeorm';
 import { type BiasAudit, JudgeRole, Verdict } from '@roundtable/contracts';
 import { runStatement } from '@roundtable/persistence';
 import { biasAudit, type CritiqueFact, type JudgeScoreFact, type RevoteFact } from '@roundtable/workflow';
 import { parseQuery } from '../query-params';
 import type { TeamScope } from '../team-scope';
+import type { ReadDb } from '../read-db';
 import { BIAS_AUDIT_CRITIQUES, BIAS_AUDIT_REVOTES, BIAS_AUDIT_SCOPE, BIAS_AUDIT_TEST_RUNS, BIAS_AUDIT_VERDICTS } from './bias-audit.sql';
 
 /**
@@ -29,20 +29,23 @@ const score = (raw: string): number | null => {
 
 /** GET /v1/audit/bias: the facts read from the store (bias-audit.sql.ts), the report computed by libs/workflow's biasAudit(). */
 export class BiasAuditService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly db: ReadDb) {}
 
   /** Over the caller's team's runs only (`sees`; null: every team's, for admin). */
   async audit(query: unknown, sees: TeamScope): Promise<BiasAudit> {
     const { project } = parseQuery(BiasAuditQuery, query);
-    const scoped = (await runStatement(this.ds, BIAS_AUDIT_SCOPE, project ?? null, BIAS_AUDIT_RUN_LIMIT + 1, sees)).rows;
+    // Replica: an audit over up to 2000 finished runs' facts; a moment's lag changes nothing it is for.
+    // Every read from the one database, so the facts and the runs they belong to agree.
+    const ds = this.db.lagging;
+    const scoped = (await runStatement(ds, BIAS_AUDIT_SCOPE, project ?? null, BIAS_AUDIT_RUN_LIMIT + 1, sees)).rows;
     const truncated = scoped.length > BIAS_AUDIT_RUN_LIMIT;
     const runs = scoped.slice(0, BIAS_AUDIT_RUN_LIMIT);
     const ids = runs.map((r) => r.id);
     const [critiques, tests, verdicts, revotes] = await Promise.all([
-      runStatement(this.ds, BIAS_AUDIT_CRITIQUES, ids),
-      runStatement(this.ds, BIAS_AUDIT_TEST_RUNS, ids),
-      runStatement(this.ds, BIAS_AUDIT_VERDICTS, ids),
-      runStatement(this.ds, BIAS_AUDIT_REVOTES, ids),
+      runStatement(ds, BIAS_AUDIT_CRITIQUES, ids),
+      runStatement(ds, BIAS_AUDIT_TEST_RUNS, ids),
+      runStatement(ds, BIAS_AUDIT_VERDICTS, ids),
+      runStatement(ds, BIAS_AUDIT_REVOTES, ids),
     ]);
     return biasAudit({
       scope: { project: project ?? null, runLimit: BIAS_AUDIT_RUN_LIMIT, runs: runs.length, truncated },

@@ -6,6 +6,7 @@ import { evalConfigView, evalPlotSvg, summarizeEval, type EvalArm } from '@round
 import { ApiError } from '../api-error';
 import { parseQuery } from '../query-params';
 import type { TeamScope } from '../team-scope';
+import type { ReadDb } from '../read-db';
 
 /** The most GET /v1/evals answers with. */
 export const EVAL_LIST_LIMIT = 100;
@@ -37,10 +38,17 @@ interface CellRunRow {
 /**
  * What the evals routes read (issue 25): the list, an eval's detail with its summary (libs/workflow
  * summarizeEval: pass rates, intervals, paired differences), and its plot. The hidden tests are
- * never selected here: only the test-runner's scorer reads eval_tasks.hidden.
+ * never selected here: only the test-runner's scorer reads eval_tasks.hidden. An eval's detail is read
+ * from the primary (a POST answers with the detail of the eval it just wrote); the list from the
+ * read replica when there is one.
  */
 export class EvalReads {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly db: ReadDb) {}
+
+  /** Reads a write's reply may make: the primary, which has the row the write just made. */
+  private get ds(): DataSource {
+    return this.db.primary;
+  }
 
   async detail(id: string): Promise<EvalDetail> {
     const row = await this.ds.getRepository(EvalEntity).findOneBy({ id });
@@ -107,7 +115,8 @@ export class EvalReads {
   /** Newest first, the caller's team's only (`sees`; null: every team's). */
   async list(query: unknown, sees: TeamScope): Promise<{ evals: EvalListItem[] }> {
     const q = parseQuery(EvalListQuery, query);
-    const rows: { id: string; suite: string; score: EvalListItem['score']; status: EvalListItem['status']; created_at: Date; configs: EvalArm[]; done: number; total: number }[] = await this.ds.query(
+    // Replica: a list may be a moment old (an eval's progress, one just submitted), never wrong for long.
+    const rows: { id: string; suite: string; score: EvalListItem['score']; status: EvalListItem['status']; created_at: Date; configs: EvalArm[]; done: number; total: number }[] = await this.db.lagging.query(
       `SELECT e.id, e.suite, e.score, e.status, e.created_at, e.configs,
               count(c.id) FILTER (WHERE c.status <> 'running')::int AS done, count(c.id)::int AS total
          FROM evals e LEFT JOIN eval_cells c ON c.eval_id = e.id
