@@ -4,7 +4,7 @@ import { createTestDatabase } from '@roundtable/persistence';
 import { openSse, sseEvents } from '@roundtable/testing';
 import { Client } from 'pg';
 import { type ApiHarness, demoConfig, startApi } from './api-test-harness';
-import { type PgReplicaPair, startPgReplicaPair } from './pg-replica-pair';
+import { type PgReplicaPair, startPgReplicaPair } from './pg-replica-pair.fixture';
 import { ReadDb } from './read-db';
 
 /**
