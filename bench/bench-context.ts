@@ -44,11 +44,20 @@ export interface BenchContext {
 
 export const servicePids = (ctx: BenchContext): Record<string, number | undefined> => Object.fromEntries(ctx.services.map((s) => [s.name, s.process.pid]));
 
-/** CPU ms used while `work` ran, per process name and per Postgres backend application_name. */
-export async function measureCpu<T>(ctx: BenchContext, pids: Record<string, number | undefined>, work: () => Promise<T>): Promise<[T, Map<string, number>]> {
-  const before = await cpuSnapshot(pids, ctx.pg, ctx.db.name);
+/**
+ * CPU ms used while `work` ran, per process name and per Postgres backend application_name, of
+ * the backends of the scratch database and of any `extraDatabases` (the DBOS peer's system database).
+ */
+export async function measureCpu<T>(
+  ctx: BenchContext,
+  pids: Record<string, number | undefined>,
+  work: () => Promise<T>,
+  extraDatabases: string[] = [],
+): Promise<[T, Map<string, number>]> {
+  const databases = [ctx.db.name, ...extraDatabases];
+  const before = await cpuSnapshot(pids, ctx.pg, databases);
   const result = await work();
-  return [result, cpuBetween(before, await cpuSnapshot(pids, ctx.pg, ctx.db.name))];
+  return [result, cpuBetween(before, await cpuSnapshot(pids, ctx.pg, databases))];
 }
 
 /** The services and their backends; not the bench's own polling connection (`roundtable-bench`). */
