@@ -39,6 +39,7 @@ import { panelPhase, PanelFigures } from './panel-phase';
 import { panel500Phase } from './panel500-phase';
 import { peerPhase, PeerFigures } from './peer-phase';
 import { localRedisPid } from './redis-ops';
+import { rssMb } from './rss';
 
 const PHASES = ['build', 'panel', 'peer', 'dbos', 'long', 'panel500'] as const;
 type Phase = (typeof PHASES)[number];
@@ -170,6 +171,7 @@ async function main(): Promise<number> {
     log(`machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
     log(`settings: phases ${[...phases].join(',')}; worker concurrency ${CONCURRENCY} (orchestrator, provider-worker, test-runner, floor); pg pool ${POOL_SIZE}`);
     log(`load average at start (1, 5, 15 min): ${load()}`);
+    log(`resident memory at start, MB (VmRSS): ${services.map((s) => `${s.name} ${fmt(rssMb(s.process.pid) ?? NaN, 1)}`).join(', ')}`);
     log(`Redis connections the four services opened (connected_clients before and after their start; server-wide): ${serviceRedisClients}`);
 
     let ratio: number | null = null;
