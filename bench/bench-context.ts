@@ -2,6 +2,7 @@
  * What every phase of `npm run bench:overhead` shares: the scratch database, the running
  * services, the floor, CPU accounting and the list of targets the summary prints.
  */
+import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { RunningService } from '@roundtable/testing';
 import { cpuBetween, cpuSnapshot } from './cpu-usage';
@@ -29,6 +30,10 @@ export interface BenchContext {
   api: string;
   pg: Pool;
   db: { url: string; name: string };
+  /** The bench's own Redis connection (server counters: INFO commandstats). */
+  redis: Redis;
+  /** The local redis-server's pid, for its CPU; undefined when Redis is not a process of this machine. */
+  redisPid: number | undefined;
   services: RunningService[];
   floor: Floor;
   /** Worker concurrency of every service and of the floor. */
@@ -40,15 +45,26 @@ export interface BenchContext {
   targets: TargetResult[];
   /** What broke (a run that did not end as it should): the bench exits 1 after printing everything. */
   failures: string[];
+  /** Registers a cleanup the bench runs at its end, also on Ctrl-C (a phase's own scratch database). */
+  defer: (cleanup: () => Promise<unknown> | unknown) => void;
 }
 
 export const servicePids = (ctx: BenchContext): Record<string, number | undefined> => Object.fromEntries(ctx.services.map((s) => [s.name, s.process.pid]));
 
-/** CPU ms used while `work` ran, per process name and per Postgres backend application_name. */
-export async function measureCpu<T>(ctx: BenchContext, pids: Record<string, number | undefined>, work: () => Promise<T>): Promise<[T, Map<string, number>]> {
-  const before = await cpuSnapshot(pids, ctx.pg, ctx.db.name);
+/**
+ * CPU ms used while `work` ran, per process name and per Postgres backend application_name, of
+ * the backends of the scratch database and of any `extraDatabases` (the DBOS peer's system database).
+ */
+export async function measureCpu<T>(
+  ctx: BenchContext,
+  pids: Record<string, number | undefined>,
+  work: () => Promise<T>,
+  extraDatabases: string[] = [],
+): Promise<[T, Map<string, number>]> {
+  const databases = [ctx.db.name, ...extraDatabases];
+  const before = await cpuSnapshot(pids, ctx.pg, databases);
   const result = await work();
-  return [result, cpuBetween(before, await cpuSnapshot(pids, ctx.pg, ctx.db.name))];
+  return [result, cpuBetween(before, await cpuSnapshot(pids, ctx.pg, databases))];
 }
 
 /** The services and their backends; not the bench's own polling connection (`roundtable-bench`). */

@@ -36,11 +36,14 @@ export function processCpuMs(pid: number | undefined): number | null {
   }
 }
 
-/** Backend pids serving a database, by application_name (each service names its pool). */
-export async function backendPids(pg: Pool, database: string): Promise<Map<number, string>> {
+/**
+ * Backend pids serving a database (or several: the DBOS peer keeps its system database beside the
+ * scratch one), by application_name (each service names its pool).
+ */
+export async function backendPids(pg: Pool, database: string | string[]): Promise<Map<number, string>> {
   const { rows } = await pg.query<{ pid: number; app: string }>(
-    `SELECT pid, application_name AS app FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
-    [database],
+    `SELECT pid, application_name AS app FROM pg_stat_activity WHERE datname = ANY($1) AND pid <> pg_backend_pid()`,
+    [typeof database === 'string' ? [database] : database],
   );
   return new Map(rows.map((r) => [r.pid, r.app || 'unnamed']));
 }
@@ -55,7 +58,7 @@ export interface CpuSnapshot {
  * much work a step is, not how long it waited for a core. Postgres backends are counted per
  * connection; a connection opened or closed inside the interval is counted only in part.
  */
-export async function cpuSnapshot(processes: Record<string, number | undefined>, pg: Pool, database: string): Promise<CpuSnapshot> {
+export async function cpuSnapshot(processes: Record<string, number | undefined>, pg: Pool, database: string | string[]): Promise<CpuSnapshot> {
   const backends = new Map<number, { app: string; ms: number }>();
   for (const [pid, app] of await backendPids(pg, database)) {
     const ms = processCpuMs(pid);

@@ -1,14 +1,16 @@
 /**
  * `npm run bench:overhead`: what Roundtable's orchestration costs per agent call, against the
- * floor of the same transport and store and against a LangGraph.js peer. Not a jest test: it
- * prints figures and checks them against the targets of issues 2 and 13; when the build phase
- * ran, its last line is `ratio <overhead p50 / floor p50>`.
+ * floor of the same transport and store and against two peers (LangGraph.js, DBOS Transact). Not
+ * a jest test: it prints figures and checks them against the targets of issues 2, 13 and 27; when
+ * the build phase ran, its last line is `ratio <overhead p50 / floor p50>`.
  *
- * Phases (BENCH_PHASES, comma-separated, default all, in this order):
- *   build  examples/dd-demo runs, sequential ratio against the floor and concurrent steps/s (build-phase.ts)
- *   panel  examples/panel-demo runs, sequential and 50 at once, CPU per call per process and backend (panel-phase.ts)
- *   peer   a LangGraph.js StateGraph of the panel's shape on PostgresSaver, same concurrency (peer-phase.ts)
- *   long   a panel of 10 debate rounds: CPU of its first 20 and last 20 orchestrator steps (long-run.ts)
+ * Phases (BENCH_PHASES, comma-separated, in this order; DEFAULT_PHASES when unset):
+ *   build     examples/dd-demo runs, sequential ratio against the floor and concurrent steps/s (build-phase.ts)
+ *   panel     examples/panel-demo runs, sequential and 50 at once, CPU per call per process and backend (panel-phase.ts)
+ *   peer      a LangGraph.js StateGraph of the panel's shape on PostgresSaver, same concurrency (peer-phase.ts)
+ *   dbos      a DBOS Transact workflow of the panel's shape, each call a step, same concurrency (dbos-phase.ts)
+ *   long      a panel of 10 debate rounds: CPU of its first 20 and last 20 orchestrator steps (long-run.ts)
+ *   panel500  500 panel runs at once: all done, every service's peak RSS (panel500-phase.ts)
  * The services (api, orchestrator, provider-worker, test-runner) run as separate processes from
  * dist/, on a scratch database and random queue prefixes that are removed at the end.
  *
@@ -30,17 +32,22 @@ import { createTestDatabase, runMigrations } from '@roundtable/persistence';
 import { deleteRedisPrefix, randomQueuePrefix, RunningService, startService, stopService, TEST_REDIS_URL } from '@roundtable/testing';
 import { BenchContext, fmt, intEnv, log } from './bench-context';
 import { buildPhase } from './build-phase';
+import { dbosPhase, DbosFigures } from './dbos-phase';
 import { Floor } from './floor';
 import { longPhase } from './long-run';
 import { panelPhase, PanelFigures } from './panel-phase';
+import { panel500Phase } from './panel500-phase';
 import { peerPhase, PeerFigures } from './peer-phase';
+import { localRedisPid } from './redis-ops';
+import { rssMb } from './rss';
 
-const PHASES = ['build', 'panel', 'peer', 'long'] as const;
+const PHASES = ['build', 'panel', 'peer', 'dbos', 'long', 'panel500'] as const;
 type Phase = (typeof PHASES)[number];
+const DEFAULT_PHASES: readonly Phase[] = PHASES;
 
 function phasesToRun(): Set<Phase> {
   const raw = process.env.BENCH_PHASES?.trim();
-  if (!raw) return new Set(PHASES);
+  if (!raw) return new Set(DEFAULT_PHASES);
   const asked = raw.split(',').map((p) => p.trim()).filter(Boolean);
   const unknown = asked.filter((p) => !(PHASES as readonly string[]).includes(p));
   if (unknown.length) throw new Error(`BENCH_PHASES: unknown phase(s) ${unknown.join(', ')}; pick from ${PHASES.join(',')}`);
@@ -52,6 +59,7 @@ const SERVICE_NODE_OPTIONS = process.env.BENCH_SERVICE_NODE_OPTIONS ?? '';
 const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const POOL_SIZE = 10; // node-postgres' default, which every service's TypeORM pool uses
 const TARGET_PEER_FACTOR = 1.2;
+const TARGET_DBOS_FACTOR = 0.5;
 
 type Cleanup = () => Promise<unknown> | unknown;
 
@@ -130,6 +138,8 @@ async function main(): Promise<number> {
       ...(process.env.BENCH_PROFILE_DIR ? { BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
     };
     const c = String(CONCURRENCY);
+    const redisClients = async () => Number(/^connected_clients:(\d+)/m.exec(await redis.info('clients'))?.[1] ?? NaN);
+    const clientsBefore = await redisClients();
     cleanups.push(() => Promise.all(services.map((s) => stopService(s))));
     services = await Promise.all([
       // No write limit: the bench posts more runs a minute than the default 60.
@@ -138,12 +148,15 @@ async function main(): Promise<number> {
       startService('provider-worker', { ...env, PROVIDER_QUEUES: 'replay', PROVIDER_CONCURRENCY: c }),
       startService('test-runner', { ...env, WORKSPACE_ROOT: workspaces, TEST_RUNNER_CONCURRENCY: c }),
     ]);
+    const serviceRedisClients = (await redisClients()) - clientsBefore;
     const floor = await Floor.start({ redisUrl: TEST_REDIS_URL, databaseUrl: db.url, prefix: floorPrefix, concurrency: CONCURRENCY, poolSize: POOL_SIZE });
     cleanups.push(() => floor.close());
     const ctx: BenchContext = {
       api: `http://127.0.0.1:${port}`,
       pg,
       db,
+      redis,
+      redisPid: await localRedisPid(redis),
       services,
       floor,
       concurrency: CONCURRENCY,
@@ -151,26 +164,49 @@ async function main(): Promise<number> {
       scratchDir,
       targets: [],
       failures: [],
+      defer: (cleanup) => cleanups.push(cleanup),
     };
 
     const load = () => loadavg().map((l) => fmt(l)).join(' ');
     log(`machine: ${hostname()}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
     log(`settings: phases ${[...phases].join(',')}; worker concurrency ${CONCURRENCY} (orchestrator, provider-worker, test-runner, floor); pg pool ${POOL_SIZE}`);
     log(`load average at start (1, 5, 15 min): ${load()}`);
+    log(`resident memory at start, MB (VmRSS): ${services.map((s) => `${s.name} ${fmt(rssMb(s.process.pid) ?? NaN, 1)}`).join(', ')}`);
+    log(`Redis connections the four services opened (connected_clients before and after their start; server-wide): ${serviceRedisClients}`);
 
     let ratio: number | null = null;
     let panel: PanelFigures | null = null;
     let peer: PeerFigures | null = null;
-    if (phases.has('build')) ratio = await buildPhase(ctx);
-    if (phases.has('panel')) panel = await panelPhase(ctx);
-    if (phases.has('peer')) peer = await peerPhase(ctx);
-    if (phases.has('long')) await longPhase(ctx);
+    let dbos: DbosFigures | null = null;
+    const timed = async <T>(phase: Phase, work: () => Promise<T>): Promise<T> => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        log(`bench: ${phase} phase took ${fmt((performance.now() - started) / 1000, 0)} s`);
+      }
+    };
+    if (phases.has('build')) ratio = await timed('build', () => buildPhase(ctx));
+    if (phases.has('panel')) panel = await timed('panel', () => panelPhase(ctx));
+    if (phases.has('peer')) peer = await timed('peer', () => peerPhase(ctx));
+    if (phases.has('dbos')) dbos = await timed('dbos', () => dbosPhase(ctx));
+    if (phases.has('long')) await timed('long', () => longPhase(ctx));
+    // Last: it leaves 500 runs' rows behind, which no other phase should read around.
+    if (phases.has('panel500')) await timed('panel500', () => panel500Phase(ctx));
     if (panel && peer) {
       const factor = panel.concurrentCallsPerSecond / peer.concurrentCallsPerSecond;
       ctx.targets.push({
         name: `panel at 50 concurrent: ≥ ${TARGET_PEER_FACTOR} × the LangGraph peer's calls/s`,
         figure: `${fmt(panel.concurrentCallsPerSecond, 1)} / ${fmt(peer.concurrentCallsPerSecond, 1)} = ${fmt(factor)} ×`,
         met: factor >= TARGET_PEER_FACTOR,
+      });
+    }
+    if (panel && dbos) {
+      const factor = panel.concurrentCallsPerSecond / dbos.concurrentCallsPerSecond;
+      ctx.targets.push({
+        name: `panel at 50 concurrent: ≥ ${TARGET_DBOS_FACTOR} × the DBOS peer's calls/s`,
+        figure: `${fmt(panel.concurrentCallsPerSecond, 1)} / ${fmt(dbos.concurrentCallsPerSecond, 1)} = ${fmt(factor)} ×`,
+        met: factor >= TARGET_DBOS_FACTOR,
       });
     }
 

@@ -4,9 +4,10 @@
  * the CPU of this process and of the peer's Postgres backends per agent call.
  */
 import { BenchContext, cpuLine, fmt, intEnv, log, measureCpu } from './bench-context';
-import { cannedReplies, LangGraphPeer, PEER_APPLICATION_NAME, PEER_CALLS_PER_RUN } from './langgraph-peer';
+import { LangGraphPeer, PEER_APPLICATION_NAME } from './langgraph-peer';
 import { PANEL_CASSETTE } from './panel-runs';
 import { describePgActivity, pgActivity } from './pg-activity';
+import { cannedReplies, PEER_CALLS_PER_RUN } from './peer-replies';
 
 const SEQUENTIAL_RUNS = intEnv('BENCH_PEER_SEQUENTIAL_RUNS', 10);
 const CONCURRENT_RUNS = intEnv('BENCH_PEER_CONCURRENT_RUNS', 50);

@@ -16,8 +16,13 @@ export interface PgActivity {
   written: Map<string, { ins: number; upd: number; del: number }>;
 }
 
-/** Backends report their counters at the end of a transaction, at most once a second: wait that out. */
-const STATS_FLUSH_MS = 1500;
+/**
+ * Backends report their counters at the end of a transaction at most once a second; one that
+ * goes idle with counters still unreported reports them after 10 s idle (Postgres 15's
+ * PGSTAT_IDLE_INTERVAL). Waiting only the second left about a quarter of the DBOS peer's step
+ * inserts out of its phase: wait for the idle report.
+ */
+const STATS_FLUSH_MS = 11_000;
 
 export async function pgActivity(pg: Pool, database: string): Promise<PgActivity> {
   await new Promise((r) => setTimeout(r, STATS_FLUSH_MS));

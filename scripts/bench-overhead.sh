@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `npm run bench:overhead [-- <phases>]`: Roundtable's orchestration overhead per agent call
-# against the floor (a raw BullMQ round trip plus one Postgres transaction) and a LangGraph.js
-# peer. Phases: build, panel, peer, long (default all; `-- panel,peer` runs those two; the same
-# as BENCH_PHASES). Makes sure deps, Postgres and Redis are there, builds the services and the
-# bench, and runs it. The bench creates and removes its own database, queue prefixes and
-# workspaces. Knobs: see bench/README.md.
+# against the floor (a raw BullMQ round trip plus one Postgres transaction) and two peers
+# (LangGraph.js, DBOS Transact). Phases: build, panel, peer, dbos, long, panel500 (default all;
+# `-- panel,peer` runs those two; the same as BENCH_PHASES). Makes sure deps, Postgres and Redis
+# are there, builds the services and the bench, and runs it. The bench creates and removes its
+# own databases, queue prefixes and workspaces. Knobs: see bench/README.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ $# -gt 0 ]; then export BENCH_PHASES="$1"; fi
