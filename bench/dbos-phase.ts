@@ -5,11 +5,11 @@
  * process and of DBOS's Postgres backends per agent call, printed as the LangGraph peer's are.
  */
 import { createTestDatabase } from '@roundtable/persistence';
-import { BenchContext, cpuLine, fmt, intEnv, log, measureCpu } from './bench-context';
+import { BenchContext, intEnv } from './bench-context';
 import { DBOS_APPLICATION_NAME_PREFIX, DbosPeer } from './dbos-peer';
 import { PANEL_CASSETTE } from './panel-runs';
-import { cannedReplies, PEER_CALLS_PER_RUN } from './peer-replies';
-import { describePgActivity, pgActivity } from './pg-activity';
+import { measurePeer } from './peer-measure';
+import { cannedReplies } from './peer-replies';
 
 const SEQUENTIAL_RUNS = intEnv('BENCH_DBOS_SEQUENTIAL_RUNS', 10);
 const CONCURRENT_RUNS = intEnv('BENCH_DBOS_CONCURRENT_RUNS', 50);
@@ -25,45 +25,15 @@ export async function dbosPhase(ctx: BenchContext): Promise<DbosFigures> {
   try {
     const peer = await DbosPeer.start(sysDb.url, ctx.poolSize, cannedReplies(PANEL_CASSETTE));
     try {
-      const ids = (phase: string, n: number) => Array.from({ length: n }, (_, i) => `${phase}-${i}`);
-      log(`bench: dbos: warming up (${WARMUP_RUNS} workflows), then ${SEQUENTIAL_RUNS} one after another, then ${CONCURRENT_RUNS} at once`);
-      for (const id of ids('warm', WARMUP_RUNS)) await peer.run([id]);
-      const timed = async (work: () => Promise<void>) => {
-        const started = performance.now();
-        await work();
-        return performance.now() - started;
-      };
-      const seqIds = ids('seq', SEQUENTIAL_RUNS);
-      const [seqMs, seqCpu] = await measureCpu(
-        ctx,
-        { bench: process.pid },
-        () =>
-          timed(async () => {
-            for (const id of seqIds) await peer.run([id]);
-          }),
-        [sysDb.name],
-      );
-      const concIds = ids('conc', CONCURRENT_RUNS);
-      const pgBefore = await pgActivity(peer.statsPool, sysDb.name);
-      const [concMs, concCpu] = await measureCpu(ctx, { bench: process.pid }, () => timed(() => peer.run(concIds)), [sysDb.name]);
-      const pgAfter = await pgActivity(peer.statsPool, sysDb.name);
-      const checkpoints = await peer.checkpoints(concIds);
-
-      const peerSide = (n: string) => n === 'bench' || n.startsWith(`postgres (${DBOS_APPLICATION_NAME_PREFIX}`);
-      const seqCalls = SEQUENTIAL_RUNS * PEER_CALLS_PER_RUN;
-      const concCalls = CONCURRENT_RUNS * PEER_CALLS_PER_RUN;
-      const concRate = concCalls / (concMs / 1000);
-      log();
-      log('== dbos phase (DBOS Transact 5.3 workflow of the panel shape, each call a checkpointed step, in this process)');
-      log(`system database ${sysDb.name} (pool ${ctx.poolSize}, application_name ${DBOS_APPLICATION_NAME_PREFIX}…); ${fmt(checkpoints / CONCURRENT_RUNS, 1)} step checkpoints per workflow`);
-      log(`sequential (${SEQUENTIAL_RUNS} workflows, ${seqCalls} calls): ${fmt(seqCalls / (seqMs / 1000), 1)} calls/s`);
-      log(`concurrent (${CONCURRENT_RUNS} workflows, ${concCalls} calls): ${fmt(concRate, 1)} calls/s`);
-      log("CPU ms per agent call (this process, which also holds the idle floor workers, and DBOS's Postgres backends):");
-      log(`  dbos, sequential: ${cpuLine(seqCpu, seqCalls, peerSide).line}`);
-      log(`  dbos, concurrent: ${cpuLine(concCpu, concCalls, peerSide).line}`);
-      log('Postgres per agent call, concurrent (pg_stat_database / pg_stat_user_tables of the system database):');
-      for (const line of describePgActivity(pgBefore, pgAfter, concCalls)) log(`  ${line}`);
-      return { concurrentCallsPerSecond: concRate };
+      return await measurePeer(ctx, peer, {
+        phase: 'dbos',
+        runs: 'workflows',
+        heading: 'DBOS Transact 5.3 workflow of the panel shape, each call a checkpointed step, in this process',
+        store: (perRun) => `system database ${sysDb.name} (pool ${ctx.poolSize}, application_name ${DBOS_APPLICATION_NAME_PREFIX}…); ${perRun} step checkpoints per workflow`,
+        side: (n) => n === 'bench' || n.startsWith(`postgres (${DBOS_APPLICATION_NAME_PREFIX}`),
+        stats: { pool: peer.statsPool, database: sysDb.name, ownDatabase: true },
+        counts: { warmup: WARMUP_RUNS, sequential: SEQUENTIAL_RUNS, concurrent: CONCURRENT_RUNS },
+      });
     } finally {
       await peer.close();
     }
