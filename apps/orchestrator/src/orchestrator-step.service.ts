@@ -102,7 +102,7 @@ export class OrchestratorStepService {
       if (withTheLock === undefined) throw new UnrecoverableError(`job ${name} is not for the orchestrator`);
       const settling = withTheLock !== null;
       withTheLock?.(first, payload);
-      addStatement(first, RUN_USAGE, payload.runId);
+      const usageAt = addStatement(first, RUN_USAGE, payload.runId);
       // Caps across runs, only when the policy has some: the team's lock, then the project's
       // (after the run's: one order for every step, no deadlock), then what all their runs have
       // used, read under the locks, which the step's COMMIT releases. Same round trip.
@@ -111,17 +111,17 @@ export class OrchestratorStepService {
       if (scopes) {
         if (scopes.teams.length) addStatement(first, LOCK_TEAM_SCOPE, payload.runId, scopes.teams);
         if (scopes.projects.length) addStatement(first, LOCK_PROJECT_SCOPE, payload.runId, scopes.projects);
-        addStatement(first, SCOPE_USAGE, payload.runId, scopes.teams, scopes.projects, utcDayStart(now));
       }
+      const scopeAt = scopes ? addStatement(first, SCOPE_USAGE, payload.runId, scopes.teams, scopes.projects, utcDayStart(now)) : -1;
       // Tells TypeORM a transaction is open on this connection, so nothing it runs opens another;
       // set before BEGIN is sent, so that any failure from here on is rolled back.
       tx.isTransactionActive = true;
-      const [locked, ...read] = await first.flush({ before: 'BEGIN' });
-      const scopeRows = scopes ? (read.pop()!.rows as unknown as ScopeUsageRow[]) : [];
-      if (scopes) read.splice(read.length - (scopes.teams.length ? 1 : 0) - (scopes.projects.length ? 1 : 0));
-      const usage = read[read.length - 1].rows[0];
-      const outcome = await this.step(runner.manager, name, payload, locked.rows[0], {
-        settled: settling ? read[0].rows[0] : null,
+      const read = await first.flush({ before: 'BEGIN' });
+      const scopeRows = scopeAt >= 0 ? (read[scopeAt].rows as unknown as ScopeUsageRow[]) : [];
+      const usage = read[usageAt].rows[0];
+      const outcome = await this.step(runner.manager, name, payload, read[0].rows[0], {
+        // The settling statement, when there is one, comes right after the lock.
+        settled: settling ? read[1].rows[0] : null,
         usage: usage && scopeRows.length ? { ...usage, shared: sharedUsageOf(scopeRows, this.budgets) } : usage,
         now,
       });
