@@ -1,8 +1,7 @@
 import { Job, Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { agentQueueName, QUEUE } from '@roundtable/contracts';
-import { createRedisConnection, QUEUE_DEFAULTS } from '@roundtable/queues';
+import { createRedisConnection, QUEUE_DEFAULTS, type RedisClient, queuePrefix } from '@roundtable/queues';
 
 export interface FloorOptions {
   redisUrl: string;
@@ -43,7 +42,7 @@ export class Floor {
 
   private constructor(
     private readonly pool: Pool,
-    private readonly connections: Redis[],
+    private readonly connections: RedisClient[],
     private readonly queues: Queue[],
     private readonly workers: Worker[],
   ) {}
@@ -62,8 +61,8 @@ export class Floor {
     const orchConn = createRedisConnection(opts.redisUrl);
     const roleConn = createRedisConnection(opts.redisUrl);
     const roleQueueName = agentQueueName('floor');
-    const toRole = new Queue(roleQueueName, { connection: orchConn, prefix: opts.prefix });
-    const toOrch = new Queue(QUEUE.orchestrator, { connection: roleConn, prefix: opts.prefix });
+    const toRole = new Queue(roleQueueName, { connection: orchConn, prefix: queuePrefix(opts.prefix, roleQueueName) });
+    const toOrch = new Queue(QUEUE.orchestrator, { connection: roleConn, prefix: queuePrefix(opts.prefix, QUEUE.orchestrator) });
 
     const floor = new Floor(pool, [orchConn, roleConn], [toRole, toOrch], []);
     const orchWorker = new Worker(
@@ -77,7 +76,7 @@ export class Floor {
           floor.finish(phase, chain);
         }
       },
-      { connection: orchConn, prefix: opts.prefix, ...QUEUE_DEFAULTS.orchestrator.worker, concurrency: opts.concurrency },
+      { connection: orchConn, prefix: queuePrefix(opts.prefix, QUEUE.orchestrator), ...QUEUE_DEFAULTS.orchestrator.worker, concurrency: opts.concurrency },
     );
     const roleWorker = new Worker(
       roleQueueName,
@@ -85,7 +84,7 @@ export class Floor {
         const next = { ...job.data, step: job.data.step + 1 };
         await toOrch.add('agent.done', next, { ...QUEUE_DEFAULTS.orchestrator.job, jobId: `${next.phase}-c${next.chain}-s${next.step}-done` });
       },
-      { connection: roleConn, prefix: opts.prefix, ...QUEUE_DEFAULTS.agent.worker, concurrency: opts.concurrency },
+      { connection: roleConn, prefix: queuePrefix(opts.prefix, roleQueueName), ...QUEUE_DEFAULTS.agent.worker, concurrency: opts.concurrency },
     );
     for (const w of [orchWorker, roleWorker]) {
       w.on('failed', (job, err) => job && floor.fail(job.data.phase, job.data.chain, err));

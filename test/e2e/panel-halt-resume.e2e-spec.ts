@@ -1,3 +1,4 @@
+import { queuePrefix } from '@roundtable/queues';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -124,7 +125,7 @@ describe('panel halts and resumes through the engine (real services)', () => {
     const connection = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
     const failing = new Worker(agentQueueName('stalled'), async () => Promise.reject(new UnrecoverableError('the worker dropped this job for good')), {
       connection,
-      prefix: pipeline.prefix,
+      prefix: queuePrefix(pipeline.prefix, agentQueueName('stalled')),
     });
     try {
       expect(await waitForTerminal(pipeline, id, 60_000)).toMatchObject({ status: 'halted' });

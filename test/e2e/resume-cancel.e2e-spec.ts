@@ -1,3 +1,4 @@
+import { queuePrefix } from '@roundtable/queues';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -169,7 +170,7 @@ describe('resume and cancel across real services', () => {
     const redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
     try {
       for (const name of ['orchestrator', 'workspace', 'tests', 'agent.replay']) {
-        const q = new Queue(name, { connection: redis, prefix: pipeline.prefix });
+        const q = new Queue(name, { connection: redis, prefix: queuePrefix(pipeline.prefix, name) });
         const jobs = await q.getJobs(['waiting', 'delayed', 'prioritized', 'active', 'paused', 'waiting-children']);
         expect({ queue: name, jobs: jobs.filter((j) => j?.data?.runId === id).map((j) => j.name) }).toEqual({ queue: name, jobs: [] });
         await q.close();

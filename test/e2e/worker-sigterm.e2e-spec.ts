@@ -1,3 +1,4 @@
+import { queuePrefix } from '@roundtable/queues';
 import path from 'node:path';
 import { Job, Queue } from 'bullmq';
 import IORedis from 'ioredis';
@@ -23,7 +24,7 @@ describe('SIGTERM to a worker mid-job', () => {
   beforeAll(async () => {
     pipeline = await startPipeline({ providerQueues: 'replay', providerWorkers: 2 });
     redis = new IORedis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-    queue = new Queue('agent.replay', { connection: redis, prefix: pipeline.prefix });
+    queue = new Queue('agent.replay', { connection: redis, prefix: queuePrefix(pipeline.prefix, 'agent.replay') });
   });
 
   afterAll(async () => {
@@ -106,7 +107,7 @@ describe('SIGTERM to a worker mid-job', () => {
   });
 
   it('a test-runner SIGTERMed during a test run exits 0 after that run; a replacement finishes the run; an idle orchestrator exits at once', async () => {
-    const testsQueue = new Queue('tests', { connection: redis, prefix: pipeline.prefix });
+    const testsQueue = new Queue('tests', { connection: redis, prefix: queuePrefix(pipeline.prefix, 'tests') });
     try {
       const runner = pipeline.services.find((s) => s.name === 'test-runner')!;
       const res = await submitRun(pipeline.api, projectConfigFrom(DEMO));

@@ -5,13 +5,12 @@ import { getQueueToken } from '@nestjs/bullmq';
 import { BULL_BOARD_INSTANCE } from '@bull-board/nestjs/dist/bull-board.constants';
 import type { BullBoardInstance } from '@bull-board/nestjs';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { QUEUE, type OperatorPolicy } from '@roundtable/contracts';
 import { RunEventPublisher } from '@roundtable/events';
 import { ReadinessModule, TerminusReadiness, TraceExportLifecycle } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { createRedisConnection, JobProducer, type RedisClient } from '@roundtable/queues';
 import { connectRedis, INFRA, OutboxDispatcher, queueModules, ServiceOps } from '@roundtable/service';
 import { QueueBoard } from './queue-board';
 import { AgentCallsService } from './agent-calls.service';
@@ -76,7 +75,7 @@ class Connections implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @Inject(DS) private readonly ds: DataSource,
     @Inject(ReadDb) private readonly reads: ReadDb,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(PRODUCER) private readonly producer: JobProducer,
     @Inject(QueueBoard) private readonly board: QueueBoard,
   ) {}
@@ -131,15 +130,15 @@ export class ApiModule {
         { provide: REDIS, useFactory: () => connectRedis(env.REDIS_URL) },
         {
           provide: PRODUCER,
-          useFactory: (r: Redis, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),
+          useFactory: (r: RedisClient, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),
           inject: [REDIS, ...QUEUES.map((q) => getQueueToken(q))],
         },
         // The write quota's buckets, on the shared connection (so Connections closes it), shared by every replica.
-        { provide: RedisTokenBucketStorage, useFactory: (r: Redis) => new RedisTokenBucketStorage(r), inject: [REDIS] },
+        { provide: RedisTokenBucketStorage, useFactory: (r: RedisClient) => new RedisTokenBucketStorage(r), inject: [REDIS] },
         { provide: IdeasService, useFactory: (ds: DataSource, reads: ReadDb) => new IdeasService(ds, reads), inject: [DS, ReadDb] },
         {
           provide: RunSubmissionService,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, ideas: IdeasService) =>
+          useFactory: (ds: DataSource, r: RedisClient, p: JobProducer, ideas: IdeasService) =>
             new RunSubmissionService(ds, new OutboxDispatcher(ds, p), new RunEventPublisher(r, env.QUEUE_PREFIX), policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy), ideas),
           inject: [DS, REDIS, PRODUCER, IdeasService],
         },
@@ -150,7 +149,7 @@ export class ApiModule {
         { provide: EvalsService, useFactory: (ds: DataSource, submission: RunSubmissionService) => new EvalsService(ds, submission), inject: [DS, RunSubmissionService] },
         {
           provide: ExperimentsService,
-          useFactory: (ds: DataSource, r: Redis, submission: RunSubmissionService, reads: ExperimentReads) =>
+          useFactory: (ds: DataSource, r: RedisClient, submission: RunSubmissionService, reads: ExperimentReads) =>
             new ExperimentsService(ds, submission, reads, policy, new ProviderAvailabilityCheck(r, env.QUEUE_PREFIX, policy)),
           inject: [DS, REDIS, RunSubmissionService, ExperimentReads],
         },
@@ -193,18 +192,18 @@ export class ApiModule {
         { provide: AgentCallsService, useFactory: (reads: ReadDb, runs: RunQueryService) => new AgentCallsService(reads, runs), inject: [ReadDb, RunQueryService] },
         {
           provide: ReadinessService,
-          useFactory: (t: TerminusReadiness, ds: DataSource, r: Redis) => new ReadinessService(t, ds, r),
+          useFactory: (t: TerminusReadiness, ds: DataSource, r: RedisClient) => new ReadinessService(t, ds, r),
           inject: [TerminusReadiness, DS, REDIS],
         },
         {
           provide: QueueBoard,
-          useFactory: (board: BullBoardInstance, ds: DataSource, r: Redis, ...fixed: Queue[]) => new QueueBoard(board, fixed, ds, r, env.QUEUE_PREFIX),
+          useFactory: (board: BullBoardInstance, ds: DataSource, r: RedisClient, ...fixed: Queue[]) => new QueueBoard(board, fixed, ds, r, env.QUEUE_PREFIX),
           inject: [BULL_BOARD_INSTANCE, DS, REDIS, ...QUEUES.map((q) => getQueueToken(q))],
         },
         // Metrics for /metrics behind the doors, and with HEALTH_PORT the same internal ops port the workers have.
         {
           provide: ServiceOps,
-          useFactory: (ds: DataSource, r: Redis) => new ServiceOps(ds, r, { service: 'api', prefix: env.QUEUE_PREFIX, healthPort: env.HEALTH_PORT ?? null }),
+          useFactory: (ds: DataSource, r: RedisClient) => new ServiceOps(ds, r, { service: 'api', prefix: env.QUEUE_PREFIX, healthPort: env.HEALTH_PORT ?? null }),
           inject: [DS, REDIS],
         },
         Connections,

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { type AnyProjectConfig, type ConfigIssue, EVERY_PROVIDER, type ExperimentProjectConfig, isExperimentConfig, isPanelConfig, type NewRunEvent, type OperatorPolicy, type ProviderWorkerRecord } from '@roundtable/contracts';
 import { readProviderRegistry } from './provider-registry.reader';
 import { within } from './within';
+import type { RedisClient } from '@roundtable/queues';
 
 /**
  * How long a submission waits for the registry (Redis). Past it the run is accepted unchecked,
@@ -108,7 +108,7 @@ export class ProviderAvailabilityCheck {
   private readonly log = new Logger('api');
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly policy: OperatorPolicy,
   ) {}

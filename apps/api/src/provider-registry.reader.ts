@@ -1,20 +1,14 @@
-import type { Redis } from 'ioredis';
 import { providerRegistryPattern, ProviderWorkerRecord } from '@roundtable/contracts';
+import { scanKeys, type RedisClient } from '@roundtable/queues';
 
 /**
  * The live provider-workers, as they publish themselves (apps/provider-worker
  * provider-registry.publisher.ts): a record expires TTL after its worker's last heartbeat, so
  * what is here is what runs. A record that does not parse is skipped, never trusted.
  */
-export async function readProviderRegistry(redis: Redis, prefix: string): Promise<ProviderWorkerRecord[]> {
-  const keys: string[] = [];
-  // SCAN, not KEYS: a shared Redis may hold many prefixes.
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', providerRegistryPattern(prefix), 'COUNT', 200);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
+export async function readProviderRegistry(redis: RedisClient, prefix: string): Promise<ProviderWorkerRecord[]> {
+  // On a Redis Cluster every master is walked; the keys share a hash tag, so one MGET reads them.
+  const keys = await scanKeys(redis, providerRegistryPattern(prefix));
   if (!keys.length) return [];
   const values = await redis.mget(...keys);
   const records: ProviderWorkerRecord[] = [];

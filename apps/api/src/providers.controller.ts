@@ -1,6 +1,5 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { JobProducer } from '@roundtable/queues';
+import { JobProducer, type RedisClient } from '@roundtable/queues';
 import { INFRA } from '@roundtable/service';
 import { readProviderRegistry } from './provider-registry.reader';
 import { providersView } from './provider-registry.view';
@@ -9,7 +8,7 @@ import { providersView } from './provider-registry.view';
 @Controller('v1/providers')
 export class ProvidersController {
   constructor(
-    @Inject(INFRA.redis) private readonly redis: Redis,
+    @Inject(INFRA.redis) private readonly redis: RedisClient,
     @Inject(INFRA.producer) private readonly producer: JobProducer,
   ) {}
 

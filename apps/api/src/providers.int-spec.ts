@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { agentQueueName, providerRegistryKey } from '@roundtable/contracts';
 import { RunEventEntity } from '@roundtable/persistence';
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, queuePrefix } from '@roundtable/queues';
 import { ApiHarness, demoConfig, publishTestWorker, startApi } from './api-test-harness';
 import { ProvidersReply } from '@roundtable/contracts';
 
@@ -49,7 +49,7 @@ describe('GET /v1/providers', () => {
     });
     const other = await publishTestWorker(api.env, { providers: ['anthropic'], keys: { ANTHROPIC_API_KEY: false }, concurrency: 3 });
     const redis = createRedisConnection(api.env.REDIS_URL);
-    const queue = new Queue(agentQueueName('anthropic'), { connection: redis, prefix: api.env.QUEUE_PREFIX });
+    const queue = new Queue(agentQueueName('anthropic'), { connection: redis, prefix: queuePrefix(api.env.QUEUE_PREFIX, agentQueueName('anthropic')) });
     try {
       await queue.add('agent.call', { runId: 'run_x', callId: 'call_1' }, { jobId: 'j1' });
       await queue.add('agent.call', { runId: 'run_x', callId: 'call_2' }, { jobId: 'j2', delay: 60_000 });

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { BullBoardInstance } from '@bull-board/nestjs';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { agentQueueName } from '@roundtable/contracts';
+import { queuePrefix, type RedisClient } from '@roundtable/queues';
 import { JobCardAdapter } from './job-card-adapter';
 
 /**
@@ -22,7 +22,7 @@ export class QueueBoard {
     private readonly board: BullBoardInstance,
     fixed: Queue[],
     private readonly ds: DataSource,
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly prefix: string,
     private readonly discoveryMs = 10_000,
   ) {
@@ -52,7 +52,7 @@ export class QueueBoard {
 
   private addAgentQueue(name: string): void {
     if (this.agentQueues.has(name)) return;
-    const queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+    const queue = new Queue(name, { connection: this.connection, prefix: queuePrefix(this.prefix, name) });
     this.agentQueues.set(name, queue);
     this.board.addQueue(new JobCardAdapter(queue));
   }

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { Readiness, TerminusReadiness } from '@roundtable/observability';
+import type { RedisClient } from '@roundtable/queues';
 
 export type { Readiness };
 
@@ -9,7 +9,7 @@ export class ReadinessService {
   constructor(
     private readonly terminus: TerminusReadiness,
     private readonly ds: DataSource,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly timeoutMs = 2000,
   ) {}
 

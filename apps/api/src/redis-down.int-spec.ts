@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { jobId, QUEUE } from '@roundtable/contracts';
 import { OutboxEntity, RunEntity } from '@roundtable/persistence';
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, queuePrefix } from '@roundtable/queues';
 import { startTcpProxy, waitFor, type TcpProxy } from '@roundtable/testing';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 
@@ -58,7 +58,7 @@ describe('POST /v1/runs with Redis gone', () => {
     proxy.restore();
     // The send the reply stopped waiting for goes on when ioredis reconnects; the sweeper covers a process that died meanwhile.
     const redis = createRedisConnection(api.env.REDIS_URL);
-    const queue = new Queue(QUEUE.orchestrator, { connection: redis, prefix: api.env.QUEUE_PREFIX });
+    const queue = new Queue(QUEUE.orchestrator, { connection: redis, prefix: queuePrefix(api.env.QUEUE_PREFIX, QUEUE.orchestrator) });
     try {
       await waitFor('run.start in the queue', async () => ((await queue.getJob(jobId(id, 'start')))?.name === 'run.start' ? true : undefined), 20_000);
     } finally {

@@ -1,14 +1,13 @@
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, type RedisClient } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from '@roundtable/testing';
-import type { Redis } from 'ioredis';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The write quota's bucket against the real Redis, each test under its own key prefix. */
 describe('RedisTokenBucketStorage', () => {
-  let redis: Redis;
-  let other: Redis;
+  let redis: RedisClient;
+  let other: RedisClient;
   let prefix: string;
 
   beforeAll(() => {

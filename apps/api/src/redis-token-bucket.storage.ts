@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@roundtable/queues';
 
 /**
  * Takes one token from a bucket in Redis, in one script so two replicas never both take the last token.
@@ -47,7 +47,7 @@ type TakeToken = (key: string, periodMs: number, limit: number) => Promise<[numb
 export class RedisTokenBucketStorage implements ThrottlerStorage {
   private readonly takeToken: TakeToken;
 
-  constructor(redis: Redis) {
+  constructor(redis: RedisClient) {
     // defineCommand sends the script once per connection (EVALSHA, EVAL when Redis lost it).
     redis.defineCommand('roundtableTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN_LUA });
     const command = (redis as unknown as { roundtableTakeToken: TakeToken }).roundtableTakeToken;

@@ -1,20 +1,19 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { jobId, QUEUE, RunStatus } from '@roundtable/contracts';
 import { OutboxEntity, RunEntity } from '@roundtable/persistence';
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, type RedisClient, queuePrefix } from '@roundtable/queues';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 
 jest.setTimeout(30_000);
 
 let api: ApiHarness;
-let redis: Redis;
+let redis: RedisClient;
 let queue: Queue;
 
 beforeAll(async () => {
   api = await startApi();
   redis = createRedisConnection(api.env.REDIS_URL);
-  queue = new Queue(QUEUE.orchestrator, { connection: redis, prefix: api.env.QUEUE_PREFIX });
+  queue = new Queue(QUEUE.orchestrator, { connection: redis, prefix: queuePrefix(api.env.QUEUE_PREFIX, QUEUE.orchestrator) });
 });
 afterAll(async () => {
   await queue?.close();

@@ -1,8 +1,8 @@
 import { Logger, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { isLiveOnlyEventType, LiveRunEvent, RunEventEnvelope } from '@roundtable/contracts';
 import { runEventChannel } from '@roundtable/events';
 import { eventFrame } from './sse-frames';
+import type { RedisClient } from '@roundtable/queues';
 
 /**
  * What a subscriber is handed per live event: the envelope, and its SSE frame formatted and
@@ -45,7 +45,7 @@ export class RunEventHub implements OnModuleDestroy, OnApplicationShutdown {
 
   constructor(
     /** A connection of its own: a subscribed ioredis connection can run no other command. */
-    private readonly subscriber: Redis,
+    private readonly subscriber: RedisClient,
     private readonly prefix: string,
     private readonly subscribeTimeoutMs = 5000,
   ) {

@@ -1,7 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { LiveRunEvent, NewRunEvent } from '@roundtable/contracts';
 import { appendRunEvents, runEventChannel, RunEventPublisher } from '@roundtable/events';
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, type RedisClient } from '@roundtable/queues';
 import { openSse, SseConnection, SseFrame, sseEvents } from '@roundtable/testing';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 
@@ -13,7 +12,7 @@ jest.setTimeout(30_000);
  * sequence and frame id both the last stored sequence), never in the log, so a replay has none.
  */
 let h: ApiHarness;
-let redis: Redis;
+let redis: RedisClient;
 let publisher: RunEventPublisher;
 
 beforeAll(async () => {

@@ -1,8 +1,7 @@
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { NewRunEvent, RunEventEnvelope } from '@roundtable/contracts';
 import { appendRunEvents, runEventChannel, RunEventPublisher } from '@roundtable/events';
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, type RedisClient } from '@roundtable/queues';
 import { openSse, SseConnection, SseFrame, sseEvents, waitFor } from '@roundtable/testing';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 import { RedisSubscribeError, RunEventHub } from './run-event-hub';
@@ -12,7 +11,7 @@ jest.setTimeout(30_000);
 /** A test's view of one api: its harness, a publisher on its prefix, and helpers to write a run's log. */
 interface Api {
   h: ApiHarness;
-  redis: Redis;
+  redis: RedisClient;
   publisher: RunEventPublisher;
 }
 

@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { stringify as toYaml } from 'yaml';
 import { jobId, QUEUE, type ProjectConfig } from '@roundtable/contracts';
 import { AgentCallEntity, OutboxEntity, ProjectEntity, RunEntity, RunEventEntity } from '@roundtable/persistence';
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, queuePrefix } from '@roundtable/queues';
 import { ApiHarness, demoConfig, startApi } from './api-test-harness';
 
 jest.setTimeout(30_000);
@@ -72,7 +72,7 @@ describe('POST /v1/runs', () => {
     expect(outbox.sentAt).not.toBeNull();
 
     const redis = createRedisConnection(api.env.REDIS_URL);
-    const queue = new Queue(QUEUE.orchestrator, { connection: redis, prefix: api.env.QUEUE_PREFIX });
+    const queue = new Queue(QUEUE.orchestrator, { connection: redis, prefix: queuePrefix(api.env.QUEUE_PREFIX, QUEUE.orchestrator) });
     try {
       const job = await queue.getJob(jobId(id, 'start'));
       expect(job?.name).toBe('run.start');

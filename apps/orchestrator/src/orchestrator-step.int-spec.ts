@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Redis } from 'ioredis';
 import { agentQueueName, type CallOutcome, jobId, loadProjectConfig, QUEUE, type JobName } from '@roundtable/contracts';
 import { RunEventPublisher } from '@roundtable/events';
 import { OutboxDispatcher } from '@roundtable/service';
@@ -18,7 +17,7 @@ import {
 } from '@roundtable/persistence';
 import { loadCassette } from '@roundtable/providers';
 import type { INestApplicationContext } from '@nestjs/common';
-import { createRedisConnection, JobProducer, startProcessorApp } from '@roundtable/queues';
+import { createRedisConnection, JobProducer, startProcessorApp, type RedisClient } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
 import { OrchestratorStepService, type StepOutcome } from './orchestrator-step.service';
 import { OrchestratorProcessor } from './orchestrator.processor';
@@ -71,7 +70,7 @@ async function jobTotal(producer: JobProducer, queueName: string): Promise<numbe
 describe('OrchestratorStepService against real Postgres and Redis', () => {
   let db: TestDatabase;
   let ds: DataSource;
-  let redis: Redis;
+  let redis: RedisClient;
   let prefix: string;
   let producer: JobProducer;
   let outbox: OutboxDispatcher;

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { loadProjectConfig } from '@roundtable/contracts';
 import { RunEventPublisher } from '@roundtable/events';
 import { OutboxDispatcher } from '@roundtable/service';
 import { createDataSource, createTestDatabase, ProjectEntity, type TestDatabase } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { createRedisConnection, JobProducer, type RedisClient } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from '@roundtable/testing';
 import { OrchestratorStepService } from './orchestrator-step.service';
 import { loadPromptTemplates } from './prompt-templates';
@@ -33,7 +32,7 @@ export async function insertProject(ds: DataSource, id: string, name: string, co
 export interface OrchestratorTestInfra {
   db: TestDatabase;
   ds: DataSource;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   producer: JobProducer;
   publisher: RunEventPublisher;

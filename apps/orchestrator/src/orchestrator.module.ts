@@ -1,8 +1,7 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
 import { loadPricingTable, priceOf } from '@roundtable/providers';
-import type { JobProducer } from '@roundtable/queues';
+import type { JobProducer, RedisClient } from '@roundtable/queues';
 import { infraProviders, INFRA, opsProviders, OutboxDispatcher, queueModules, ServiceOps } from '@roundtable/service';
 import { DEFAULT_OPERATOR_POLICY, QUEUE, type OperatorPolicy } from '@roundtable/contracts';
 import type { PriceLookup } from '@roundtable/workflow';
@@ -34,7 +33,7 @@ export class OrchestratorModule {
         ...opsProviders(env, 'orchestrator'),
         {
           provide: OrchestratorStepService,
-          useFactory: (ds: DataSource, r: Redis, p: JobProducer, ops: ServiceOps) =>
+          useFactory: (ds: DataSource, r: RedisClient, p: JobProducer, ops: ServiceOps) =>
             new OrchestratorStepService(
               ds,
               new OutboxDispatcher(ds, p),

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { TERMINAL_EVENT_TYPES, type RunEventEnvelope } from '@roundtable/contracts';
 import { RunEventPublisher } from '@roundtable/events';
 import type { RoundtableMetrics } from '@roundtable/observability';
+import type { RedisClient } from '@roundtable/queues';
 
 /** A halt reason that names a budget cap starts with it: `max_calls reached: 4 of 4 calls`. */
 const BUDGET_CAP = /^(max_[a-z_]+)\b/;
@@ -18,7 +18,7 @@ export class OutcomeCountingPublisher extends RunEventPublisher {
   private readonly log = new Logger('orchestrator');
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     prefix: string,
     private readonly ds: DataSource,
     private readonly metrics: RoundtableMetrics,

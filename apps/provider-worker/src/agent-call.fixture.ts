@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AgentCallEntity, createDataSource, createTestDatabase, ProjectEntity, RunEntity, type TestDatabase } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { createRedisConnection, JobProducer, type RedisClient } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from '@roundtable/testing';
 
 /**
@@ -71,7 +70,7 @@ export async function insertRun(ds: DataSource, runId: string, config: { project
 export interface WorkerTestInfra {
   db: TestDatabase;
   ds: DataSource;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   producer: JobProducer;
   /** Closes the producer, deletes the queue prefix, drops the database. */

@@ -1,10 +1,9 @@
 import { Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import type { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { agentQueueName } from '@roundtable/contracts';
 import type { RoundtableMetrics } from '@roundtable/observability';
-import { startTypedWorker, type JobProducer } from '@roundtable/queues';
+import { startTypedWorker, type JobProducer, type RedisClient } from '@roundtable/queues';
 import { agentCallRoutes } from './agent-call.processor';
 import type { AgentCallService } from './agent-call.service';
 import { readQueueSettings } from './latest-provider-config';
@@ -35,7 +34,7 @@ export class DiscoveredProviderQueues implements OnApplicationBootstrap, BeforeA
 
   constructor(
     private readonly ds: DataSource,
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly producer: JobProducer,
     private readonly calls: AgentCallService,
     private readonly opts: DiscoveredQueuesOptions,

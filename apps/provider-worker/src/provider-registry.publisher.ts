@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import {
   type OperatorPolicy,
   PROVIDER_REGISTRY_HEARTBEAT_MS,
@@ -11,6 +10,7 @@ import {
 } from '@roundtable/contracts';
 import type { CliUserDecision } from '@roundtable/providers';
 import { probeClis } from './cli-probes';
+import type { RedisClient } from '@roundtable/queues';
 
 export interface RegistryPublisherOptions {
   prefix: string;
@@ -41,7 +41,7 @@ export class ProviderRegistryPublisher implements OnModuleDestroy {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly opts: RegistryPublisherOptions,
   ) {}
 

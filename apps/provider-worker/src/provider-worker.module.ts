@@ -1,10 +1,9 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { Redis } from 'ioredis';
 import { QUEUE, readOperatorPolicy } from '@roundtable/contracts';
 import { RunEventPublisher } from '@roundtable/events';
 import { cliUserFor, describeCliUser, loadPricingTable } from '@roundtable/providers';
-import type { JobProducer } from '@roundtable/queues';
+import type { JobProducer, RedisClient } from '@roundtable/queues';
 import { infraProviders, INFRA, opsProviders, queueModules, ServiceOps } from '@roundtable/service';
 import { AgentCallMetrics } from './agent-call.metrics';
 import { AgentCallService } from './agent-call.service';
@@ -40,7 +39,7 @@ export class ProviderWorkerModule {
         ...opsProviders(env, 'provider-worker'),
         {
           provide: AgentCallService,
-          useFactory: (ds: DataSource, p: JobProducer, ops: ServiceOps, r: Redis) => {
+          useFactory: (ds: DataSource, p: JobProducer, ops: ServiceOps, r: RedisClient) => {
             // Logged here, not in forRoot: only once the application exists do lines go through its JSON logger.
             log.log(source ? `operator policy: ${source}` : 'operator policy: none (ROUNDTABLE_POLICY unset): the safe defaults');
             if (cliUser.ok && cliUser.user.kind === 'run_as') log.log(describeCliUser(cliUser));
@@ -62,7 +61,7 @@ export class ProviderWorkerModule {
         },
         {
           provide: ProviderRegistryPublisher,
-          useFactory: async (r: Redis) => {
+          useFactory: async (r: RedisClient) => {
             const publisher = new ProviderRegistryPublisher(r, { prefix: env.QUEUE_PREFIX, providers: env.PROVIDER_QUEUES, concurrency: env.PROVIDER_CONCURRENCY, policy, cliUser });
             await publisher.start();
             return publisher;
@@ -85,7 +84,7 @@ export class ProviderWorkerModule {
           ? [
               {
                 provide: DiscoveredProviderQueues,
-                useFactory: (ds: DataSource, r: Redis, p: JobProducer, calls: AgentCallService, ops: ServiceOps) =>
+                useFactory: (ds: DataSource, r: RedisClient, p: JobProducer, calls: AgentCallService, ops: ServiceOps) =>
                   new DiscoveredProviderQueues(ds, r, p, calls, {
                     prefix: env.QUEUE_PREFIX,
                     skip: named,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { LiveRunEvent, RunEventEnvelope } from '@roundtable/contracts';
 
 export function runEventChannel(prefix: string, runId: string): string {
@@ -11,7 +11,7 @@ export function runEventChannel(prefix: string, runId: string): string {
  */
 export class RunEventPublisher {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: Redis | Cluster,
     private readonly prefix: string,
   ) {}
 

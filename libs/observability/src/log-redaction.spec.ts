@@ -25,6 +25,10 @@ describe('SecretRedactor', () => {
     expect(r.redact('got plain-key-value-0001 and ci-token-0123456789 in /usr/bin')).toBe(`got ${REDACTED} and ${REDACTED} in /usr/bin`);
   });
 
+  it('finds the password of a Redis Cluster’s URL, which lists several hosts', () => {
+    expect(secretsFromEnv({ REDIS_URL: 'rediss+cluster://app:cluster-pass%21@10.0.0.1:7000,10.0.0.2:7001' })).toEqual(['cluster-pass!']);
+  });
+
   it('treats regex characters in a secret literally', () => {
     const r = new SecretRedactor(['a.b*c+d?e(f)']);
     expect(r.redact('x a.b*c+d?e(f) y aXbbbcdde(f)')).toBe(`x ${REDACTED} y aXbbbcdde(f)`);

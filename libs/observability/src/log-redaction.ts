@@ -33,7 +33,14 @@ function urlPassword(value: string): string | null {
   try {
     return decodeURIComponent(new URL(value).password) || null;
   } catch {
-    return null;
+    // A URL listing several hosts (redis+cluster://u:pw@h1:1,h2:2) is no WHATWG URL; its password still is one.
+    const pw = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^/]*)@[^@/]*/i.exec(value)?.[1];
+    if (!pw) return null;
+    try {
+      return decodeURIComponent(pw);
+    } catch {
+      return pw;
+    }
   }
 }
 

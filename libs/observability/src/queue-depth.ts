@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { within } from './readiness';
 import { QUEUE_STATES, type QueueDepthSource } from './roundtable-metrics';
 
@@ -25,8 +25,9 @@ export class QueueDepth {
   private discoveredAt = 0;
 
   constructor(
-    private readonly connection: Redis,
-    private readonly prefix: string,
+    private readonly connection: Redis | Cluster,
+    /** A queue's BullMQ prefix (the queues lib's queuePrefix: the deployment's prefix and the queue's hash tag). */
+    private readonly prefixOf: (queue: string) => string,
     private readonly opts: QueueDepthOptions,
   ) {}
 
@@ -66,7 +67,7 @@ export class QueueDepth {
   private queue(name: string): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      q = new Queue(name, { connection: this.connection, prefix: this.prefixOf(name) });
       this.queues.set(name, q);
     }
     return q;

@@ -13,6 +13,12 @@ describe('redactDatabaseUrl', () => {
     );
   });
 
+  it('masks the password of a URL listing several hosts (a Redis Cluster, Sentinel), which is no WHATWG URL', () => {
+    expect(redactDatabaseUrl('redis+cluster://app:s3cret@10.0.0.1:7000,10.0.0.2:7001')).toBe('redis+cluster://app:***@10.0.0.1:7000,10.0.0.2:7001');
+    expect(redactDatabaseUrl('redis+sentinel://:s3cret@s1:26379,s2:26379/mymaster')).toBe('redis+sentinel://:***@s1:26379,s2:26379/mymaster');
+    expect(redactDatabaseUrl('redis+cluster://10.0.0.1:7000,10.0.0.2:7001')).toBe('redis+cluster://10.0.0.1:7000,10.0.0.2:7001');
+  });
+
   it('shows nothing of a URL it cannot parse', () => {
     expect(redactDatabaseUrl('not a url with s3cret')).toBe('<unparseable database url>');
   });

@@ -1,4 +1,7 @@
 export * from './redis-connection';
+export * from './redis-url';
+export * from './redis-scan';
+export * from './queue-prefix';
 export * from './queue-defaults';
 export * from './infra-error';
 export * from './job-producer';

@@ -1,7 +1,8 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { JobName, JobOf, QueueKind, QUEUE, agentQueueName, jobSchema, queueKindOf } from '@roundtable/contracts';
 import { QUEUE_DEFAULTS } from './queue-defaults';
+import { queuePrefix } from './queue-prefix';
+import type { RedisClient } from './redis-connection';
 import { withTraceCarrier } from './trace-carrier';
 
 export interface AddOptions {
@@ -36,12 +37,12 @@ export class JobProducer {
   private readonly opened = new Map<string, Queue>();
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     readonly prefix: string,
     registered: Queue[] = [],
   ) {
     for (const q of registered) {
-      if (q.opts.prefix !== prefix) throw new Error(`queue ${q.name} is registered under prefix ${q.opts.prefix}, the producer's is ${prefix}: give both QUEUE_PREFIX`);
+      if (q.opts.prefix !== queuePrefix(prefix, q.name)) throw new Error(`queue ${q.name} is registered under prefix ${q.opts.prefix}, the producer's is ${prefix}: give both QUEUE_PREFIX`);
       this.registered.set(q.name, q);
     }
   }
@@ -49,7 +50,7 @@ export class JobProducer {
   queue(name: string): Queue {
     let q = this.registered.get(name) ?? this.opened.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      q = new Queue(name, { connection: this.connection, prefix: queuePrefix(this.prefix, name) });
       this.opened.set(name, q);
     }
     return q;

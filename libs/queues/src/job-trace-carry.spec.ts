@@ -2,13 +2,14 @@ import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobTrace } from '@roundtable/contracts';
 import { inMemoryTracing, inTestSpan } from '@roundtable/testing';
+import { queuePrefix } from './queue-prefix';
 import { JobProducer } from './job-producer';
 import { JobRoutes } from './job-routes';
 
 /** A registered queue that keeps what it was given instead of sending it to Redis. */
 function recordingQueue(name: string, prefix: string) {
   const added: { name: string; data: Record<string, unknown> }[] = [];
-  const queue = { name, opts: { prefix }, add: async (n: string, data: Record<string, unknown>) => void added.push({ name: n, data }) };
+  const queue = { name, opts: { prefix: queuePrefix(prefix, name) }, add: async (n: string, data: Record<string, unknown>) => void added.push({ name: n, data }) };
   return { queue: queue as unknown as Queue, added };
 }
 

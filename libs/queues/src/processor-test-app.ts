@@ -13,7 +13,7 @@ export async function startProcessorApp(opts: { redisUrl: string; prefix: string
   return NestFactory.createApplicationContext(
     {
       module: ProcessorTestModule,
-      imports: [bullRoot({ REDIS_URL: opts.redisUrl, QUEUE_PREFIX: opts.prefix }), registerQueues(...opts.queues)],
+      imports: [bullRoot({ REDIS_URL: opts.redisUrl, QUEUE_PREFIX: opts.prefix }), registerQueues(opts.prefix, ...opts.queues)],
       providers: opts.providers,
     },
     { logger: ['error', 'warn'], abortOnError: false },

@@ -1,6 +1,6 @@
+import type { RedisClient } from './redis-connection';
 import { Processor } from '@nestjs/bullmq';
 import type { INestApplicationContext } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { EntityNotFoundError } from 'typeorm';
 import { jobId, QUEUE } from '@roundtable/contracts';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
@@ -23,7 +23,7 @@ class ProbeTestsProcessor extends TypedProcessor {
 }
 
 describe('TypedProcessor: infrastructure errors and permanent failures', () => {
-  let redis: Redis;
+  let redis: RedisClient;
   let prefix: string;
   let producer: JobProducer;
   let app: INestApplicationContext | undefined;

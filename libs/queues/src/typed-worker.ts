@@ -1,7 +1,8 @@
 import { RateLimiterOptions, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { JobRoutes } from './job-routes';
 import { QUEUE_DEFAULTS } from './queue-defaults';
+import { queuePrefix } from './queue-prefix';
+import type { RedisClient } from './redis-connection';
 import { observeJobDurations, type JobDurationMetrics } from './job-durations';
 import { WORKER_NAME } from './worker-options';
 
@@ -13,7 +14,8 @@ import { WORKER_NAME } from './worker-options';
  */
 export function startTypedWorker(opts: {
   routes: JobRoutes;
-  connection: Redis;
+  connection: RedisClient;
+  /** The deployment's QUEUE_PREFIX (the queue's hash tag is added here). */
   prefix: string;
   concurrency?: number;
   limiter?: RateLimiterOptions;
@@ -23,7 +25,7 @@ export function startTypedWorker(opts: {
   const defaults = QUEUE_DEFAULTS[routes.kind].worker;
   const worker = new Worker(routes.queueName, (job, token) => routes.run(job, token), {
     connection: opts.connection,
-    prefix: opts.prefix,
+    prefix: queuePrefix(opts.prefix, routes.queueName),
     ...defaults,
     concurrency: opts.concurrency ?? defaults.concurrency,
     ...(opts.limiter ? { limiter: opts.limiter } : {}),

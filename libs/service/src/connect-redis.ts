@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import { connectErrorText, redactDatabaseUrl } from '@roundtable/persistence';
-import { createRedisConnection } from '@roundtable/queues';
+import { createRedisConnection, type RedisClient } from '@roundtable/queues';
 
 /** Long enough for a Redis that is still starting (compose, a pod's neighbour); short enough that a wrong REDIS_URL is said soon. */
 export const REDIS_FIRST_CONNECT_MS = 5000;
@@ -11,7 +10,7 @@ export const REDIS_FIRST_CONNECT_MS = 5000;
  * bare ECONNREFUSED forever while the service never comes up. Once started, a lost Redis is
  * waited for (BullMQ's connections reconnect): only the first connect is held to a deadline.
  */
-export async function connectRedis(url: string, timeoutMs = REDIS_FIRST_CONNECT_MS): Promise<Redis> {
+export async function connectRedis(url: string, timeoutMs = REDIS_FIRST_CONNECT_MS): Promise<RedisClient> {
   const redis = createRedisConnection(url);
   let last: Error | undefined;
   const onError = (e: Error) => (last = e);

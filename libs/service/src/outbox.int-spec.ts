@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@roundtable/queues';
 import { agentQueueName, jobId, QUEUE, type JobOf } from '@roundtable/contracts';
 import { createDataSource, createTestDatabase, OutboxEntity, ProjectEntity, RunEntity, TestDatabase } from '@roundtable/persistence';
 import { createRedisConnection, JobProducer } from '@roundtable/queues';
@@ -11,7 +11,7 @@ jest.setTimeout(30_000);
 
 let db: TestDatabase;
 let ds: DataSource;
-let redis: Redis;
+let redis: RedisClient;
 let prefix: string;
 let producer: JobProducer;
 const runId = 'run_outbox';

@@ -1,11 +1,10 @@
 import { Inject, OnApplicationShutdown, Provider, type DynamicModule } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { TraceExportLifecycle } from '@roundtable/observability';
 import { openMigratedDataSource } from '@roundtable/persistence';
-import { bullRoot, JobProducer, registerQueues, type FixedQueueName } from '@roundtable/queues';
+import { bullRoot, JobProducer, registerQueues, type FixedQueueName, type RedisClient } from '@roundtable/queues';
 import { connectRedis } from './connect-redis';
 
 /** Injection tokens for the connections every service holds. */
@@ -18,7 +17,7 @@ export const INFRA = { dataSource: 'DATA_SOURCE', redis: 'REDIS', producer: 'PRO
 class InfraLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(INFRA.dataSource) private readonly ds: DataSource,
-    @Inject(INFRA.redis) private readonly redis: Redis,
+    @Inject(INFRA.redis) private readonly redis: RedisClient,
     @Inject(INFRA.producer) private readonly producer: JobProducer,
   ) {}
   async onApplicationShutdown(): Promise<void> {
@@ -35,7 +34,7 @@ type InfraEnv = { DATABASE_URL: string; REDIS_URL: string; QUEUE_PREFIX: string 
  * consumes or produces to; import these where infraProviders() is provided.
  */
 export function queueModules(env: InfraEnv, queues: FixedQueueName[]): DynamicModule[] {
-  return [bullRoot(env), registerQueues(...queues)];
+  return [bullRoot(env), registerQueues(env.QUEUE_PREFIX, ...queues)];
 }
 
 /**
@@ -52,7 +51,7 @@ export function infraProviders(env: InfraEnv, service: string, queues: FixedQueu
     { provide: INFRA.redis, useFactory: () => connectRedis(env.REDIS_URL) },
     {
       provide: INFRA.producer,
-      useFactory: (r: Redis, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),
+      useFactory: (r: RedisClient, ...registered: Queue[]) => new JobProducer(r, env.QUEUE_PREFIX, registered),
       inject: [INFRA.redis, ...queues.map((q) => getQueueToken(q))],
     },
     InfraLifecycle,

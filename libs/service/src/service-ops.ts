@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnApplicationShutdown, Provider } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { agentQueueName, QUEUE } from '@roundtable/contracts';
 import { checkReadiness, OpsServer, QueueDepth, RoundtableMetrics, type Readiness, type ReadinessProbe } from '@roundtable/observability';
+import { queuePrefix, type RedisClient } from '@roundtable/queues';
 import { INFRA } from './service-infra';
 
 export interface ServiceOpsSettings {
@@ -27,13 +27,13 @@ export class ServiceOps implements OnApplicationBootstrap, BeforeApplicationShut
 
   constructor(
     ds: DataSource,
-    redis: Redis,
+    redis: RedisClient,
     private readonly settings: ServiceOpsSettings,
   ) {
     this.log = new Logger(settings.service);
     this.metrics = new RoundtableMetrics(settings.service);
     this.probes = { postgres: () => ds.query('SELECT 1'), redis: () => redis.ping() };
-    this.depth = new QueueDepth(redis, settings.prefix, {
+    this.depth = new QueueDepth(redis, (queue) => queuePrefix(settings.prefix, queue), {
       fixed: Object.values(QUEUE),
       discover: async () => {
         const rows: { provider: string }[] = await ds.query(`SELECT DISTINCT provider FROM agent_calls`);
@@ -86,7 +86,7 @@ export function opsProviders(env: { QUEUE_PREFIX: string; HEALTH_PORT: number },
   return [
     {
       provide: ServiceOps,
-      useFactory: (ds: DataSource, redis: Redis) => new ServiceOps(ds, redis, { service, prefix: env.QUEUE_PREFIX, healthPort: env.HEALTH_PORT }),
+      useFactory: (ds: DataSource, redis: RedisClient) => new ServiceOps(ds, redis, { service, prefix: env.QUEUE_PREFIX, healthPort: env.HEALTH_PORT }),
       inject: [INFRA.dataSource, INFRA.redis],
     },
   ];

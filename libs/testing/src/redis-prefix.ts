@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { isCluster, scanKeys, type RedisClient } from '@roundtable/queues';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -8,14 +8,16 @@ export function randomQueuePrefix(tag = 'rt_test'): string {
   return `${tag}_${randomBytes(5).toString('hex')}`;
 }
 
-/** Deletes every key under a prefix (BullMQ keys are `<prefix>:<queue>:…`). */
-export async function deleteRedisPrefix(redis: Redis, prefix: string): Promise<number> {
+/**
+ * Deletes every key under a prefix (BullMQ keys are `<prefix>:{<queue>}:<queue>:…`), on every
+ * master of a Redis Cluster; one DEL per key there, as keys of different slots cannot share one.
+ */
+export async function deleteRedisPrefix(redis: RedisClient, prefix: string): Promise<number> {
+  const keys = await scanKeys(redis, `${prefix}:*`, 1000);
   let deleted = 0;
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) deleted += await redis.del(...keys);
-  } while (cursor !== '0');
+  for (let i = 0; i < keys.length; i += 500) {
+    const batch = keys.slice(i, i + 500);
+    deleted += isCluster(redis) ? (await Promise.all(batch.map((k) => redis.del(k)))).reduce((a, b) => a + b, 0) : await redis.del(...batch);
+  }
   return deleted;
 }

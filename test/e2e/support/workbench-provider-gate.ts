@@ -1,3 +1,4 @@
+import { queuePrefix } from '@roundtable/queues';
 import { type Job, Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { type Pipeline, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
@@ -14,7 +15,7 @@ export class ProviderGate {
   private readonly queue: Queue;
 
   constructor(private readonly pipeline: Pipeline) {
-    this.queue = new Queue('agent.replay', { connection: this.redis, prefix: pipeline.prefix });
+    this.queue = new Queue('agent.replay', { connection: this.redis, prefix: queuePrefix(pipeline.prefix, 'agent.replay') });
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,10 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@roundtable/queues';
 import { agentQueueName, jobId, QUEUE } from '@roundtable/contracts';
 import { AgentCallEntity, RunEntity, WorkspaceOpEntity } from '@roundtable/persistence';
-import { createRedisConnection, JobProducer } from '@roundtable/queues';
+import { createRedisConnection, JobProducer, queuePrefix } from '@roundtable/queues';
 import { deleteRedisPrefix, TEST_REDIS_URL, waitFor } from '@roundtable/testing';
 import type { OrchestratorStepService } from '../orchestrator-step.service';
 import { demoConfig, insertProject, orchestratorTestInfra, type OrchestratorTestInfra } from '../orchestrator-test.fixture';
@@ -18,7 +18,7 @@ const SETTINGS: ReconcilerSettings = { resendAfterMs: 1, leaseMarginMs: 1, defau
 describe('RunReconciler against real Postgres and Redis', () => {
   let infra: OrchestratorTestInfra;
   let ds: DataSource;
-  let redis: Redis;
+  let redis: RedisClient;
   let prefix: string;
   let producer: JobProducer;
   let steps: OrchestratorStepService;
@@ -67,7 +67,7 @@ describe('RunReconciler against real Postgres and Redis', () => {
   /** Lets a worker take the queue's job and fail it with `error` (a plain BullMQ worker: one attempt, no retries of ours). */
   async function failJob(queueName: string, id: string, error: Error): Promise<void> {
     const connection = createRedisConnection(TEST_REDIS_URL);
-    const failing = new Worker(queueName, async () => Promise.reject(error), { connection, prefix });
+    const failing = new Worker(queueName, async () => Promise.reject(error), { connection, prefix: queuePrefix(prefix, queueName) });
     try {
       await waitFor(`job ${id} to fail`, async () => ((await (await producer.queue(queueName).getJob(id))?.getState()) === 'failed' ? true : undefined));
     } finally {

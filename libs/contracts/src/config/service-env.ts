@@ -7,7 +7,12 @@ export const CommonEnv = z.object({
     .url('DATABASE_URL must be a URL like postgres://user@host:5432/db'),
   REDIS_URL: z
     .string({ error: 'REDIS_URL is not set: give the Redis URL, e.g. redis://127.0.0.1:6379' })
-    .url('REDIS_URL must be a URL like redis://127.0.0.1:6379'),
+    // Not z.url(): a cluster's or Sentinel's URL lists several hosts, which WHATWG URLs refuse. The
+    // queues lib parses it whole at connect (parseRedisUrl), naming what is wrong.
+    .regex(
+      /^rediss?(\+cluster|\+sentinel)?:\/\/\S*$/,
+      'REDIS_URL must be a URL like redis://127.0.0.1:6379 (redis+cluster://host:port,host:port for a Redis Cluster, redis+sentinel://host:port/<master> for Sentinel)',
+    ),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'QUEUE_PREFIX may hold letters, digits, _ and - only')

@@ -12,9 +12,13 @@ import { CLI_NAMES } from '../policy/operator-policy.schema';
 export const PROVIDER_REGISTRY_HEARTBEAT_MS = 5_000;
 export const PROVIDER_REGISTRY_TTL_MS = 15_000;
 
-/** A Redis key (under QUEUE_PREFIX): one string per live worker, expiring with its TTL. */
-export const providerRegistryKey = (prefix: string, workerId: string) => `${prefix}:provider-registry:${workerId}`;
-export const providerRegistryPattern = (prefix: string) => `${prefix}:provider-registry:*`;
+/**
+ * A Redis key (under QUEUE_PREFIX): one string per live worker, expiring with its TTL. The
+ * `{provider-registry}` hash tag keeps every record in one slot of a Redis Cluster, so the api reads
+ * them all with one MGET.
+ */
+export const providerRegistryKey = (prefix: string, workerId: string) => `${prefix}:{provider-registry}:${workerId}`;
+export const providerRegistryPattern = (prefix: string) => `${prefix}:{provider-registry}:*`;
 
 /** `*` in providers: the worker consumes every provider's queue that has calls (PROVIDER_QUEUES=*). */
 export const EVERY_PROVIDER = '*';
