@@ -19,3 +19,5 @@ export * from './test-span';
 export * from './provider-registry-stand-in';
 export * from './browser';
 export * from './eval-fakes';
+export * from './redis-cluster';
+export * from './redis-sentinel';
