@@ -3,7 +3,7 @@ import { Logger, type Type } from '@nestjs/common';
 import { SpanKind } from '@opentelemetry/api';
 import { agentQueueName } from '@roundtable/contracts';
 import { ATTR_CALL_ID, ATTR_GEN_AI_OPERATION_NAME, ATTR_RUN_ID, GEN_AI_OPERATION_NAME_VALUE_CHAT, inSpan, SPAN } from '@roundtable/observability';
-import { JobRoutes, TypedProcessor, workerOptionsFor, type JobProducer, type TypedProcessorSettings } from '@roundtable/queues';
+import { JobRoutes, queuePrefix, TypedProcessor, workerOptionsFor, type JobProducer, type TypedProcessorSettings } from '@roundtable/queues';
 import type { AgentCallService } from './agent-call.service';
 
 const log = new Logger('provider-worker');
@@ -45,9 +45,12 @@ export abstract class AgentCallProcessor extends TypedProcessor {
 /**
  * The @Processor class of `agent.<provider>`: @nestjs/bullmq finds processors by class, one
  * queue each, and the provider names come from PROVIDER_QUEUES, so the class is made per name.
+ * No module registers an agent queue, so its worker would take the root's bare QUEUE_PREFIX: the
+ * queue's own hash-tagged prefix (queuePrefix) is given here, as the producer's is.
  */
-export function agentCallProcessorFor(provider: string): Type<AgentCallProcessor> {
-  @Processor(agentQueueName(provider), workerOptionsFor('agent'))
+export function agentCallProcessorFor(provider: string, prefix: string): Type<AgentCallProcessor> {
+  const queue = agentQueueName(provider);
+  @Processor(queue, { ...workerOptionsFor('agent'), prefix: queuePrefix(prefix, queue) })
   class ProviderQueueProcessor extends AgentCallProcessor {}
   Object.defineProperty(ProviderQueueProcessor, 'name', { value: `AgentCallProcessor(${provider})` });
   return ProviderQueueProcessor;

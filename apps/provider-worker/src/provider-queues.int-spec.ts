@@ -33,7 +33,8 @@ describe('AgentCallProcessor: 429 backs the whole provider queue off', () => {
   let server: FakeLlmServer;
   let calls: AgentCallService;
   let app: INestApplicationContext;
-  const AnthropicProcessor = agentCallProcessorFor('anthropic');
+  /** Made once the queue prefix is known: the processor consumes the queue under its hash-tagged prefix. */
+  let AnthropicProcessor: ReturnType<typeof agentCallProcessorFor>;
 
   const messages = (n: number) => [
     { role: 'system' as const, content: 'You are the proposer in a team of specialist agents.\nReply with JSON only.' },
@@ -72,6 +73,7 @@ describe('AgentCallProcessor: 429 backs the whole provider queue off', () => {
       },
     });
     infra = await workerTestInfra('rt_int_pqw');
+    AnthropicProcessor = agentCallProcessorFor('anthropic', infra.prefix);
     ({ ds, producer } = infra);
 
     const config = loadProjectConfig(

@@ -69,7 +69,7 @@ export class ProviderWorkerModule {
           inject: [REDIS],
         },
         ...named.map((provider) => {
-          const processor = agentCallProcessorFor(provider);
+          const processor = agentCallProcessorFor(provider, env.QUEUE_PREFIX);
           return {
             provide: processor,
             useFactory: (ds: DataSource, p: JobProducer, calls: AgentCallService, ops: ServiceOps) =>

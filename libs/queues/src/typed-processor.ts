@@ -54,6 +54,12 @@ export abstract class TypedProcessor extends WorkerHost implements OnApplication
       // @Processor names the queue the worker takes from, the table the jobs it knows: one queue for both.
       throw new Error(`${this.constructor.name} consumes queue ${worker.name} (its @Processor) with the handler table of ${this.routes.queueName}: give both the same queue`);
     }
+    if (!worker.opts.prefix?.endsWith(`:{${worker.name}}`)) {
+      // Producers write under the queue's hash-tagged prefix: a worker without it would wait on keys nobody writes.
+      throw new Error(
+        `${this.constructor.name} consumes queue ${worker.name} under prefix ${worker.opts.prefix}, not the queue's own (queuePrefix): register the queue (registerQueues) or give the @Processor its prefix`,
+      );
+    }
     const start = { ...this.settings, ...(await this.settings.atStart?.()) };
     if (start.concurrency) {
       worker.concurrency = start.concurrency;
