@@ -192,8 +192,8 @@ export class ApiModule {
         { provide: AgentCallsService, useFactory: (reads: ReadDb, runs: RunQueryService) => new AgentCallsService(reads, runs), inject: [ReadDb, RunQueryService] },
         {
           provide: ReadinessService,
-          useFactory: (t: TerminusReadiness, ds: DataSource, r: RedisClient) => new ReadinessService(t, ds, r),
-          inject: [TerminusReadiness, DS, REDIS],
+          useFactory: (t: TerminusReadiness, ds: DataSource, r: RedisClient, reads: ReadDb) => new ReadinessService(t, ds, r, undefined, reads.replica),
+          inject: [TerminusReadiness, DS, REDIS, ReadDb],
         },
         {
           provide: QueueBoard,

@@ -24,6 +24,8 @@ export interface PgReplicaPair {
   /** Holds the replica where it is (pg_wal_replay_pause): it keeps answering, from the past. */
   pauseReplay(): Promise<void>;
   resumeReplay(): Promise<void>;
+  /** Stops the replica alone (fast shutdown), as a replica that went away would be. */
+  stopReplica(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -104,6 +106,12 @@ export async function startPgReplicaPair(): Promise<PgReplicaPair> {
     },
     async resumeReplay() {
       await query(replicaUrl, 'SELECT pg_wal_replay_resume()');
+    },
+    async stopReplica() {
+      const i = started.indexOf(replicaDir);
+      if (i < 0) return;
+      started.splice(i, 1);
+      await pg('pg_ctl', ['-D', replicaDir, '-m', 'fast', '-w', 'stop']);
     },
     stop,
   };

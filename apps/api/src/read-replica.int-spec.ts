@@ -140,3 +140,17 @@ describe('DATABASE_READ_URL: a streaming read replica', () => {
     }
   });
 });
+
+describe('/readyz with a read replica', () => {
+  // Last in this file: it stops the replica.
+  it('checks the replica beside the primary and Redis, and answers 503 naming it once it is gone', async () => {
+    const up = await fetch(`${h.base}/readyz`);
+    expect(up.status).toBe(200);
+    expect(await up.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', redis: 'ok', postgres_replica: 'ok' } });
+
+    await pair!.stopReplica();
+    const down = await fetch(`${h.base}/readyz`);
+    expect(down.status).toBe(503);
+    expect(JSON.stringify(await down.json())).toContain('postgres_replica');
+  });
+});
