@@ -46,7 +46,6 @@ describe('a deployment on a Redis Cluster', () => {
   });
 
   afterAll(async () => {
-    if (process.env.DEBUG_LOGS) console.log(pipeline?.logs(6000));
     await pipeline?.stop();
     await cluster?.stop();
   });
@@ -67,7 +66,9 @@ describe('a deployment on a Redis Cluster', () => {
     const sse = await openSse(`${pipeline.api}/v1/runs/${id}/events`);
     try {
       expect(sse.status).toBe(200);
-      await sse.waitFor((f) => f.data !== undefined && isTerminal((JSON.parse(f.data) as { type: string }).type), Number(process.env.DEBUG_WAIT ?? 120_000));
+      await sse
+        .waitFor((f) => f.data !== undefined && isTerminal((JSON.parse(f.data) as { type: string }).type), 120_000)
+        .catch((e: Error) => Promise.reject(new Error(`${e.message}\n${pipeline.logs()}`)));
       const streamed = sseEvents(sse.frames).map((e) => e.sequence);
       expect(streamed).toEqual(streamed.map((_, i) => i + 1));
     } finally {
