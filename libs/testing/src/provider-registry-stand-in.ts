@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import IORedis from 'ioredis';
 import { providerRegistryKey, ProviderWorkerRecord } from '@roundtable/contracts';
+import { createRedisConnection } from '@roundtable/queues';
 
 /**
  * Stands in for a live provider-worker in the provider registry, for tests that run an api with no
  * provider-worker behind it: the record a real worker publishes, under the test's queue prefix,
  * with a TTL that outlasts a suite (the test deletes its prefix). Default: serves `replay`, no key
- * variable set. Returns the record.
+ * variable set. `redisUrl` is any REDIS_URL form (a single Redis, a Redis Cluster, Sentinel). Returns the record.
  */
 export async function publishStandInWorker(
   redisUrl: string,
@@ -27,7 +27,7 @@ export async function publishStandInWorker(
     heartbeat_at: now,
     ...record,
   });
-  const redis = new IORedis(redisUrl);
+  const redis = createRedisConnection(redisUrl);
   try {
     await redis.set(providerRegistryKey(prefix, full.worker_id), JSON.stringify(full), 'PX', ttlMs);
   } finally {
