@@ -44,24 +44,73 @@ describe('RedisTokenBucketStorage', () => {
   });
 
   it('refills one token every ttl / limit, up to the limit and never beyond', async () => {
-    const storage = new RedisTokenBucketStorage(redis);
+    // 10 in 4 s: a token every 400 ms. The bucket runs on Redis' clock (the script reads TIME), and so does this
+    // test, never on this process's: on a loaded machine its round trips stretch and its timers fire late (eleven
+    // writes one after another once took over 400 ms, and a token came back before the eleventh). So the writes go
+    // in batches, each between two reads of Redis' TIME, and are held to what that clock allows: the first writes
+    // take every whole token the bucket held when Redis began the batch, and no more are taken than it held when
+    // Redis finished it. The waits are measured on Redis' clock too. The counts in the comments below are those
+    // bounds when nothing stalls; were this process to stall before a batch, Redis' clock would move them, and the
+    // bucket must follow. A batch leaves in one socket write (auto-pipelining): no stall can fall inside it.
+    const piped = redis.duplicate({ enableAutoPipelining: true });
+    const storage = new RedisTokenBucketStorage(piped);
     const key = `${prefix}:fast`;
-    // 10 in 4 s: a token every 400 ms (wide enough that a busy CI machine's timer drift, ±200 ms, lands on the same count).
-    for (let i = 0; i < 10; i++) expect((await storage.increment(key, 4_000, 10, 0, 'writes')).isBlocked).toBe(false);
-    const refused = await storage.increment(key, 4_000, 10, 0, 'writes');
-    expect(refused).toMatchObject({ isBlocked: true, timeToBlockExpire: 1 });
+    const limit = 10;
+    const ttlMs = 4_000;
+    const tokenUs = (ttlMs * 1000) / limit;
+    const token = ttlMs * 1000; // one token of the bucket's level (token·µs, see the storage), which refills `limit` a µs
+    const full = limit * token;
+    let record = { level: full, at: 0 }; // no key yet: a full bucket
 
-    await sleep(1_000);
-    const afterRefill = [];
-    for (let i = 0; i < 3; i++) afterRefill.push((await storage.increment(key, 4_000, 10, 0, 'writes')).isBlocked);
-    // Two and a half tokens came back in 1 s: two writes are taken, the third is not.
-    expect(afterRefill).toEqual([false, false, true]);
+    const redisNowUs = async () => {
+      const [s, us] = await piped.time();
+      return Number(s) * 1_000_000 + Number(us);
+    };
+    /** Waits until Redis' clock is `us` past the last write the bucket took. */
+    const waitOnRedisClock = async (us: number) => {
+      for (let left = us; left > 0; left = record.at + us - (await redisNowUs())) await sleep(Math.ceil(left / 1000));
+    };
+    /** Sends `n` writes at once and holds them to Redis' clock; returns the bounds, in whole tokens. */
+    const batch = async (n: number) => {
+      const [from, results, to, [level, at]] = await Promise.all([
+        redisNowUs(),
+        Promise.all(Array.from({ length: n }, () => storage.increment(key, ttlMs, limit, 0, 'writes'))),
+        redisNowUs(),
+        piped.hmget(`${key}:writes`, 'level', 'at'),
+      ]);
+      // The bucket when Redis began the batch: the last record's level, refilled since its time, never above full.
+      const levelFrom = Math.min(full, record.level + Math.max(0, from - record.at) * limit);
+      const atStart = Math.floor(levelFrom / token);
+      const atMost = Math.floor((levelFrom + (to - from) * limit) / token);
+      // The record after it: the level, and Redis' time (µs) of the last write taken. No key: the bucket is full.
+      record = level === null || at === null ? { level: full, at: to } : { level: Number(level), at: Number(at) };
 
-    await sleep(4_200);
-    const afterFull = [];
-    for (let i = 0; i < 11; i++) afterFull.push((await storage.increment(key, 4_000, 10, 0, 'writes')).isBlocked);
-    expect(afterFull.filter((blocked) => !blocked)).toHaveLength(10);
-    expect(afterFull[10]).toBe(true);
+      const refused = results.map((r) => r.isBlocked);
+      expect(refused.slice(0, atStart)).toEqual(Array<boolean>(Math.min(n, atStart)).fill(false));
+      expect(refused.filter((r) => !r).length).toBeLessThanOrEqual(atMost);
+      // A refused write is told the next token is under 400 ms away, in whole seconds: 1.
+      for (const r of results.filter((x) => x.isBlocked)) expect(r).toMatchObject({ totalHits: limit + 1, isBlocked: true, timeToBlockExpire: 1 });
+      return { atStart, atMost };
+    };
+
+    try {
+      // A burst from the full bucket: ten writes taken, the eleventh refused.
+      expect(await batch(limit + 1)).toMatchObject({ atStart: limit, atMost: limit });
+
+      // A token and a half later: one token is back, one write taken, the next refused.
+      await waitOnRedisClock(1.5 * tokenUs);
+      expect((await batch(2)).atStart).toBeGreaterThanOrEqual(1);
+
+      // The half token left and two tokens' time more: two and a half, two writes taken, the third refused.
+      await waitOnRedisClock(2 * tokenUs);
+      expect((await batch(3)).atStart).toBeGreaterThanOrEqual(2);
+
+      // Longer than the bucket takes to fill (11.5 tokens' time): never beyond the limit, ten writes, then refused.
+      await waitOnRedisClock(11.5 * tokenUs);
+      expect(await batch(limit + 1)).toMatchObject({ atStart: limit, atMost: limit });
+    } finally {
+      await piped.quit();
+    }
   });
 
   it('is one bucket for two storages on two connections, as for two api replicas', async () => {

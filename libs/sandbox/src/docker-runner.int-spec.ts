@@ -151,12 +151,17 @@ describe('DockerTestRunner (real Docker)', () => {
     expect(forked).toBeGreaterThan(0);
     expect(forked).toBeLessThan(64);
 
-    // The classic shell bomb never ends by itself: the wall clock ends it. The shell then becomes
-    // `sleep` by exec, not by a fork the exhausted pids limit could refuse (which ended the run early).
+    // The classic shell bomb never ends by itself: the wall clock ends it. The container's first process
+    // (the shell, then `sleep` by exec) forks once, for the bomb, while it is the only process, and never
+    // again: were it to fork once the bomb had taken every pid (as in `bomb | bomb &` run by itself, whose
+    // second fork raced the first's children), the fork would be refused, the shell would exit, and the
+    // container with it, before the timeout (under load, now and then).
     const id = runId();
     const started = Date.now();
-    const bomb = await runner.run({ workspace: ws, command: 'bomb() { bomb | bomb & }; bomb; exec sleep 60', timeoutMs: 4000, runId: id });
+    const bomb = await runner.run({ workspace: ws, command: 'bomb() { bomb | bomb & }; bomb & exec sleep 60', timeoutMs: 4000, runId: id });
     expect(bomb.timed_out).toBe(true);
+    // It did run, and the pids limit refused its forks (dash's words).
+    expect(bomb.output).toContain('Cannot fork');
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(await containersOfRun(id)).toEqual([]);
   });
