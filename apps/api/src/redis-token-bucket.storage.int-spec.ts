@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { createRedisConnection, type RedisClient } from '@roundtable/queues';
 import { deleteRedisPrefix, randomQueuePrefix, TEST_REDIS_URL } from '@roundtable/testing';
 import { RedisTokenBucketStorage } from './redis-token-bucket.storage';
@@ -52,7 +53,8 @@ describe('RedisTokenBucketStorage', () => {
     // Redis finished it. The waits are measured on Redis' clock too. The counts in the comments below are those
     // bounds when nothing stalls; were this process to stall before a batch, Redis' clock would move them, and the
     // bucket must follow. A batch leaves in one socket write (auto-pipelining): no stall can fall inside it.
-    const piped = redis.duplicate({ enableAutoPipelining: true });
+    // The test's Redis is a single server (TEST_REDIS_URL), so its connection is a plain client.
+    const piped = (redis as Redis).duplicate({ enableAutoPipelining: true });
     const storage = new RedisTokenBucketStorage(piped);
     const key = `${prefix}:fast`;
     const limit = 10;
