@@ -1,4 +1,4 @@
-import { agentJsonSchema, JUDGES, type Idea, type JudgeRole, type PanelRole } from '@roundtable/contracts';
+import { agentJsonSchemaText, JUDGES, type Idea, type JudgeRole, type PanelRole } from '@roundtable/contracts';
 import type { ChatMessage } from '../engine/call-types';
 import { budgetSummary } from '../budget';
 import type { ContextPack } from '../engine/context-pack';
@@ -88,7 +88,7 @@ export function renderPanelMessages(templates: PanelPromptTemplates, role: Panel
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
-const schemaFor = (kind: PanelCallKind): string => JSON.stringify(agentJsonSchema(SCHEMA_BY_KIND[kind]));
+const schemaFor = (kind: PanelCallKind): string => agentJsonSchemaText(SCHEMA_BY_KIND[kind]);
 
 /** An evidence item's id in the prompt: its own when it starts with one (`[E3] …`, a ledger entry's), else `fallback` (its place). */
 export function evidenceIdOf(item: string, fallback: string): string {
