@@ -63,25 +63,37 @@ function skeletonChar(ch: string): string {
   return LETTER_LOOKALIKES[ch] ?? (SPACE.test(ch) ? ' ' : '#');
 }
 
+/** A run of ASCII, or one character (code point, or lone surrogate) outside it. */
+const ASCII_RUN_OR_CHAR = /[\u0000-\u007F]+|[^\u0000-\u007F]/gu;
+
 function skeleton(text: string): Skeleton {
   if (!NON_ASCII.test(text)) {
     // ASCII decomposes to itself and holds no invisible character: only its case needs folding.
     return { text: text.toLowerCase(), origin: (i) => ({ at: i, len: 1 }) };
   }
-  const chars: string[] = [];
+  let out = '';
   const at: number[] = [];
   const len: number[] = [];
   let offset = 0;
-  for (const original of text) {
-    for (const ch of original.normalize('NFKD').toLowerCase().normalize('NFKD')) {
-      if (INVISIBLE.test(ch)) continue;
-      chars.push(skeletonChar(ch));
-      at.push(offset);
-      len.push(original.length);
+  for (const [original] of text.matchAll(ASCII_RUN_OR_CHAR)) {
+    if (original.charCodeAt(0) < 0x80) {
+      // A run of ASCII, as the fast path above: each character is itself, lower-cased.
+      out += original.toLowerCase();
+      for (let i = 0; i < original.length; i++) {
+        at.push(offset + i);
+        len.push(1);
+      }
+    } else {
+      for (const ch of original.normalize('NFKD').toLowerCase().normalize('NFKD')) {
+        if (INVISIBLE.test(ch)) continue;
+        out += skeletonChar(ch);
+        at.push(offset);
+        len.push(original.length);
+      }
     }
     offset += original.length;
   }
-  return { text: chars.join(''), origin: (i) => ({ at: at[i], len: len[i] }) };
+  return { text: out, origin: (i) => ({ at: at[i], len: len[i] }) };
 }
 
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
