@@ -149,7 +149,11 @@ export function neutraliseEvidenceTags(content: string): string {
   return out + content.slice(from);
 }
 
+/** An attribute value the escapes below leave as it is and that holds no `<` of any kind: a label, a type. */
+const PLAIN_ATTRIBUTE = /^[A-Za-z0-9_.:-]*$/;
+
 function attribute(value: string): string {
+  if (PLAIN_ATTRIBUTE.test(value)) return value;
   const escaped = value
     .replace(/&/g, '&amp;')
     .replace(/["\uFF02]/g, '&quot;')
