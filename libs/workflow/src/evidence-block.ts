@@ -165,5 +165,18 @@ function attribute(value: string): string {
 }
 
 export function evidenceBlock(id: string, type: string, content: string, trust: EvidenceTrust = 'untrusted'): string {
-  return `<evidence id="${attribute(id)}" type="${attribute(type)}" trust="${trust}">\n${neutraliseEvidenceTags(content)}\n</evidence>`;
+  return wrapEvidence(id, type, neutraliseEvidenceTags(content), trust);
+}
+
+/**
+ * evidenceBlock(id, type, content) of a content already scanned and found to hold no tag opening
+ * (evidenceTagOpenings(content) is empty: the caller remembers that, e.g. a record scanned when it
+ * was recorded): the same block, without scanning the content again.
+ */
+export function scannedEvidenceBlock(id: string, type: string, content: string): string {
+  return wrapEvidence(id, type, content, 'untrusted');
+}
+
+function wrapEvidence(id: string, type: string, neutralised: string, trust: EvidenceTrust): string {
+  return `<evidence id="${attribute(id)}" type="${attribute(type)}" trust="${trust}">\n${neutralised}\n</evidence>`;
 }
