@@ -11,7 +11,8 @@ interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
-const names = new Map<string, string>();
+/** Names by prefix, then by statement text: the texts are the same string objects call after call, whose hash V8 keeps, so a lookup does not rehash the text (a `${prefix}\0${sql}` key was a new string to hash every time). */
+const names = new Map<string, Map<string, string>>();
 
 /**
  * A stable name per statement text: the same text always gets the same prepared statement.
@@ -20,11 +21,12 @@ const names = new Map<string, string>();
  * session's namespace but each track only their own.
  */
 export function statementName(sql: string, prefix = 'rt_'): string {
-  const key = `${prefix}\0${sql}`;
-  let name = names.get(key);
+  let byText = names.get(prefix);
+  if (!byText) names.set(prefix, (byText = new Map()));
+  let name = byText.get(sql);
   if (!name) {
     name = `${prefix}${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    names.set(key, name);
+    byText.set(sql, name);
   }
   return name;
 }

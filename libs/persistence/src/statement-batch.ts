@@ -8,7 +8,6 @@ interface PgResult {
 
 interface PgClient {
   query(text: string): Promise<PgResult | PgResult[]>;
-  escapeLiteral(value: string): string;
 }
 
 /** Statement names this process has PREPAREd, per connection (prepared statements live as long as the session). */
@@ -20,7 +19,7 @@ const preparedOn = new WeakMap<object, Set<string>>();
  * round trips, and on a busy machine each cost about a millisecond. A batch is one
  * simple-protocol message: `EXECUTE name(args); EXECUTE …`, with each statement PREPAREd once
  * per connection (so planning is paid once, as with preparedQuery) and its parameters sent as
- * quoted literals, which Postgres coerces to the types it inferred when preparing.
+ * string constants (stringConstant), which Postgres coerces to the types it inferred when preparing.
  *
  * Statements run in order and each sees the ones before it; the first error stops the rest
  * and rejects flush() (inside a transaction, the transaction is then aborted). Only for
@@ -62,7 +61,7 @@ export class StatementBatch {
         await client.query(`PREPARE ${name} AS ${sql}`);
         prepared.add(name);
       }
-      parts.push(params.length ? `EXECUTE ${name}(${params.map((p) => literal(client, p)).join(', ')})` : `EXECUTE ${name}`);
+      parts.push(params.length ? `EXECUTE ${name}(${params.map(literal).join(', ')})` : `EXECUTE ${name}`);
     }
     if (wrap.after) parts.push(wrap.after);
     if (!parts.length) return [];
@@ -76,13 +75,39 @@ export class StatementBatch {
   }
 }
 
+/**
+ * A string as a quoted SQL literal: the very text node-postgres' escapeLiteral answers (quotes
+ * doubled; with a backslash, backslashes doubled too and the ` E'…'` form), made by two native
+ * replaces. escapeLiteral appends one character at a time, which on a step's JSON parameters (the
+ * prompt, the run's snapshot: tens of kilobytes) was the orchestrator's largest own CPU item and
+ * left a string of that many pieces for the collector.
+ */
+export function quoteLiteral(s: string): string {
+  const quoted = `'${s.replaceAll("'", "''")}'`;
+  return s.includes('\\') ? ` E${quoted.replaceAll('\\', '\\\\')}` : quoted;
+}
+
+/** The dollar-quote tag of a batch's string literals. */
+const TAG = '$rt$';
+
+/**
+ * A string as a SQL string constant: dollar-quoted (`$rt$…$rt$`: Postgres takes what is between
+ * the tags as it is, no character escaped, so the text is sent as it is and neither side scans it
+ * for quotes), or, when the text would end the quote early (it holds the tag, or ends with `$rt`,
+ * which the closing tag would complete), quoteLiteral's form. Both are the same unknown-typed
+ * string constant to Postgres.
+ */
+export function stringConstant(s: string): string {
+  return s.includes(TAG) || s.endsWith('$rt') ? quoteLiteral(s) : `${TAG}${s}${TAG}`;
+}
+
 /** A parameter as a quoted literal (unknown-typed, so Postgres coerces it to the prepared parameter's type). */
-function literal(client: PgClient, v: unknown): string {
+function literal(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
-  if (v instanceof Date) return client.escapeLiteral(v.toISOString());
+  if (v instanceof Date) return quoteLiteral(v.toISOString());
   switch (typeof v) {
     case 'string':
-      return client.escapeLiteral(v);
+      return stringConstant(v);
     case 'number':
       if (!Number.isFinite(v)) throw new Error(`a batched statement cannot take the number ${v}`);
       return `'${v}'`;
@@ -92,6 +117,6 @@ function literal(client: PgClient, v: unknown): string {
       return v ? `'true'` : `'false'`;
     default:
       // Arrays too: every array parameter of the batched statements is JSON (jsonb), never a Postgres array.
-      return client.escapeLiteral(JSON.stringify(v));
+      return stringConstant(JSON.stringify(v));
   }
 }

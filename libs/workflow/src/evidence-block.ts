@@ -63,25 +63,37 @@ function skeletonChar(ch: string): string {
   return LETTER_LOOKALIKES[ch] ?? (SPACE.test(ch) ? ' ' : '#');
 }
 
+/** A run of ASCII, or one character (code point, or lone surrogate) outside it. */
+const ASCII_RUN_OR_CHAR = /[\u0000-\u007F]+|[^\u0000-\u007F]/gu;
+
 function skeleton(text: string): Skeleton {
   if (!NON_ASCII.test(text)) {
     // ASCII decomposes to itself and holds no invisible character: only its case needs folding.
     return { text: text.toLowerCase(), origin: (i) => ({ at: i, len: 1 }) };
   }
-  const chars: string[] = [];
+  let out = '';
   const at: number[] = [];
   const len: number[] = [];
   let offset = 0;
-  for (const original of text) {
-    for (const ch of original.normalize('NFKD').toLowerCase().normalize('NFKD')) {
-      if (INVISIBLE.test(ch)) continue;
-      chars.push(skeletonChar(ch));
-      at.push(offset);
-      len.push(original.length);
+  for (const [original] of text.matchAll(ASCII_RUN_OR_CHAR)) {
+    if (original.charCodeAt(0) < 0x80) {
+      // A run of ASCII, as the fast path above: each character is itself, lower-cased.
+      out += original.toLowerCase();
+      for (let i = 0; i < original.length; i++) {
+        at.push(offset + i);
+        len.push(1);
+      }
+    } else {
+      for (const ch of original.normalize('NFKD').toLowerCase().normalize('NFKD')) {
+        if (INVISIBLE.test(ch)) continue;
+        out += skeletonChar(ch);
+        at.push(offset);
+        len.push(original.length);
+      }
     }
     offset += original.length;
   }
-  return { text: chars.join(''), origin: (i) => ({ at: at[i], len: len[i] }) };
+  return { text: out, origin: (i) => ({ at: at[i], len: len[i] }) };
 }
 
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
@@ -137,7 +149,11 @@ export function neutraliseEvidenceTags(content: string): string {
   return out + content.slice(from);
 }
 
+/** An attribute value the escapes below leave as it is and that holds no `<` of any kind: a label, a type. */
+const PLAIN_ATTRIBUTE = /^[A-Za-z0-9_.:-]*$/;
+
 function attribute(value: string): string {
+  if (PLAIN_ATTRIBUTE.test(value)) return value;
   const escaped = value
     .replace(/&/g, '&amp;')
     .replace(/["\uFF02]/g, '&quot;')
@@ -149,5 +165,18 @@ function attribute(value: string): string {
 }
 
 export function evidenceBlock(id: string, type: string, content: string, trust: EvidenceTrust = 'untrusted'): string {
-  return `<evidence id="${attribute(id)}" type="${attribute(type)}" trust="${trust}">\n${neutraliseEvidenceTags(content)}\n</evidence>`;
+  return wrapEvidence(id, type, neutraliseEvidenceTags(content), trust);
+}
+
+/**
+ * evidenceBlock(id, type, content) of a content already scanned and found to hold no tag opening
+ * (evidenceTagOpenings(content) is empty: the caller remembers that, e.g. a record scanned when it
+ * was recorded): the same block, without scanning the content again.
+ */
+export function scannedEvidenceBlock(id: string, type: string, content: string): string {
+  return wrapEvidence(id, type, content, 'untrusted');
+}
+
+function wrapEvidence(id: string, type: string, neutralised: string, trust: EvidenceTrust): string {
+  return `<evidence id="${attribute(id)}" type="${attribute(type)}" trust="${trust}">\n${neutralised}\n</evidence>`;
 }

@@ -98,6 +98,18 @@ export function agentJsonSchema(name: AgentSchemaName): Record<string, unknown> 
 }
 
 /**
+ * agentJsonSchema(name) as JSON text, as a prompt's {{schema}} shows it. Memoised: the answer
+ * depends on the schema alone, and converting a zod schema to JSON Schema on every prompt cost
+ * more CPU than the rest of a panel pack.
+ */
+const schemaTextByName = new Map<AgentSchemaName, string>();
+export function agentJsonSchemaText(name: AgentSchemaName): string {
+  let text = schemaTextByName.get(name);
+  if (text === undefined) schemaTextByName.set(name, (text = JSON.stringify(agentJsonSchema(name))));
+  return text;
+}
+
+/**
  * "The artifact, or a request for files" as one object schema: structured-output APIs
  * (OpenAI strict mode, Anthropic tool input, Gemini) want an object at the root, not anyOf.
  * Every property of either shape is offered and none is required; the zod union decides

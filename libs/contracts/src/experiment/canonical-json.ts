@@ -7,6 +7,8 @@
  * with toJSON (a Date) is written as JSON.stringify would.
  */
 export function canonicalJson(value: unknown): string {
+  // Strings first: most of what is hashed (a call's messages, an event's payload) is strings.
+  if (typeof value === 'string') return JSON.stringify(value);
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     return canonicalJson((value as { toJSON: () => unknown }).toJSON());
   }
@@ -16,8 +18,14 @@ export function canonicalJson(value: unknown): string {
     return text;
   }
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Keys are distinct, so the default sort (by UTF-16 code units) orders them as `a < b` does;
+  // one pass appends the members, without the entries' arrays.
+  const keys = Object.keys(value).sort();
+  let out = '';
+  for (const k of keys) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    out += `${out ? ',' : ''}${JSON.stringify(k)}:${canonicalJson(v)}`;
+  }
+  return `{${out}}`;
 }

@@ -1,4 +1,4 @@
-import { agentJsonSchema, mayReadWorkspace, TRADING_CHECKLIST, type AgentSchemaName, type BuildRole } from '@roundtable/contracts';
+import { agentJsonSchemaText, mayReadWorkspace, TRADING_CHECKLIST, type BuildRole } from '@roundtable/contracts';
 import { answersText } from '../engine/answers';
 import { evidenceBlock } from '../evidence-block';
 import type { BuildRunState, ImplementationRecord, TestRunRecord } from './build-types';
@@ -12,15 +12,10 @@ import type { PromptTemplates } from './build-types';
  */
 
 export const json = (value: unknown): string => JSON.stringify(value, null, 2);
-// Memoised: converting a zod schema to JSON Schema took about half of decide()'s time on a step
-// that builds a call, and the answer depends on the schema alone (the role's, or its trading form).
-const schemaJsonByName = new Map<AgentSchemaName, string>();
-export const schemaFor = (state: Pick<BuildRunState, 'config'>, role: BuildRole): string => {
-  const name = artifactSchemaName(state, role);
-  let json = schemaJsonByName.get(name);
-  if (json === undefined) schemaJsonByName.set(name, (json = JSON.stringify(agentJsonSchema(name))));
-  return json;
-};
+// Memoised (agentJsonSchemaText): converting a zod schema to JSON Schema took about half of
+// decide()'s time on a step that builds a call, and the answer depends on the schema alone (the
+// role's, or its trading form).
+export const schemaFor = (state: Pick<BuildRunState, 'config'>, role: BuildRole): string => agentJsonSchemaText(artifactSchemaName(state, role));
 
 /**
  * The domain's rules for the proposer, critic and reviser (issue 24): a trading build gets the

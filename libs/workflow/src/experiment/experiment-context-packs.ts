@@ -1,4 +1,4 @@
-import { agentJsonSchema, criteriaOf, type AgentSchemaName, type Domain, type ExperimentRole, type Preregistration } from '@roundtable/contracts';
+import { agentJsonSchemaText, criteriaOf, type AgentSchemaName, type Domain, type ExperimentRole, type Preregistration } from '@roundtable/contracts';
 import type { ChatMessage } from '../engine/call-types';
 import { evidenceBlock } from '../evidence-block';
 import { renderTemplate, templatePlaceholders } from '../prompt-render';
@@ -78,7 +78,7 @@ function resultValues(state: ExperimentRunState): Record<string, string> {
 /** The prompt of a call of `kind`, rendered from the state. */
 export function messagesFor(templates: ExperimentPromptTemplates, state: ExperimentRunState, kind: ExperimentCallKind): { role: ExperimentRole; messages: ChatMessage[]; refs: string[] } {
   const domain = domainOf(state);
-  const schema = JSON.stringify(agentJsonSchema(schemaOf(kind, domain)));
+  const schema = agentJsonSchemaText(schemaOf(kind, domain));
   const system = (role: ExperimentRole): ChatMessage => ({ role: 'system', content: renderTemplate(templates.preamble, { role: WHO[role] }) });
   if (kind === 'draft') {
     const values = { draft_from: evidenceBlock('SOURCE', 'what_the_experiment_must_settle', state.config.draft_from ?? ''), domain, domain_rules: domainRules(templates, domain), schema };

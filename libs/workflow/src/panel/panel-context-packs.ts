@@ -1,9 +1,10 @@
-import { agentJsonSchema, JUDGES, type Idea, type JudgeRole, type PanelRole } from '@roundtable/contracts';
+import { agentJsonSchemaText, JUDGES, type Idea, type JudgeRole, type PanelRole } from '@roundtable/contracts';
 import type { ChatMessage } from '../engine/call-types';
 import { budgetSummary } from '../budget';
 import type { ContextPack } from '../engine/context-pack';
 import { evidenceBlock } from '../evidence-block';
 import { memoryText } from '../idea/memory';
+import { revoteBlock, turnBlock, verdictBlock } from './panel-evidence';
 import { renderTemplate, templatePlaceholders } from '../prompt-render';
 import type { JudgeVerdictRecord, PanelCallKind, PanelPromptTemplates, PanelRunState, PanelTemplateName } from './panel-types';
 import { SCHEMA_BY_KIND } from './panel-types';
@@ -88,7 +89,7 @@ export function renderPanelMessages(templates: PanelPromptTemplates, role: Panel
 }
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2);
-const schemaFor = (kind: PanelCallKind): string => JSON.stringify(agentJsonSchema(SCHEMA_BY_KIND[kind]));
+const schemaFor = (kind: PanelCallKind): string => agentJsonSchemaText(SCHEMA_BY_KIND[kind]);
 
 /** An evidence item's id in the prompt: its own when it starts with one (`[E3] …`, a ledger entry's), else `fallback` (its place). */
 export function evidenceIdOf(item: string, fallback: string): string {
@@ -139,18 +140,18 @@ export function currentScores(state: PanelRunState): Partial<Record<JudgeRole, n
 function verdictsText(state: PanelRunState): { text: string; refs: string[] } {
   const vs = currentVerdicts(state);
   if (vs.length === 0) return { text: '(no verdict was recorded)', refs: [] };
-  return { text: vs.map((v) => evidenceBlock(v.label, 'verdict', json(v.body))).join('\n'), refs: vs.map((v) => v.label) };
+  return { text: vs.map(verdictBlock).join('\n'), refs: vs.map((v) => v.label) };
 }
 
 function ownVerdict(state: PanelRunState, judge: JudgeRole): { text: string; refs: string[] } {
   const v = currentVerdicts(state).find((r) => r.judge === judge);
-  return v ? { text: evidenceBlock(v.label, 'verdict', json(v.body)), refs: [v.label] } : { text: '(none)', refs: [] };
+  return v ? { text: verdictBlock(v), refs: [v.label] } : { text: '(none)', refs: [] };
 }
 
 function transcriptText(state: PanelRunState): { text: string; refs: string[] } {
   if (state.turns.length === 0) return { text: '(no one has spoken yet)', refs: [] };
   return {
-    text: state.turns.map((t) => evidenceBlock(t.label, 'debate_turn', `round ${t.round}, ${t.speaker}:\n${t.body.message}${t.body.responds_to?.length ? `\n(responds to ${t.body.responds_to.join(', ')})` : ''}`)).join('\n'),
+    text: state.turns.map(turnBlock).join('\n'),
     refs: state.turns.map((t) => t.label),
   };
 }
@@ -162,7 +163,7 @@ export function judgePack(state: PanelRunState, judge: JudgeRole, nudge: string 
       judge,
       lens: JUDGE_LENSES[judge],
       nudge: nudge ?? '(none: this is your first verdict)',
-      previous_verdict: previous ? evidenceBlock(previous.label, 'verdict', json(previous.body)) : '(none)',
+      previous_verdict: previous ? verdictBlock(previous) : '(none)',
       schema: schemaFor('verdict'),
     },
     contextRefs: previous ? [previous.label] : [],
@@ -238,9 +239,7 @@ export function moderatorPack(state: PanelRunState): PanelContextPack {
       verdicts: verdicts.text,
       transcript: transcript.text,
       revotes: revotes.length
-        ? revotes
-            .map((r) => evidenceBlock(r.label, 'revote', json({ judge: r.judge, previous: r.previous, score: r.score, capped: r.capped, change_reason: r.body.change_reason ?? null })))
-            .join('\n')
+        ? revotes.map(revoteBlock).join('\n')
         : '(no re-vote)',
       quality,
       warnings: state.warnings.length ? state.warnings.map((w) => `- ${w.kind}: ${w.detail}`).join('\n') : '(none)',

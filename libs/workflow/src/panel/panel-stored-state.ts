@@ -2,6 +2,7 @@ import type { PanelProjectConfig } from '@roundtable/contracts';
 import type { UsageSnapshot } from '../engine/call-types';
 import { stateFromSnapshot, toSnapshot, type SnapshotRunRow } from '../engine/state-snapshot';
 import { initialPanelState } from './initial-panel-state';
+import { cleanEvidenceOf, markCleanEvidence } from './panel-evidence';
 import type { PanelRunState } from './panel-types';
 
 /**
@@ -17,10 +18,17 @@ export type StoredPanelState = Omit<PanelRunState, 'runId' | 'status' | 'stage' 
 export type PanelRunRow = SnapshotRunRow;
 
 export function toStoredPanelState(state: PanelRunState): StoredPanelState {
-  return toSnapshot(state);
+  // The records found to hold no forged evidence markup (panel-evidence.ts), so later steps do not
+  // scan them again; not part of the state: panelStateOf takes it out.
+  return { ...toSnapshot(state), evidence_clean: cleanEvidenceOf(state) } as StoredPanelState;
 }
 
 /** The state decidePanel() takes; a run that has not started yet has no stored state. */
 export function panelStateOf(run: PanelRunRow, usage: UsageSnapshot): PanelRunState {
-  return stateFromSnapshot<PanelRunState>(run, usage, () => initialPanelState(run.id, run.config as unknown as PanelProjectConfig));
+  const { evidence_clean: clean, ...stored } = (run.workflowState ?? {}) as Record<string, unknown>;
+  const state = stateFromSnapshot<PanelRunState>(run.workflowState ? { ...run, workflowState: stored } : run, usage, () =>
+    initialPanelState(run.id, run.config as unknown as PanelProjectConfig),
+  );
+  markCleanEvidence(state, clean);
+  return state;
 }
