@@ -10,12 +10,13 @@ import { OrchestratorModule } from './orchestrator.module';
 /**
  * The old generation grows by this much over what a full collection kept (boundHeapGrowth),
  * not by the 3 × V8 chose under load: the orchestrator's live heap is ~40 MB whatever the runs
- * in flight, and with 500 of them its resident memory peaked at 166–171 MB instead of 290–330 MB,
- * mostly garbage, for a major collection every 2–3 s of full load (bench/README.md, issue 27).
+ * in flight, and with 500 of them its resident memory peaked at 171–178 MB instead of 275–350 MB,
+ * mostly garbage, for 3–5 × the full collections (+3 % CPU per call, back to back). 30 % held it
+ * to 164–168 MB for 1.6 × those of 50 %; 100 % let it reach 197 MB (bench/README.md, issue 27).
  * `node --heap-growing-percent=N dist/apps/orchestrator/main.js` overrides it (node refuses the
  * flag in NODE_OPTIONS).
  */
-const HEAP_GROWING_PERCENT = 30;
+const HEAP_GROWING_PERCENT = 50;
 
 runService('orchestrator', async () => {
   const heapFlag = boundHeapGrowth(HEAP_GROWING_PERCENT);
