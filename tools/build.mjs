@@ -50,11 +50,15 @@ for (const name of names) {
     const out = path.join(root, outfile);
     const result = await build({ ...bundleOptions(entry, outfile), write: false });
     // Write then rename: a service starting while another build runs must never load a
-    // half-written bundle (an empty main.js exits 0 without a word).
+    // half-written bundle (an empty main.js exits 0 without a word). The bundle last, after
+    // its source map (main.js.map).
     mkdirSync(path.dirname(out), { recursive: true });
-    const tmp = `${out}.${process.pid}.tmp`;
-    writeFileSync(tmp, result.outputFiles[0].contents);
-    renameSync(tmp, out);
+    const files = [...result.outputFiles].sort((a, b) => Number(a.path === out) - Number(b.path === out));
+    for (const file of files) {
+      const tmp = `${file.path}.${process.pid}.tmp`;
+      writeFileSync(tmp, file.contents);
+      renameSync(tmp, file.path);
+    }
     console.log(`built ${outfile}`);
   } catch (err) {
     // esbuild has already printed the located errors; name the target so the log says which one.
