@@ -65,7 +65,8 @@ rt_pg_server_up() { # $1: admin URL; "accepting connections", even if auth would
 }
 
 rt_redis_answers() {
-  if command -v redis-cli >/dev/null 2>&1; then
+  # redis-cli -u takes one server's URL: a cluster's or Sentinel's is asked through ioredis.
+  if command -v redis-cli >/dev/null 2>&1 && [[ "$1" != redis+* && "$1" != rediss+* ]]; then
     [ "$(timeout 5 redis-cli -u "$1" ping 2>/dev/null)" = "PONG" ]
   else
     rt_probe redis "$1" >/dev/null 2>&1
@@ -181,6 +182,10 @@ rt_ensure_postgres() {
 rt_ensure_redis() {
   local host port
   if ! rt_redis_answers "$REDIS_URL"; then
+    if [[ "$REDIS_URL" == redis+* || "$REDIS_URL" == rediss+* ]]; then
+      rt_say "REDIS_URL=$(rt_redact "$REDIS_URL") (a Redis Cluster or Sentinel) does not answer; start it, or unset REDIS_URL to use a local Redis"
+      return 1
+    fi
     host="$(rt_probe host "$REDIS_URL")" || {
       rt_say "REDIS_URL is not a URL: $(rt_redact "$REDIS_URL")"
       return 1

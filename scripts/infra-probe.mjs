@@ -36,6 +36,30 @@ async function withPg(u, fn) {
   }
 }
 
+/**
+ * A client for any REDIS_URL form (libs/queues/src/redis-url.ts says them all): one server, a Redis
+ * Cluster (redis+cluster://[user:pw@]h:p,h:p) or Sentinel (redis+sentinel://[user:pw@]h:p,…/<master>[/db]).
+ * The multi-host forms are read just far enough to connect; the services' own parser names any mistake.
+ */
+function redisClient(u, options) {
+  const Redis = require('ioredis');
+  const m = /^(rediss?)\+(cluster|sentinel):\/\/(?:([^@/]*)@)?([^/]*)\/?([^/]*)\/?(\d*)$/.exec(u);
+  if (!m) return new Redis(u, options);
+  const [, scheme, topology, userinfo = '', hosts, master, db] = m;
+  const colon = userinfo.indexOf(':');
+  const auth = {
+    ...(userinfo && colon !== 0 ? { username: decodeURIComponent(colon < 0 ? userinfo : userinfo.slice(0, colon)) } : {}),
+    ...(colon >= 0 ? { password: decodeURIComponent(userinfo.slice(colon + 1)) } : {}),
+    ...(scheme === 'rediss' ? { tls: {} } : {}),
+  };
+  const nodes = hosts.split(',').map((h) => {
+    const hm = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(h.trim());
+    return { host: (hm?.[1] ?? h).replace(/^\[|\]$/g, ''), port: Number(hm?.[2] ?? (topology === 'sentinel' ? 26379 : 6379)) };
+  });
+  if (topology === 'cluster') return new Redis.Cluster(nodes, { redisOptions: { ...options, ...auth }, clusterRetryStrategy: () => null, lazyConnect: options.lazyConnect });
+  return new Redis({ ...options, ...auth, sentinels: nodes, name: master, ...(db ? { db: Number(db) } : {}) });
+}
+
 async function main() {
   switch (cmd) {
     case 'admin-url':
@@ -62,8 +86,7 @@ async function main() {
       return 0;
     }
     case 'redis': {
-      const Redis = require('ioredis');
-      const r = new Redis(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const r = redisClient(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
       r.on('error', () => {}); // the rejected connect() below reports it once
       try {
         await r.connect();
@@ -74,15 +97,17 @@ async function main() {
     }
     case 'redis-clear-prefix': {
       if (!extra || !/^[A-Za-z0-9_-]+$/.test(extra)) throw new Error('redis-clear-prefix needs a plain prefix');
-      const Redis = require('ioredis');
-      const r = new Redis(url, { maxRetriesPerRequest: 1 });
+      const r = redisClient(url, { maxRetriesPerRequest: 1 });
       try {
-        let cursor = '0';
-        do {
-          const [next, keys] = await r.scan(cursor, 'MATCH', `${extra}:*`, 'COUNT', 1000);
-          if (keys.length) await r.del(...keys);
-          cursor = next;
-        } while (cursor !== '0');
+        // A cluster's SCAN walks one node: each master in turn, and one DEL per key (keys of several slots).
+        for (const node of r.isCluster ? (await new Promise((ok) => r.once('ready', ok)), r.nodes('master')) : [r]) {
+          let cursor = '0';
+          do {
+            const [next, keys] = await node.scan(cursor, 'MATCH', `${extra}:*`, 'COUNT', 1000);
+            for (const k of keys) await node.del(k);
+            cursor = next;
+          } while (cursor !== '0');
+        }
       } finally {
         r.disconnect();
       }

@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { TERMINAL_EVENT_TYPES, type RecordVerdict } from '@roundtable/contracts';
+import { createRedisConnection, scanKeys } from '@roundtable/queues';
 import {
   getJson,
   openSse,
@@ -119,5 +122,22 @@ describe('a deployment on a Redis Cluster', () => {
     );
     expect(new Set(perRun.map((r) => r.calls)).size).toBe(1);
     for (const r of perRun) expect(r.labels).toBe(r.calls);
+  });
+
+  it('npm run demo’s probes take the cluster’s URL: PING through it, and the demo’s queues cleared on every master', async () => {
+    const probe = (...args: string[]) => promisify(execFile)(process.execPath, [path.join(REPO, 'scripts/infra-probe.mjs'), ...args]).then(() => 0, (e: { code?: number }) => e.code ?? -1);
+    expect(await probe('redis', cluster.url)).toBe(0);
+    expect(await probe('redis', 'redis+cluster://127.0.0.1:1')).toBe(1);
+
+    const redis = createRedisConnection(cluster.url);
+    try {
+      // Keys of the prefix in several slots, as a deployment's queues are (each its own).
+      for (const tag of ['a', 'b', 'c', 'd', 'e']) await redis.set(`${pipeline.prefix}:{${tag}}:probe`, '1');
+      expect((await scanKeys(redis, `${pipeline.prefix}:*`)).length).toBeGreaterThanOrEqual(5);
+      expect(await probe('redis-clear-prefix', cluster.url, pipeline.prefix)).toBe(0);
+      expect(await scanKeys(redis, `${pipeline.prefix}:*`)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

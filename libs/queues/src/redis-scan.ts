@@ -6,6 +6,8 @@ import { isCluster } from './redis-connection';
  * Redis Cluster a SCAN walks one node only, so each master is walked in turn.
  */
 export async function scanKeys(client: RedisClient, pattern: string, count = 200): Promise<string[]> {
+  // A Cluster client knows its masters once it has read the slot map: a PING waits for that.
+  if (isCluster(client)) await client.ping();
   const nodes = isCluster(client) ? client.nodes('master') : [client];
   const keys: string[] = [];
   for (const node of nodes) {
