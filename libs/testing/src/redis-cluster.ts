@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -9,6 +8,7 @@ import {
   nodeError,
   REDIS_CLI_BIN,
   RedisServerProcess,
+  redisProcessGroup,
   startRedisServerProcess,
   unusedPort,
 } from './redis-server-process';
@@ -65,14 +65,7 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
   if (masters < 3) throw new Error(`startRedisCluster: a Redis Cluster needs at least 3 masters (asked for ${masters})`);
   if (replicasPerMaster < 0) throw new Error(`startRedisCluster: replicasPerMaster must be >= 0 (got ${replicasPerMaster})`);
 
-  const rootDir = mkdtempSync(path.join(os.tmpdir(), 'rt-redis-cluster-'));
-  const processes: RedisServerProcess[] = [];
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    (stopped ??= (async () => {
-      await Promise.all(processes.map((p) => p.kill()));
-      rmSync(rootDir, { recursive: true, force: true });
-    })());
+  const { rootDir, processes, stop } = redisProcessGroup('rt-redis-cluster');
 
   try {
     const nodeCount = masters * (1 + replicasPerMaster);

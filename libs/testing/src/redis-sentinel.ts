@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { infoFields, nodeCommand, nodeError, RedisServerProcess, startRedisServerProcess } from './redis-server-process';
+import { infoFields, nodeCommand, nodeError, RedisServerProcess, startRedisServerProcess, redisProcessGroup } from './redis-server-process';
 import { waitFor } from './wait-for';
 
 export interface RedisSentinelFixture {
@@ -40,14 +39,7 @@ function standaloneArgs(port: number, dir: string): string[] {
  * sentinel noticing the dead master, promoting the replica and answering with its address.
  */
 export async function startRedisSentinel(): Promise<RedisSentinelFixture> {
-  const rootDir = mkdtempSync(path.join(os.tmpdir(), 'rt-redis-sentinel-'));
-  const processes: RedisServerProcess[] = [];
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    (stopped ??= (async () => {
-      await Promise.all(processes.map((p) => p.kill()));
-      rmSync(rootDir, { recursive: true, force: true });
-    })());
+  const { rootDir, processes, stop } = redisProcessGroup('rt-redis-sentinel');
   const dirFor = (name: string) => {
     const dir = path.join(rootDir, name);
     mkdirSync(dir);

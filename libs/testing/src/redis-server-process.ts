@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import IORedis from 'ioredis';
 import { freePort } from './free-port';
 import { waitFor } from './wait-for';
@@ -166,4 +168,25 @@ export async function startRedisServerProcess(
       throw nodeError(node, `did not start: ${(e as Error).message}`);
     }
   }
+}
+
+/** A fixture's temporary directory and the redis-server processes started in it. */
+export interface RedisProcessGroup {
+  rootDir: string;
+  processes: RedisServerProcess[];
+  /** Kills every process and removes the directory; calling it again does nothing. */
+  stop(): Promise<void>;
+}
+
+/** A fresh group under the system's temporary directory (`<tag>-XXXXXX`), stopped as one. */
+export function redisProcessGroup(tag: string): RedisProcessGroup {
+  const rootDir = mkdtempSync(path.join(os.tmpdir(), `${tag}-`));
+  const processes: RedisServerProcess[] = [];
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      await Promise.all(processes.map((p) => p.kill()));
+      rmSync(rootDir, { recursive: true, force: true });
+    })());
+  return { rootDir, processes, stop };
 }
