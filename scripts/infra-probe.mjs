@@ -37,27 +37,42 @@ async function withPg(u, fn) {
 }
 
 /**
- * A client for any REDIS_URL form (libs/queues/src/redis-url.ts says them all): one server, a Redis
- * Cluster (redis+cluster://[user:pw@]h:p,h:p) or Sentinel (redis+sentinel://[user:pw@]h:p,…/<master>[/db]).
- * The multi-host forms are read just far enough to connect; the services' own parser names any mistake.
+ * The queues lib's own REDIS_URL parser and cluster-wide SCAN (libs/queues/src/redis-url.ts,
+ * redis-scan.ts), bundled from source on first use as scripts/run-demo.mjs bundles the CLI's
+ * reader: no second copy here to drift. Only a multi-host URL and a prefix's clearing need them;
+ * node_modules is installed by then (ensure-infra's first step).
  */
-function redisClient(u, options) {
+let redisParts;
+function queuesRedisParts() {
+  return (redisParts ??= bundleRedisParts());
+}
+
+async function bundleRedisParts() {
+  const { build } = require('esbuild');
+  const { bundleOptions, root } = await import('../tools/bundle-options.mjs');
+  const parts = {};
+  for (const name of ['redis-url', 'redis-scan']) {
+    const outfile = `dist/scripts/${name}.js`;
+    await build({ ...bundleOptions(`libs/queues/src/${name}.ts`, outfile), logLevel: 'error' });
+    Object.assign(parts, require(`${root}/${outfile}`));
+  }
+  return parts;
+}
+
+/**
+ * A client for any REDIS_URL form, with the probe's own options (no retrying, short timeouts):
+ * one server from the URL as it is; a Redis Cluster's or Sentinel's hosts, credentials and
+ * master read by the services' parser (parseRedisUrl).
+ */
+async function redisClient(u, options) {
   const Redis = require('ioredis');
-  const m = /^(rediss?)\+(cluster|sentinel):\/\/(?:([^@/]*)@)?([^/]*)\/?([^/]*)\/?(\d*)$/.exec(u);
-  if (!m) return new Redis(u, options);
-  const [, scheme, topology, userinfo = '', hosts, master, db] = m;
-  const colon = userinfo.indexOf(':');
-  const auth = {
-    ...(userinfo && colon !== 0 ? { username: decodeURIComponent(colon < 0 ? userinfo : userinfo.slice(0, colon)) } : {}),
-    ...(colon >= 0 ? { password: decodeURIComponent(userinfo.slice(colon + 1)) } : {}),
-    ...(scheme === 'rediss' ? { tls: {} } : {}),
-  };
-  const nodes = hosts.split(',').map((h) => {
-    const hm = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(h.trim());
-    return { host: (hm?.[1] ?? h).replace(/^\[|\]$/g, ''), port: Number(hm?.[2] ?? (topology === 'sentinel' ? 26379 : 6379)) };
-  });
-  if (topology === 'cluster') return new Redis.Cluster(nodes, { redisOptions: { ...options, ...auth }, clusterRetryStrategy: () => null, lazyConnect: options.lazyConnect });
-  return new Redis({ ...options, ...auth, sentinels: nodes, name: master, ...(db ? { db: Number(db) } : {}) });
+  if (!/^rediss?\+/.test(u)) return new Redis(u, options);
+  const { parseRedisUrl } = await queuesRedisParts();
+  const target = parseRedisUrl(u);
+  if (target.topology === 'cluster') {
+    return new Redis.Cluster(target.nodes, { redisOptions: { ...target.options, ...options }, clusterRetryStrategy: () => null, lazyConnect: options.lazyConnect });
+  }
+  return new Redis({ ...target.options, ...options });
 }
 
 async function main() {
@@ -86,7 +101,7 @@ async function main() {
       return 0;
     }
     case 'redis': {
-      const r = redisClient(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const r = await redisClient(url, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
       r.on('error', () => {}); // the rejected connect() below reports it once
       try {
         await r.connect();
@@ -97,17 +112,10 @@ async function main() {
     }
     case 'redis-clear-prefix': {
       if (!extra || !/^[A-Za-z0-9_-]+$/.test(extra)) throw new Error('redis-clear-prefix needs a plain prefix');
-      const r = redisClient(url, { maxRetriesPerRequest: 1 });
+      const r = await redisClient(url, { maxRetriesPerRequest: 1 });
       try {
-        // A cluster's SCAN walks one node: each master in turn, and one DEL per key (keys of several slots).
-        for (const node of r.isCluster ? (await new Promise((ok) => r.once('ready', ok)), r.nodes('master')) : [r]) {
-          let cursor = '0';
-          do {
-            const [next, keys] = await node.scan(cursor, 'MATCH', `${extra}:*`, 'COUNT', 1000);
-            for (const k of keys) await node.del(k);
-            cursor = next;
-          } while (cursor !== '0');
-        }
+        // scanKeys walks every master of a cluster; one DEL per key, as keys of several slots cannot share one.
+        for (const k of await (await queuesRedisParts()).scanKeys(r, `${extra}:*`, 1000)) await r.del(k);
       } finally {
         r.disconnect();
       }

@@ -9,7 +9,7 @@ export function redactDatabaseUrl(url: string): string {
     // is what sits between the user's colon and the last @ before the hosts.
     const listed = /^([a-z][a-z0-9+.-]*:\/\/)([^/@:]*):[^/]*@([^@/]*)(.*)$/i.exec(url);
     if (listed) return `${listed[1]}${listed[2]}:***@${listed[3]}${listed[4]}`;
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*$/i.test(url) || /^[a-z][a-z0-9+.-]*:\/\/[^/@]*\//i.test(url)) return url; // no credentials in it
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*(\/|$)/i.test(url)) return url; // no credentials in it
     // An unparseable URL may still hold a password somewhere; show nothing of it.
     return '<unparseable database url>';
   }

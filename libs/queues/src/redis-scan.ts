@@ -7,7 +7,7 @@ import { isCluster } from './redis-connection';
  */
 export async function scanKeys(client: RedisClient, pattern: string, count = 200): Promise<string[]> {
   // A Cluster client knows its masters once it has read the slot map: a PING waits for that.
-  if (isCluster(client)) await client.ping();
+  if (isCluster(client) && client.status !== 'ready') await client.ping();
   const nodes = isCluster(client) ? client.nodes('master') : [client];
   const keys: string[] = [];
   for (const node of nodes) {

@@ -59,7 +59,7 @@ export function parseRedisUrl(url: string): RedisTarget {
   const nodes = nodesOf(hostList || '127.0.0.1', 6379);
   if (nodes.length !== 1) throw new Error(`REDIS_URL names ${nodes.length} hosts: for a Redis Cluster write redis+cluster://…, for Sentinel redis+sentinel://…/<master name>`);
   if (path.length > 1) throw new Error(`REDIS_URL: only a database number may follow the host (got /${path.join('/')}): give ${REDIS_URL_FORMS}`);
-  return { topology: 'single', options: { host: nodes[0]!.host, port: nodes[0]!.port, ...credentials, ...dbOf(path[0]), ...(scheme === 'rediss' ? { tls: {} } : {}), maxRetriesPerRequest: null, enableReadyCheck: true } };
+  return { topology: 'single', options: { host: nodes[0]!.host, port: nodes[0]!.port, ...common, ...dbOf(path[0]) } };
 }
 
 function credentialsOf(userinfo: string): Pick<RedisOptions, 'username' | 'password'> {
