@@ -100,7 +100,9 @@ describe('startRedisSentinel', () => {
 
   it('hands a sentinel client the master, and after the master is killed, the promoted replica', async () => {
     expect(fixture.url).toBe(`redis+sentinel://127.0.0.1:${fixture.sentinelPort}/rtmaster`);
-    await client.set('before', '1');
+    // Replication is asynchronous: WAIT 1 makes sure the replica has the key before its master is killed.
+    const [[, setReply], [, acked]] = (await client.pipeline().set('before', '1').wait(1, 2_000).exec())!;
+    expect([setReply, acked]).toEqual(['OK', 1]);
     expect(await nodeCommand(fixture.masterPort, ['GET', 'before'])).toBe('1');
 
     await fixture.killMaster();
