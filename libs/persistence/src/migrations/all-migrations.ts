@@ -18,6 +18,7 @@ import { SoloImplementations1766400000000 } from './1766400000000-solo-implement
 import { Evals1766500000000 } from './1766500000000-evals';
 import { Accountable1766600000000 } from './1766600000000-accountable';
 import { ProjectNameIndex1766630000000 } from './1766630000000-project-name-index';
+import { Lz4Compression1766700000000 } from './1766700000000-lz4-compression';
 
 /** In order. Listed explicitly rather than globbed so the esbuild bundles carry every migration. */
-export const ALL_MIGRATIONS = [InitialSchema1764500000000, AgentCallRetries1764600000000, RunWorkflowState1765000000000, WorkspaceOpRead1765100000000, AgentCallResponseEscaped1765210000000, AgentCallRetryable1765300000000, OutboxNotBefore1765400000000, RunIdempotencyKey1765500000000, RunRequests1765600000000, PeopleInTheLoop1765700000000, WorkspaceOpTool1765800000000, PlaygroundCalls1765900000000, RunForks1766000000000, IdeaWorksheets1766100000000, RunHandoffs1766200000000, Experiments1766300000000, SoloImplementations1766400000000, Evals1766500000000, Accountable1766600000000, ProjectNameIndex1766630000000] as const;
+export const ALL_MIGRATIONS = [InitialSchema1764500000000, AgentCallRetries1764600000000, RunWorkflowState1765000000000, WorkspaceOpRead1765100000000, AgentCallResponseEscaped1765210000000, AgentCallRetryable1765300000000, OutboxNotBefore1765400000000, RunIdempotencyKey1765500000000, RunRequests1765600000000, PeopleInTheLoop1765700000000, WorkspaceOpTool1765800000000, PlaygroundCalls1765900000000, RunForks1766000000000, IdeaWorksheets1766100000000, RunHandoffs1766200000000, Experiments1766300000000, SoloImplementations1766400000000, Evals1766500000000, Accountable1766600000000, ProjectNameIndex1766630000000, Lz4Compression1766700000000] as const;
