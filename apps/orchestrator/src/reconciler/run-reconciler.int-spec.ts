@@ -91,6 +91,20 @@ describe('RunReconciler against real Postgres and Redis', () => {
     expect((await reconciler.sweep()).resent).toEqual([]);
   });
 
+  it('checks more pending rows than one batch of lookups at once, resending every lost job once', async () => {
+    // 60 runs' prepare ops: more than the 50 rows a sweep looks up in Redis at once.
+    const runs: { runId: string; prepareId: string }[] = [];
+    for (let i = 0; i < 60; i++) runs.push(await startedRun());
+    await deleteRedisPrefix(redis, prefix);
+
+    const report = await reconciler.sweep();
+    expect(report.pending).toBe(60);
+    expect(report.resent).toHaveLength(60);
+    expect(new Set(report.resent.map((r) => r.jobId))).toEqual(new Set(runs.map((r) => jobId(r.prepareId, 'prepare'))));
+    for (const r of runs) expect(await producer.queue(QUEUE.workspace).getJob(jobId(r.prepareId, 'prepare'))).toBeDefined();
+    expect((await reconciler.sweep()).resent).toEqual([]);
+  });
+
   it("sends a queued agent call again, and a finished call's lost agent.done", async () => {
     const { runId, callId } = await proposingRun();
     await deleteRedisPrefix(redis, prefix);

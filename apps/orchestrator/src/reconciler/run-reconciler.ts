@@ -36,6 +36,16 @@ export interface SweepReport {
   halted: { runId: string; reason: string }[];
 }
 
+/** How many pending rows a sweep looks up in Redis at once. */
+const CHECKS_AT_ONCE = 50;
+
+/** A pending row as checked: whether its job will run, and the resend or retry that made it so. */
+interface CheckedRow {
+  outcome: 'in-flight' | string;
+  resent?: SweepReport['resent'][number];
+  retried?: SweepReport['retried'][number];
+}
+
 /** BullMQ states in which a job will still run (or is running). */
 const IN_FLIGHT = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -79,10 +89,19 @@ export class RunReconciler {
       report.swept = true;
       const rows = (await runner.query(PENDING_WORK.text, PENDING_WORK.params(this.settings))) as PendingWorkRow[];
       report.pending = rows.length;
-      for (const row of rows) {
-        const outcome = await this.check(row, report);
-        if (outcome === 'in-flight') inFlight.add(row.run_id);
-        else stuck.set(row.run_id, [...(stuck.get(row.run_id) ?? []), outcome]);
+      // The rows are checked against Redis a batch at a time, each batch's lookups at once: at
+      // thousands of runs in flight, one round trip after another would hold the sweep's
+      // transaction open for seconds. The report keeps the rows' order.
+      for (let at = 0; at < rows.length; at += CHECKS_AT_ONCE) {
+        const batch = rows.slice(at, at + CHECKS_AT_ONCE);
+        const checked = await Promise.all(batch.map((row) => this.check(row)));
+        batch.forEach((row, i) => {
+          const { outcome, resent, retried } = checked[i];
+          if (resent) report.resent.push(resent);
+          if (retried) report.retried.push(retried);
+          if (outcome === 'in-flight') inFlight.add(row.run_id);
+          else stuck.set(row.run_id, [...(stuck.get(row.run_id) ?? []), outcome]);
+        });
       }
       // Read under the sweep lock, so two replicas never both judge the same quiet run.
       const quiet = (await runner.query(QUIET_RUNS.text, QUIET_RUNS.params({ quietMs: this.settings.haltAfterMs }))) as QuietRunRow[];
@@ -110,31 +129,32 @@ export class RunReconciler {
     }
   }
 
-  /** One pending row against Redis: 'in-flight' when its job will run (after a resend or retry if need be), else why not. */
-  private async check(row: PendingWorkRow, report: SweepReport): Promise<'in-flight' | string> {
+  /**
+   * One pending row against Redis: 'in-flight' when its job will run (after a resend or retry,
+   * named in the answer, if need be), else why not.
+   */
+  private async check(row: PendingWorkRow): Promise<CheckedRow> {
     // A young row's job is on its way (a step's dispatch after its commit): not looked for yet.
-    if (!row.due) return 'in-flight';
+    if (!row.due) return { outcome: 'in-flight' };
     const id = row.job_id ?? jobId(row.target!, row.suffix!);
     const queue = this.producer.queue(row.queue);
     const job = await queue.getJob(id);
     const state = job ? await job.getState() : 'missing';
-    if (IN_FLIGHT.has(state)) return 'in-flight';
+    if (IN_FLIGHT.has(state)) return { outcome: 'in-flight' };
     const entry = { kind: row.kind, queue: row.queue, jobId: id };
     if (!job || state === 'unknown' || state === 'missing') {
       await this.producer.addRaw(row.queue, row.job_name, row.payload, id);
-      report.resent.push(entry);
-      return 'in-flight';
+      return { outcome: 'in-flight', resent: entry };
     }
     if (state === 'failed') {
       if (isInfraFailureReason(job.failedReason) || STALLED.test(job.failedReason ?? '')) {
         await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-        report.retried.push(entry);
-        return 'in-flight';
+        return { outcome: 'in-flight', retried: entry };
       }
-      return `${row.job_name} job ${id} failed: ${job.failedReason}`;
+      return { outcome: `${row.job_name} job ${id} failed: ${job.failedReason}` };
     }
     // Completed while its row still says pending: the handler chose to do nothing; sending it again would do the same.
-    return `${row.job_name} job ${id} is ${state} but its row is still pending`;
+    return { outcome: `${row.job_name} job ${id} is ${state} but its row is still pending` };
   }
 
   /**
