@@ -8,7 +8,7 @@ import { addCpu, BenchContext, cpuLine, fmt, intEnv, log, measureCpu, overheadSi
 import { measureRuns, runOutcomes, submitRun, waitForRuns } from './demo-runs';
 import { panelCalls, panelProjectConfig } from './panel-runs';
 import { backendPids, processCpuMs } from './cpu-usage';
-import { describePerUnit, writeSyscallsBetween, writeSyscallSnapshot } from './write-syscalls';
+import { describePerUnit, writesBetween, writeSnapshot } from './write-syscalls';
 import { describePgActivity, pgActivity } from './pg-activity';
 import { commandStats, describeCommands } from './redis-ops';
 import { percentile } from './stats';
@@ -60,13 +60,13 @@ export async function panelPhase(ctx: BenchContext): Promise<PanelFigures> {
   const redisCpuBefore = processCpuMs(ctx.redisPid);
   let connections = new Map<string, number>();
   // The Postgres backends by pid, named by their pool: the pools are full once the warm-up ran.
+  const services = servicePids(ctx);
   const writers = async () => ({
-    ...servicePids(ctx),
+    ...services,
     'redis-server': ctx.redisPid,
     ...Object.fromEntries([...(await backendPids(ctx.pg, ctx.db.name))].map(([pid, app]) => [`postgres (${app}) ${pid}`, pid])),
   });
-  const writesBefore = writeSyscallSnapshot(await writers());
-  const bytesBefore = writeSyscallSnapshot(servicePids(ctx), 'wchar');
+  const writesBefore = writeSnapshot(await writers());
   const [concIds, concCpu] = await measureCpu(ctx, servicePids(ctx), async () => {
     const ids = await Promise.all(Array.from({ length: CONCURRENT_RUNS }, () => submitRun(ctx.api, config)));
     await waitForRuns(ctx.pg, ids, RUN_TIMEOUT_MS, 100);
@@ -74,19 +74,16 @@ export async function panelPhase(ctx: BenchContext): Promise<PanelFigures> {
     connections = countBy(await backendPids(ctx.pg, ctx.db.name));
     return ids;
   });
-  const writesAfter = writeSyscallSnapshot(await writers());
-  const bytesAfter = writeSyscallSnapshot(servicePids(ctx), 'wchar');
+  const writesAfter = writeSnapshot(await writers());
   const redisCpuAfter = processCpuMs(ctx.redisPid);
   const redisAfter = await commandStats(ctx.redis);
   const pgAfter = await pgActivity(ctx.pg, ctx.db.name);
   await toggleProfiles(ctx);
   log(`bench: panel: ${CONCURRENT_RUNS} floor chains of ${calls} steps at once`);
   const floorCpu = new Map<string, number>();
-  const floorWritesBefore = writeSyscallSnapshot({ bench: process.pid });
-  const floorBytesBefore = writeSyscallSnapshot({ bench: process.pid }, 'wchar');
+  const floorWritesBefore = writeSnapshot({ bench: process.pid });
   const [floorWallMs, fc] = await measureCpu(ctx, { bench: process.pid }, () => ctx.floor.run('panel-conc', CONCURRENT_RUNS, calls, true));
-  const floorWritesAfter = writeSyscallSnapshot({ bench: process.pid });
-  const floorBytesAfter = writeSyscallSnapshot({ bench: process.pid }, 'wchar');
+  const floorWritesAfter = writeSnapshot({ bench: process.pid });
   addCpu(floorCpu, fc);
   const floorSteps = (await ctx.floor.samples('panel-conc')).length;
 
@@ -118,9 +115,9 @@ export async function panelPhase(ctx: BenchContext): Promise<PanelFigures> {
   if (redisCpuBefore !== null && redisCpuAfter !== null) log(`redis-server CPU ms per agent call, concurrent (the whole server): ${fmt((redisCpuAfter - redisCpuBefore) / conc.calls)}`);
   log(`Redis commands per agent call, concurrent (server-wide; EVALSHA's own commands are counted too): ${describeCommands(redisBefore, redisAfter, conc.calls).line}`);
   // Postgres backends answer with send(), which syscw does not count: their figure is WAL and data file writes.
-  log(`write system calls per agent call, concurrent (/proc/<pid>/io syscw; a Postgres backend's are its file writes, not its replies): ${describePerUnit(writeSyscallsBetween(writesBefore, writesAfter, poolOf), conc.calls)}`);
-  log(`KiB the services wrote per agent call, concurrent (wchar: to Postgres, Redis and logs): ${describePerUnit(writeSyscallsBetween(bytesBefore, bytesAfter), conc.calls, 1024)}`);
-  log(`per floor step (the bench process, both ends of its hop and its transaction): ${describePerUnit(writeSyscallsBetween(floorWritesBefore, floorWritesAfter), floorSteps)} write system calls, ${describePerUnit(writeSyscallsBetween(floorBytesBefore, floorBytesAfter), floorSteps, 1024)} KiB`);
+  log(`write system calls per agent call, concurrent (/proc/<pid>/io syscw; a Postgres backend's are its file writes, not its replies): ${describePerUnit(writesBetween(writesBefore, writesAfter, 'syscw', { group: poolOf }), conc.calls)}`);
+  log(`KiB the services wrote per agent call, concurrent (wchar: to Postgres, Redis and logs): ${describePerUnit(writesBetween(writesBefore, writesAfter, 'wchar', { keep: (name) => name in services }), conc.calls, 1024)}`);
+  log(`per floor step (the bench process, both ends of its hop and its transaction): ${describePerUnit(writesBetween(floorWritesBefore, floorWritesAfter, 'syscw'), floorSteps)} write system calls, ${describePerUnit(writesBetween(floorWritesBefore, floorWritesAfter, 'wchar'), floorSteps, 1024)} KiB`);
 
   ctx.targets.push(
     { name: `panel at ${CONCURRENT_RUNS} concurrent: CPU per agent call, all services and their Postgres backends ≤ ${TARGET_CPU_MS_PER_CALL} ms`, figure: `${fmt(concLine.total)} ms`, met: concLine.total <= TARGET_CPU_MS_PER_CALL },

@@ -1,42 +1,56 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Write system calls a process has made (/proc/<pid>/io `syscw`): each socket write to Redis or
- * Postgres is one (a query, a pipeline, a reply), so their count per call says how many round
- * trips a call costs, where CPU per call says what they cost. Null off Linux, for a process
- * that has exited or one whose io file this user may not read.
+ * What a process has written (/proc/<pid>/io): `syscw`, its write system calls — each socket
+ * write to Redis or Postgres is one (a query, a pipeline, a reply), so their count per call says
+ * how many round trips a call costs, where CPU per call says what they cost — and `wchar`, the
+ * bytes those calls wrote.
  */
-export function writeSyscalls(pid: number | undefined, field: 'syscw' | 'wchar' = 'syscw'): number | null {
+export interface WriteCounters {
+  syscw: number;
+  wchar: number;
+}
+
+/** The process's counters, in one read; null off Linux, once it has exited, or when this user may not read them. */
+export function writeCounters(pid: number | undefined): WriteCounters | null {
   if (!pid) return null;
   try {
-    const m = new RegExp(`^${field}:\\s*(\\d+)$`, 'm').exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
-    return m ? Number(m[1]) : null;
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const syscw = /^syscw:\s*(\d+)$/m.exec(io);
+    const wchar = /^wchar:\s*(\d+)$/m.exec(io);
+    return syscw && wchar ? { syscw: Number(syscw[1]), wchar: Number(wchar[1]) } : null;
   } catch {
     return null;
   }
 }
 
-/** syscw (or wchar: the bytes those calls wrote) of each named process, now (those that cannot be read are left out). */
-export function writeSyscallSnapshot(pids: Record<string, number | undefined>, field: 'syscw' | 'wchar' = 'syscw'): Map<string, number> {
-  const out = new Map<string, number>();
+/** The counters of each named process, now (those that cannot be read are left out). */
+export function writeSnapshot(pids: Record<string, number | undefined>): Map<string, WriteCounters> {
+  const out = new Map<string, WriteCounters>();
   for (const [name, pid] of Object.entries(pids)) {
-    const n = writeSyscalls(pid, field);
-    if (n !== null) out.set(name, n);
+    const counters = writeCounters(pid);
+    if (counters) out.set(name, counters);
   }
   return out;
 }
 
 /**
- * Write system calls made between two snapshots, by `group(name)` (default: the name itself).
- * A process in one snapshot only (a connection a pool opened or closed in between) is left out.
+ * One counter's growth between two snapshots, by `group(name)` (default: the name itself), of the
+ * processes `keep` accepts. A process in one snapshot only (a connection a pool opened or closed
+ * in between) is left out.
  */
-export function writeSyscallsBetween(before: Map<string, number>, after: Map<string, number>, group: (name: string) => string = (n) => n): Map<string, number> {
+export function writesBetween(
+  before: Map<string, WriteCounters>,
+  after: Map<string, WriteCounters>,
+  field: keyof WriteCounters,
+  opts: { group?: (name: string) => string; keep?: (name: string) => boolean } = {},
+): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [name, n] of after) {
+  for (const [name, now] of after) {
     const was = before.get(name);
-    if (was === undefined) continue;
-    const key = group(name);
-    out.set(key, (out.get(key) ?? 0) + n - was);
+    if (!was || (opts.keep && !opts.keep(name))) continue;
+    const key = opts.group ? opts.group(name) : name;
+    out.set(key, (out.get(key) ?? 0) + now[field] - was[field]);
   }
   return out;
 }
